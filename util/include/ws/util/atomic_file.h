@@ -1,0 +1,24 @@
+// Writing files so that a failed or interrupted write never leaves a half file behind.
+//
+//   std::string err = ws::write_file_atomic("out.png", bytes);
+//   if (!err.empty()) show(err);   // e.g. "cannot write /root/x/out.png: No such file or directory"
+//
+// The bytes go to a temporary file next to the target, are flushed, and the temporary is renamed
+// over the target (rename is atomic on POSIX file systems).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+
+namespace ws {
+
+// Returns an empty string on success, otherwise a message that names the path and the reason.
+std::string write_file_atomic(const std::filesystem::path& path, std::span<const uint8_t> bytes);
+std::string write_file_atomic(const std::filesystem::path& path, const std::string& text);
+
+// Reads a whole file. On failure returns false and sets `error` to a message naming the path.
+bool read_file(const std::filesystem::path& path, std::string& out, std::string& error);
+
+}  // namespace ws
