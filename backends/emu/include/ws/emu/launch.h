@@ -1,0 +1,122 @@
+// The CPU SIMT emulator: runs a kernel written with the ws kernel API on the CPU and records its
+// warp instructions into a Trace.
+//
+// Example (what a catalog driver does):
+//
+//   ws::emu::Memory mem;
+//   auto in  = mem.upload<int>("g_idata", host_input);      // global_array<int>
+//   auto out = mem.alloc<int>("g_odata", blocks);
+//   ws::emu::LaunchOptions opt;
+//   opt.grid = {blocks, 1, 1}; opt.block = {256, 1, 1};
+//   ws::emu::LaunchResult r = ws::emu::launch(mem, opt, info, [=] { reduce3<256>(in, out, n); });
+//   if (!r.trace.has_errors()) std::vector<int> partial = mem.download(out);
+//
+// Scheduling model (see README, "The emulator's scheduling model"): one fiber per CUDA thread;
+// warps of 32 lanes issue in lockstep; at each step a warp issues one instruction for the group of
+// its lanes that wait at the earliest source position (the "min-PC" policy): divergent paths are
+// serialized, and the lanes meet again at the first instruction after the if/else or the loop.
+// Warps of a block take turns, one instruction each (round robin). __syncthreads() releases when
+// every thread of the block waits at it.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ws/kernel.cuh"
+#include "ws/trace/trace.h"
+
+namespace ws::emu {
+
+// Which blocks are recorded in full, and how much: the other blocks still run, and are counted.
+struct RecordOptions {
+  bool enabled = true;
+  std::vector<uint32_t> blocks;          // linear block indices; empty = every block
+  uint64_t max_events = 4'000'000;       // past this the trace is marked truncated
+  uint64_t max_lane_accesses = 64'000'000;
+};
+
+struct LaunchOptions {
+  Dim3 grid, block;
+  uint32_t dynamic_shared_bytes = 0;
+  unsigned workers = 0;                  // worker threads running blocks; 0 = one per core
+  uint64_t step_budget = 1u << 22;       // instructions one block may issue before it is stopped
+  RecordOptions record;
+};
+
+// Hardware limits the emulator enforces before running anything (those of compute capability 9.0).
+struct Limits {
+  static constexpr uint32_t max_threads_per_block = 1024;
+  static constexpr uint32_t max_block_x = 1024, max_block_y = 1024, max_block_z = 64;
+  static constexpr uint64_t max_grid_x = 2147483647ull;
+  static constexpr uint32_t max_grid_yz = 65535;
+  static constexpr uint32_t max_shared_bytes_per_block = 48 * 1024;  // without opt-in
+};
+
+// Returns "" if the configuration can launch, otherwise a message naming the limit it breaks.
+std::string validate(const LaunchOptions& opt);
+
+// The emulated device's global memory for one run: allocations that kernels see as
+// global_array<T>. Addresses in traces are synthetic (a fixed base, 256-byte aligned like
+// cudaMalloc), so a trace is the same from run to run.
+class Memory {
+ public:
+  Memory();
+  ~Memory();
+  Memory(const Memory&) = delete;
+  Memory& operator=(const Memory&) = delete;
+
+  template <class T>
+  global_array<T> alloc(const std::string& name, uint64_t count) {
+    void* p = allocate(name, std::string(type_name<T>()), sizeof(T), count);
+    return global_array<T>(static_cast<T*>(p), count, uint32_t(table_.size() - 1));
+  }
+  template <class T>
+  global_array<T> upload(const std::string& name, std::span<const T> host) {
+    global_array<T> a = alloc<T>(name, host.size());
+    if (!host.empty()) std::memcpy(static_cast<void*>(a.data()), host.data(), host.size_bytes());
+    return a;
+  }
+  template <class T>
+  global_array<T> upload(const std::string& name, const std::vector<T>& host) {
+    return upload<T>(name, std::span<const T>(host));
+  }
+  template <class T>
+  std::vector<std::remove_cv_t<T>> download(const global_array<T>& a) const {
+    std::vector<std::remove_cv_t<T>> out(a.size());
+    if (!out.empty()) std::memcpy(out.data(), a.data(), a.size() * sizeof(T));
+    return out;
+  }
+  template <class T>
+  void fill(const global_array<T>& a, const T& v) {
+    std::fill(a.data(), a.data() + a.size(), v);
+  }
+
+  const std::vector<Allocation>& table() const { return table_; }
+
+ private:
+  void* allocate(const std::string& name, const std::string& type, uint32_t elem_size, uint64_t count);
+  std::vector<Allocation> table_;
+  std::vector<std::unique_ptr<std::byte[]>> storage_;
+  uint64_t next_address_;
+};
+
+struct LaunchResult {
+  Trace trace;                 // diagnostics are in trace.diagnostics
+  bool ok() const { return !trace.has_errors(); }
+  uint64_t issued_instructions = 0;  // all blocks, recorded or not
+  uint64_t lane_accesses = 0;        // all blocks, recorded or not
+  double seconds = 0;                // wall time of the launch
+};
+
+// Runs `body` (which calls the kernel function with its arguments) once per CUDA thread of the
+// grid. Never throws for kernel faults: they become error diagnostics in the trace.
+LaunchResult launch(Memory& mem, const LaunchOptions& opt, const LaunchInfo& info,
+                    std::function<void()> body);
+
+}  // namespace ws::emu

@@ -1,0 +1,85 @@
+// The kernel API's calls into the emulator (ws/detail/emu_hooks.h), forwarded to the worker that
+// runs the calling fiber.
+#include <cstdio>
+#include <cstdlib>
+
+#include "worker.h"
+
+namespace ws::emu {
+
+namespace {
+
+Worker& worker() {
+  Worker* w = Worker::current();
+  if (!w) {
+    // A kernel function called directly on the host, outside ws::emu::launch: there is no warp
+    // to schedule it in. This is a programming error in driver code, not a kernel fault.
+    std::fputs("warpscope: a kernel was called outside ws::emu::launch()\n", stderr);
+    std::abort();
+  }
+  return *w;
+}
+
+const char* verb(AccessKind k) {
+  switch (k) {
+    case AccessKind::Load: return "read";
+    case AccessKind::Store: return "write";
+    case AccessKind::Atomic: return "atomic update";
+  }
+  return "access";
+}
+
+}  // namespace
+
+void access(const std::source_location& loc, SubOp sub, const AccessRequest& req) {
+  worker().post_access(loc, sub, req);
+}
+
+void out_of_bounds(const std::source_location& loc, uint32_t alloc, int64_t index, uint64_t extent,
+                   AccessKind kind) {
+  Worker& w = worker();
+  const Lane& l = w.lane();
+  const std::string name = w.allocation_name(alloc);
+  std::string msg = "out-of-bounds " + std::string(verb(kind)) + " of " + name + "[" +
+                    std::to_string(index) + "] (" + name + " has " + std::to_string(extent) +
+                    " elements, valid indices 0.." + std::to_string(extent ? extent - 1 : 0) +
+                    ") by thread (" + std::to_string(l.tid.x) + "," + std::to_string(l.tid.y) +
+                    "," + std::to_string(l.tid.z) + ") of block (" + std::to_string(blockIdx.x) +
+                    "," + std::to_string(blockIdx.y) + "," + std::to_string(blockIdx.z) +
+                    ") at " + std::string(loc.file_name()).substr(std::string(loc.file_name()).rfind('/') + 1) +
+                    ":" + std::to_string(loc.line());
+  w.fail(&loc, "out-of-bounds", std::move(msg));
+}
+
+void syncthreads(const std::source_location& loc) { worker().post_barrier(loc); }
+
+uint64_t warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask, uint64_t value,
+                 int32_t arg, int32_t width) {
+  return worker().post_warp_op(loc, op, member_mask, value, arg, width);
+}
+
+void fence(const std::source_location& loc, bool block_scope) {
+  worker().post_fence(loc, block_scope);
+}
+
+uint32_t shared_alloc(void* storage, uint64_t bytes, uint32_t elem_size, uint64_t extent,
+                      const char* name, std::string_view type_name, uint64_t& epoch,
+                      uint32_t& cached) {
+  return worker().shared_alloc(storage, bytes, elem_size, extent, name, type_name, epoch, cached);
+}
+
+uint32_t dynamic_shared_alloc(uint32_t elem_size, const char* name, std::string_view type_name,
+                              void*& storage, uint64_t& extent, uint64_t& epoch, uint32_t& cached) {
+  return worker().dynamic_shared_alloc(elem_size, name, type_name, storage, extent, epoch, cached);
+}
+
+void fail(const std::source_location& loc, std::string_view code, std::string message) {
+  worker().fail(&loc, std::string(code), std::move(message));
+}
+
+uint64_t block_epoch() {
+  Worker* w = Worker::current();
+  return w ? w->epoch() : 0;
+}
+
+}  // namespace ws::emu

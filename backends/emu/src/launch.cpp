@@ -1,0 +1,209 @@
+#include "ws/emu/launch.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <thread>
+#include <unordered_map>
+
+#include "site_registry.h"
+#include "worker.h"
+#include "ws/trace/sources.h"
+
+namespace ws::emu {
+
+// --- memory -----------------------------------------------------------------------------------
+
+namespace {
+constexpr uint64_t kGlobalBase = 0x7f0000000000ull;  // where emulated global memory starts
+constexpr uint64_t kGlobalAlign = 256;               // cudaMalloc's alignment
+}  // namespace
+
+Memory::Memory() : next_address_(kGlobalBase) {}
+Memory::~Memory() = default;
+
+void* Memory::allocate(const std::string& name, const std::string& type, uint32_t elem_size,
+                       uint64_t count) {
+  const uint64_t bytes = std::max<uint64_t>(elem_size * count, 1);
+  // 16-byte aligned host storage so float4 views are aligned like on the device.
+  storage_.push_back(std::unique_ptr<std::byte[]>(new (std::align_val_t(16)) std::byte[bytes]));
+  Allocation a;
+  a.name = name;
+  a.type_name = type;
+  a.space = MemSpace::Global;
+  a.elem_size = elem_size;
+  a.extent = count;
+  a.base = next_address_;
+  next_address_ += (bytes + kGlobalAlign - 1) / kGlobalAlign * kGlobalAlign;
+  table_.push_back(std::move(a));
+  return storage_.back().get();
+}
+
+// --- validation -------------------------------------------------------------------------------
+
+std::string validate(const LaunchOptions& opt) {
+  const Dim3 b = opt.block, g = opt.grid;
+  auto dims = [](const Dim3& d) {
+    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+  };
+  if (b.x == 0 || b.y == 0 || b.z == 0)
+    return "block " + dims(b) + " has a zero dimension; every dimension must be at least 1";
+  if (g.x == 0 || g.y == 0 || g.z == 0)
+    return "grid " + dims(g) + " has a zero dimension; every dimension must be at least 1";
+  if (b.count() > Limits::max_threads_per_block)
+    return "block " + dims(b) + " has " + std::to_string(b.count()) +
+           " threads, more than the limit of " + std::to_string(Limits::max_threads_per_block) +
+           " threads per block";
+  if (b.x > Limits::max_block_x || b.y > Limits::max_block_y || b.z > Limits::max_block_z)
+    return "block " + dims(b) + " is over the per-dimension limits (x <= 1024, y <= 1024, z <= 64)";
+  if (g.x > Limits::max_grid_x || g.y > Limits::max_grid_yz || g.z > Limits::max_grid_yz)
+    return "grid " + dims(g) + " is over the limits (x <= 2^31-1, y <= 65535, z <= 65535)";
+  if (opt.dynamic_shared_bytes > Limits::max_shared_bytes_per_block)
+    return std::to_string(opt.dynamic_shared_bytes) +
+           " bytes of dynamic shared memory is over the per-block limit of " +
+           std::to_string(Limits::max_shared_bytes_per_block) + " bytes";
+  if (g.count() > 0xffffffffull) return "grid " + dims(g) + " has more than 2^32 blocks";
+  return {};
+}
+
+// --- launch -----------------------------------------------------------------------------------
+
+namespace {
+
+bool is_recorded(const RecordOptions& r, uint32_t block) {
+  if (!r.enabled) return false;
+  if (r.blocks.empty()) return true;
+  return std::binary_search(r.blocks.begin(), r.blocks.end(), block);
+}
+
+// Turns the per-block records into one Trace: blocks in ascending order, sites renumbered in
+// order of first appearance, the record cap applied event by event. Deterministic whatever the
+// number of workers.
+void merge(Trace& t, std::vector<BlockRecord>& records, const RecordOptions& ropt,
+           uint64_t& issued, uint64_t& lane_accesses) {
+  std::unordered_map<uint32_t, uint32_t> site_map;
+  auto site_of = [&](uint32_t reg_id) -> uint32_t {
+    if (reg_id == Diagnostic::kNoSite) return reg_id;
+    auto [it, inserted] = site_map.try_emplace(reg_id, uint32_t(t.sites.size()));
+    if (inserted) {
+      const SiteInfo s = SiteRegistry::instance().info(reg_id);
+      Site site;
+      site.file = s.file;
+      site.line = s.line;
+      site.column = s.column;
+      site.text = source_line(s.file, s.line, s.path);
+      t.sites.push_back(std::move(site));
+    }
+    return it->second;
+  };
+  for (uint32_t b = 0; b < records.size(); ++b) {
+    BlockRecord& r = records[b];
+    issued += r.issued;
+    lane_accesses += r.lane_accesses;
+    if (r.recorded) {
+      t.recorded_blocks.push_back(b);
+      for (Event e : r.events) {
+        const uint64_t lanes = e.type == EventType::Access ? uint64_t(std::popcount(e.mask)) : 0;
+        if (t.events.size() + 1 > ropt.max_events ||
+            t.lane_offsets.size() + lanes > ropt.max_lane_accesses) {
+          t.truncated = true;
+          ++t.dropped_events;
+          continue;
+        }
+        if (lanes) {
+          const uint64_t begin = e.lane_begin;
+          e.lane_begin = t.lane_offsets.size();
+          t.lane_offsets.insert(t.lane_offsets.end(), r.lanes.begin() + int64_t(begin),
+                                r.lanes.begin() + int64_t(begin + lanes));
+        }
+        e.site = site_of(e.site);
+        t.events.push_back(e);
+      }
+    } else {
+      t.unrecorded_events += r.issued;
+      t.unrecorded_lane_accesses += r.lane_accesses;
+    }
+    for (Diagnostic d : r.diagnostics) {
+      d.site = site_of(d.site);
+      t.diagnostics.push_back(std::move(d));
+    }
+    r = BlockRecord{};  // free as we go
+  }
+  // Rank of each site among the sites of its line: the backend-independent identity.
+  std::map<std::pair<std::string, uint32_t>, std::vector<uint32_t>> by_line;
+  for (uint32_t i = 0; i < t.sites.size(); ++i) by_line[{t.sites[i].file, t.sites[i].line}].push_back(i);
+  for (auto& [key, ids] : by_line) {
+    std::sort(ids.begin(), ids.end(),
+              [&](uint32_t a, uint32_t b) { return t.sites[a].column < t.sites[b].column; });
+    for (uint32_t r = 0; r < ids.size(); ++r) t.sites[ids[r]].rank = r;
+  }
+}
+
+}  // namespace
+
+LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& info,
+                    std::function<void()> body) {
+  const auto start = std::chrono::steady_clock::now();
+  LaunchResult result;
+  Trace& t = result.trace;
+  t.launch = info;
+  t.launch.backend = "emu";
+  t.launch.device = "CPU emulator";
+  t.launch.grid = opt_in.grid;
+  t.launch.block = opt_in.block;
+  t.launch.dynamic_shared_bytes = opt_in.dynamic_shared_bytes;
+  t.total_blocks = opt_in.grid.count();
+  t.allocations = mem.table();
+
+  if (std::string err = validate(opt_in); !err.empty()) {
+    Diagnostic d;
+    d.code = "invalid-launch";
+    d.message = err;
+    t.diagnostics.push_back(std::move(d));
+    return result;
+  }
+
+  LaunchState state;
+  state.opt = opt_in;
+  std::sort(state.opt.record.blocks.begin(), state.opt.record.blocks.end());
+  state.body = std::move(body);
+  state.global_allocs = uint32_t(mem.table().size());
+  for (const Allocation& a : mem.table()) state.global_names.push_back(a.name);
+
+  const uint32_t blocks = uint32_t(opt_in.grid.count());
+  std::vector<BlockRecord> records(blocks);
+  for (uint32_t b = 0; b < blocks; ++b) records[b].recorded = is_recorded(state.opt.record, b);
+
+  unsigned workers = opt_in.workers ? opt_in.workers : std::max(1u, std::thread::hardware_concurrency());
+  workers = std::min<unsigned>(workers, blocks);
+  std::atomic<uint32_t> next{0};
+  auto work = [&] {
+    Worker w(state);
+    for (;;) {
+      if (state.aborted.load(std::memory_order_relaxed)) break;
+      const uint32_t b = next.fetch_add(1, std::memory_order_relaxed);
+      if (b >= blocks) break;
+      if (!w.run_block(b, records[b])) break;
+    }
+  };
+  if (workers <= 1) {
+    work();
+  } else {
+    std::vector<std::jthread> pool;
+    for (unsigned i = 0; i < workers; ++i) pool.emplace_back(work);
+  }
+
+  merge(t, records, state.opt.record, result.issued_instructions, result.lane_accesses);
+  for (const Allocation& a : state.shared_allocs) t.allocations.push_back(a);
+  t.launch.static_shared_bytes = uint32_t(state.static_shared_bytes);
+  if (state.aborted) {
+    // Only the first error matters to the user; blocks that were cut short by it add nothing.
+    std::stable_partition(t.diagnostics.begin(), t.diagnostics.end(),
+                          [](const Diagnostic& d) { return d.severity == Severity::Error; });
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace ws::emu

@@ -1,0 +1,81 @@
+#include "site_registry.h"
+
+#include <cstring>
+
+namespace ws::emu {
+
+namespace {
+
+struct CacheEntry {
+  const char* file = nullptr;
+  uint32_t line = 0;
+  uint32_t column = 0;
+  uint32_t id = 0;
+  uint64_t order = 0;
+};
+
+constexpr size_t kCacheSize = 1024;  // power of two
+thread_local CacheEntry t_cache[kCacheSize];
+
+size_t slot(const std::source_location& loc) {
+  const uint64_t h = (reinterpret_cast<uintptr_t>(loc.file_name()) >> 3) * 0x9E3779B97F4A7C15ull ^
+                     (uint64_t(loc.line()) << 8) ^ loc.column();
+  return (h ^ (h >> 29)) & (kCacheSize - 1);
+}
+
+}  // namespace
+
+std::string relative_kernel_path(const char* file) {
+  std::string path = file ? file : "?";
+  const std::string marker = "/kernels/";
+  const auto pos = path.rfind(marker);
+  if (pos != std::string::npos) return path.substr(pos + marker.size());
+  return path;
+}
+
+SiteRegistry& SiteRegistry::instance() {
+  static SiteRegistry registry;
+  return registry;
+}
+
+SiteRegistry::Key SiteRegistry::lookup(const std::source_location& loc) {
+  CacheEntry& e = t_cache[slot(loc)];
+  // The file pointer of a source_location is a string literal: equal pointers mean equal files,
+  // so the cache compares pointers; the table compares strings.
+  if (e.file == loc.file_name() && e.line == loc.line() && e.column == loc.column())
+    return {e.id, e.order};
+  const Key k = insert(loc);
+  e = {loc.file_name(), loc.line(), loc.column(), k.id, k.order};
+  return k;
+}
+
+SiteRegistry::Key SiteRegistry::insert(const std::source_location& loc) {
+  std::string key = std::string(loc.file_name()) + ':' + std::to_string(loc.line()) + ':' +
+                    std::to_string(loc.column());
+  {
+    std::shared_lock lock(mutex_);
+    auto it = by_key_.find(key);
+    if (it != by_key_.end()) return {it->second, sites_[it->second].order};
+  }
+  std::unique_lock lock(mutex_);
+  auto it = by_key_.find(key);
+  if (it != by_key_.end()) return {it->second, sites_[it->second].order};
+  SiteInfo s;
+  s.file = relative_kernel_path(loc.file_name());
+  s.path = loc.file_name();
+  s.line = loc.line();
+  s.column = loc.column();
+  s.order = (uint64_t(s.line) << 24) | (uint64_t(s.column & 0xffff) << 8);
+  const uint32_t id = uint32_t(sites_.size());
+  const uint64_t order = s.order;
+  sites_.push_back(std::move(s));
+  by_key_.emplace(std::move(key), id);
+  return {id, order};
+}
+
+SiteInfo SiteRegistry::info(uint32_t id) const {
+  std::shared_lock lock(mutex_);
+  return id < sites_.size() ? sites_[id] : SiteInfo{};
+}
+
+}  // namespace ws::emu

@@ -1,0 +1,534 @@
+#include "worker.h"
+
+#include <boost/context/protected_fixedsize_stack.hpp>
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "site_registry.h"
+
+namespace ws::emu {
+
+namespace {
+
+thread_local Worker* t_worker = nullptr;
+thread_local uint64_t t_epoch_counter = 0;  // per worker thread: new value for every block
+
+constexpr std::size_t kStackBytes = 256 * 1024;  // per CUDA thread; pages are touched lazily
+constexpr uint8_t kPoison = 0xCD;                // what uninitialised shared memory holds
+
+std::string hex_mask(uint32_t m) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%08x", m);
+  return buf;
+}
+
+std::string site_text(uint32_t site) {
+  const SiteInfo s = SiteRegistry::instance().info(site);
+  return s.file + ":" + std::to_string(s.line);
+}
+
+}  // namespace
+
+std::string format_ranges(const std::vector<uint32_t>& v) {
+  std::string out;
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(v[i]);
+    if (j > i) {
+      out += '-';  // (GCC 12 warns wrongly on `"-" + std::to_string(...)`)
+      out += std::to_string(v[j]);
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+uint32_t LaunchState::register_shared(const char* name, std::string_view type, uint32_t elem_size,
+                                      uint64_t extent, uint64_t bytes, bool dynamic,
+                                      std::string& error) {
+  std::lock_guard lock(shared_mutex);
+  for (uint32_t i = 0; i < shared_allocs.size(); ++i) {
+    const Allocation& a = shared_allocs[i];
+    if (a.name == name && a.elem_size == elem_size && a.extent == extent &&
+        (a.base >= kDynamicBase) == dynamic)
+      return global_allocs + i;
+  }
+  Allocation a;
+  a.name = name;
+  a.type_name = std::string(type);
+  a.space = MemSpace::Shared;
+  a.elem_size = elem_size;
+  a.extent = extent;
+  if (dynamic) {
+    a.base = kDynamicBase;
+  } else {
+    a.base = static_shared_bytes;
+    static_shared_bytes += (bytes + 127) / 128 * 128;  // each array starts at bank 0
+    const uint64_t total = static_shared_bytes + opt.dynamic_shared_bytes;
+    if (total > Limits::max_shared_bytes_per_block) {
+      error = "the block needs " + std::to_string(total) + " bytes of shared memory (static " +
+              std::to_string(static_shared_bytes) + " + dynamic " +
+              std::to_string(opt.dynamic_shared_bytes) + "), over the per-block limit of " +
+              std::to_string(Limits::max_shared_bytes_per_block) + " bytes";
+    }
+  }
+  shared_allocs.push_back(std::move(a));
+  return global_allocs + uint32_t(shared_allocs.size() - 1);
+}
+
+Worker::Worker(LaunchState& launch) : launch_(launch) {
+  threads_ = uint32_t(launch.opt.block.count());
+  warps_ = (threads_ + kWarpSize - 1) / kWarpSize;
+  lanes_.resize(threads_);
+  warp_steps_.resize(warps_);
+  const Dim3 b = launch.opt.block;
+  for (uint32_t i = 0; i < threads_; ++i) {
+    Lane& l = lanes_[i];
+    l.linear = i;
+    l.tid.x = i % b.x;
+    l.tid.y = (i / b.x) % b.y;
+    l.tid.z = i / (b.x * b.y);
+  }
+  dynamic_shared_.resize(launch.opt.dynamic_shared_bytes);
+}
+
+Worker::~Worker() {
+  // Destroying a suspended fiber unwinds its stack (boost throws forced_unwind into it).
+  t_worker = this;
+  for (Lane& l : lanes_) {
+    current_ = &l;
+    l.fiber = {};
+  }
+  t_worker = nullptr;
+}
+
+Worker* Worker::current() { return t_worker; }
+
+void Worker::create_fibers() {
+  for (uint32_t i = 0; i < threads_; ++i) {
+    lanes_[i].fiber = boost::context::fiber(
+        std::allocator_arg, boost::context::protected_fixedsize_stack(kStackBytes),
+        [this, i](boost::context::fiber&& sink) {
+          Lane& self = lanes_[i];
+          self.sink = std::move(sink);
+          for (;;) {
+            try {
+              launch_.body();
+            } catch (const boost::context::detail::forced_unwind&) {
+              throw;  // the worker is tearing this fiber down
+            } catch (const std::exception& e) {
+              // fail() switches away and never returns here.
+              fail(nullptr, "exception", std::string("the kernel threw: ") + e.what());
+            }
+            self.state = LaneState::Exited;
+            self.sink = std::move(self.sink).resume();
+          }
+          return std::move(self.sink);
+        });
+  }
+  fibers_ready_ = true;
+}
+
+void Worker::resume(Lane& lane) {
+  current_ = &lane;
+  threadIdx = lane.tid;
+  lane.fiber = std::move(lane.fiber).resume();
+}
+
+void Worker::yield(Lane& lane) { lane.sink = std::move(lane.sink).resume(); }
+
+bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
+  t_worker = this;
+  if (!fibers_ready_) create_fibers();
+  record_ = &record;
+  block_ = linear_block;
+  epoch_ = ++t_epoch_counter;
+  clock_ = 0;
+  failed_ = false;
+  std::fill(warp_steps_.begin(), warp_steps_.end(), 0);
+  const Dim3 g = launch_.opt.grid, b = launch_.opt.block;
+  blockIdx = {linear_block % g.x, (linear_block / g.x) % g.y, linear_block / (g.x * g.y)};
+  blockDim = dim3(b.x, b.y, b.z);
+  gridDim = dim3(g.x, g.y, g.z);
+
+  for (Lane& l : lanes_) {
+    l.state = LaneState::Ready;
+    resume(l);  // runs to its first instrumented operation
+    if (failed_) return false;
+  }
+  for (;;) {
+    bool progressed = false;
+    for (uint32_t w = 0; w < warps_; ++w) {
+      if (issue_one(w)) progressed = true;
+      if (failed_) return false;
+    }
+    if (!progressed) {
+      const bool all_exited = std::all_of(lanes_.begin(), lanes_.end(),
+                                          [](const Lane& l) { return l.state == LaneState::Exited; });
+      if (all_exited) break;
+      if (!release_barrier()) return false;
+    }
+    if (record.issued > launch_.opt.step_budget) {
+      report_budget();
+      return false;
+    }
+    if (launch_.aborted.load(std::memory_order_relaxed)) return false;
+  }
+  record.done = true;
+  return true;
+}
+
+bool Worker::issue_one(uint32_t w) {
+  Lane* L = &lanes_[w * kWarpSize];
+  const int count = int(std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize));
+  uint64_t best = UINT64_MAX;
+  int leader = -1;
+  for (int i = 0; i < count; ++i)
+    if (L[i].state == LaneState::Ready && L[i].req.pc < best) best = L[i].req.pc, leader = i;
+  if (leader < 0) return false;
+
+  const Request& lr = L[leader].req;
+  uint32_t mask = 0;
+  for (int i = leader; i < count; ++i) {
+    const Request& r = L[i].req;
+    if (L[i].state == LaneState::Ready && r.pc == best && r.site == lr.site && r.type == lr.type &&
+        (r.type != ReqType::Access || r.access.alloc == lr.access.alloc))
+      mask |= 1u << i;
+  }
+
+  BlockRecord& rec = *record_;
+  Event e;
+  e.block = block_;
+  e.warp = uint16_t(w);
+  e.site = lr.site;
+  e.mask = mask;
+  e.step = warp_steps_[w]++;
+  e.time = clock_++;
+  ++rec.issued;
+  switch (lr.type) {
+    case ReqType::Access: {
+      const unsigned active = unsigned(std::popcount(mask));
+      rec.lane_accesses += active;
+      e.type = EventType::Access;
+      e.kind = lr.access.kind;
+      e.width = uint8_t(lr.access.width);
+      e.space = lr.access.space;
+      e.op = uint8_t(lr.access.atomic);
+      e.flags = lr.access.flags;
+      e.alloc = lr.access.alloc;
+      if (rec.recorded) {
+        e.lane_begin = rec.lanes.size();
+        for (uint32_t m = mask; m; m &= m - 1) rec.lanes.push_back(L[std::countr_zero(m)].req.access.byte_offset);
+      }
+      break;
+    }
+    case ReqType::WarpOp:
+      e.type = EventType::WarpSync;
+      e.op = uint8_t(lr.warp_op);
+      e.alloc = lr.member_mask;  // Event::aux()
+      if (!issue_warp_op(w, mask, L, count)) return true;
+      break;
+    case ReqType::Fence:
+      e.type = EventType::Fence;
+      e.op = lr.block_scope ? 1 : 0;
+      break;
+    case ReqType::Barrier:
+      break;  // never Ready
+  }
+  if (rec.recorded) rec.events.push_back(e);
+  for (uint32_t m = mask; m; m &= m - 1) {
+    resume(L[std::countr_zero(m)]);
+    if (failed_) return true;
+  }
+  return true;
+}
+
+bool Worker::issue_warp_op(uint32_t w, uint32_t mask, Lane* L, int count) {
+  const Request& lr = L[std::countr_zero(mask)].req;
+  const WarpOp op = lr.warp_op;
+  // On Volta and later the lanes named in the mask must all execute this same call; a named lane
+  // that is elsewhere (another branch, exited, or past the end of a partial warp) is undefined
+  // behaviour on the GPU, so the emulator stops and says which lane.
+  if (op != WarpOp::ActiveMask) {
+    for (uint32_t m = mask; m; m &= m - 1) {
+      const Lane& lane = L[std::countr_zero(m)];
+      const uint32_t named = lane.req.member_mask;
+      const uint32_t missing = named & ~mask;
+      if (missing) {
+        const int ml = std::countr_zero(missing);
+        std::string where_missing =
+            ml >= count ? "does not exist (the warp has only " + std::to_string(count) + " lanes)"
+                        : (L[ml].state == LaneState::Exited
+                               ? "has already exited"
+                               : "is not converged here (it waits at " + where(L[ml]) + ")");
+        current_ = &L[std::countr_zero(mask)];
+        add_diagnostic(Severity::Error, "warp-sync-mask",
+                       std::string(to_string(op)) + " in warp " + std::to_string(w) + " of block " +
+                           std::to_string(block_) + " names lanes " + hex_mask(named) +
+                           " but only lanes " + hex_mask(mask) + " execute it: lane " +
+                           std::to_string(ml) + " " + where_missing +
+                           ". On Volta and later GPUs every lane named in the mask must reach the "
+                           "same call.",
+                       lr.site, w * kWarpSize + uint32_t(std::countr_zero(mask)));
+        failed_ = true;
+        launch_.aborted = true;
+        return false;
+      }
+    }
+  }
+  uint64_t vote = 0;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const int i = std::countr_zero(m);
+    if (L[i].req.value && (L[i].req.member_mask >> i & 1)) vote |= 1ull << i;
+  }
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const int i = std::countr_zero(m);
+    Lane& lane = L[i];
+    const Request& r = lane.req;
+    const int width = (r.width >= 1 && r.width <= 32 && std::has_single_bit(unsigned(r.width))) ? r.width : 32;
+    const int seg = i / width * width;
+    int src = i;
+    switch (op) {
+      case WarpOp::Shfl: src = seg + ((r.arg % width) + width) % width; break;
+      case WarpOp::ShflUp: src = (i - seg) >= r.arg ? i - r.arg : i; break;
+      case WarpOp::ShflDown: src = (i - seg) + r.arg < width ? i + r.arg : i; break;
+      case WarpOp::ShflXor: {
+        const int x = i ^ r.arg;
+        src = (x / width == i / width && x < kWarpSize) ? x : i;
+        break;
+      }
+      default: break;
+    }
+    switch (op) {
+      case WarpOp::Shfl:
+      case WarpOp::ShflUp:
+      case WarpOp::ShflDown:
+      case WarpOp::ShflXor:
+        // Reading from a lane that is not taking part is undefined on the GPU; the emulator
+        // returns the reader's own value.
+        lane.result = (mask >> src & 1) ? L[src].req.value : r.value;
+        break;
+      case WarpOp::Ballot: lane.result = vote & r.member_mask; break;
+      case WarpOp::Any: lane.result = (vote & r.member_mask) != 0; break;
+      case WarpOp::All: lane.result = (vote & r.member_mask) == (r.member_mask & mask); break;
+      case WarpOp::ActiveMask: lane.result = mask; break;
+      case WarpOp::SyncWarp: lane.result = 0; break;
+    }
+  }
+  return true;
+}
+
+bool Worker::release_barrier() {
+  // No lane is Ready: every thread either waits at a barrier or has exited.
+  std::map<uint32_t, std::vector<uint32_t>> waiting;  // barrier site -> threads
+  std::vector<uint32_t> exited;
+  for (const Lane& l : lanes_) {
+    if (l.state == LaneState::AtBarrier) waiting[l.req.site].push_back(l.linear);
+    else exited.push_back(l.linear);
+  }
+  if (waiting.size() == 1 && exited.empty()) {
+    BlockRecord& rec = *record_;
+    const uint32_t site = waiting.begin()->first;
+    const uint64_t t = clock_++;
+    for (uint32_t w = 0; w < warps_; ++w) {
+      const int count = int(std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize));
+      Event e;
+      e.type = EventType::Barrier;
+      e.block = block_;
+      e.warp = uint16_t(w);
+      e.site = site;
+      e.mask = count == 32 ? 0xffffffffu : ((1u << count) - 1);
+      e.step = warp_steps_[w]++;
+      e.time = t;
+      ++rec.issued;
+      if (rec.recorded) rec.events.push_back(e);
+    }
+    for (Lane& l : lanes_) {
+      l.state = LaneState::Ready;
+      resume(l);
+      if (failed_) return false;
+    }
+    return true;
+  }
+  // Barrier divergence: name each barrier with who waits there, and who never will arrive.
+  std::ostringstream msg;
+  msg << "barrier divergence in block " << block_ << ": ";
+  bool first = true;
+  uint32_t first_site = Diagnostic::kNoSite, first_thread = 0;
+  for (const auto& [site, threads] : waiting) {
+    if (!first) msg << "; ";
+    first = false;
+    if (first_site == Diagnostic::kNoSite) first_site = site, first_thread = threads.front();
+    const SiteInfo s = SiteRegistry::instance().info(site);
+    msg << threads.size() << " thread" << (threads.size() == 1 ? "" : "s") << " (" << format_ranges(threads)
+        << ") wait at __syncthreads() at " << s.file << ":" << s.line;
+  }
+  if (!exited.empty())
+    msg << "; " << exited.size() << " thread" << (exited.size() == 1 ? "" : "s") << " ("
+        << format_ranges(exited) << ") exited without reaching it";
+  msg << ". Every thread of a block must reach the same __syncthreads(): a barrier inside a "
+         "condition that not all threads take never releases (on a GPU the kernel hangs or "
+         "behaves unpredictably).";
+  add_diagnostic(Severity::Error, "barrier-divergence", msg.str(), first_site, first_thread);
+  failed_ = true;
+  launch_.aborted = true;
+  return false;
+}
+
+void Worker::report_budget() {
+  std::map<uint32_t, std::vector<uint32_t>> at;
+  for (const Lane& l : lanes_)
+    if (l.state == LaneState::Ready || l.state == LaneState::AtBarrier) at[l.req.site].push_back(l.linear);
+  std::ostringstream msg;
+  msg << "block " << block_ << " issued more than " << launch_.opt.step_budget
+      << " warp instructions without finishing, so the emulator stopped it (a runaway loop, or a "
+         "spin-wait on a value that another block must write: the emulator runs a block to its "
+         "end before it starts the blocks that wait for a worker). Threads were at: ";
+  bool first = true;
+  for (const auto& [site, threads] : at) {
+    if (!first) msg << "; ";
+    first = false;
+    msg << site_text(site) << " (threads " << format_ranges(threads) << ")";
+  }
+  add_diagnostic(Severity::Error, "step-budget", msg.str(),
+                 at.empty() ? Diagnostic::kNoSite : at.begin()->first,
+                 at.empty() ? 0 : at.begin()->second.front());
+  failed_ = true;
+  launch_.aborted = true;
+}
+
+std::string Worker::where(const Lane& lane) const {
+  switch (lane.state) {
+    case LaneState::Exited: return "the end of the kernel";
+    case LaneState::AtBarrier: return "__syncthreads() at " + site_text(lane.req.site);
+    default: return site_text(lane.req.site);
+  }
+}
+
+void Worker::add_diagnostic(Severity sev, std::string code, std::string message, uint32_t site,
+                            uint32_t thread) {
+  Diagnostic d;
+  d.severity = sev;
+  d.code = std::move(code);
+  d.message = std::move(message);
+  d.site = site;
+  d.block = block_;
+  d.thread = thread;
+  record_->diagnostics.push_back(std::move(d));
+}
+
+// --- lane side -------------------------------------------------------------------------------
+
+void Worker::post_access(const std::source_location& loc, SubOp sub, const AccessRequest& req) {
+  Lane& l = *current_;
+  const SiteRegistry::Key k = SiteRegistry::instance().lookup(loc);
+  l.req.type = ReqType::Access;
+  l.req.site = k.id;
+  l.req.pc = k.order | uint64_t(sub);
+  l.req.access = req;
+  yield(l);
+}
+
+void Worker::post_barrier(const std::source_location& loc) {
+  Lane& l = *current_;
+  const SiteRegistry::Key k = SiteRegistry::instance().lookup(loc);
+  l.req.type = ReqType::Barrier;
+  l.req.site = k.id;
+  l.req.pc = k.order | uint64_t(SubOp::Barrier);
+  l.state = LaneState::AtBarrier;
+  yield(l);
+}
+
+uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
+                              uint64_t value, int32_t arg, int32_t width) {
+  Lane& l = *current_;
+  const SiteRegistry::Key k = SiteRegistry::instance().lookup(loc);
+  l.req.type = ReqType::WarpOp;
+  l.req.site = k.id;
+  l.req.pc = k.order | uint64_t(SubOp::WarpOp);
+  l.req.warp_op = op;
+  l.req.member_mask = member_mask;
+  l.req.value = value;
+  l.req.arg = arg;
+  l.req.width = width;
+  yield(l);
+  return l.result;
+}
+
+void Worker::post_fence(const std::source_location& loc, bool block_scope) {
+  Lane& l = *current_;
+  const SiteRegistry::Key k = SiteRegistry::instance().lookup(loc);
+  l.req.type = ReqType::Fence;
+  l.req.site = k.id;
+  l.req.pc = k.order | uint64_t(SubOp::Fence);
+  l.req.block_scope = block_scope;
+  yield(l);
+}
+
+void Worker::fail(const std::source_location* loc, std::string code, std::string message) {
+  Lane& l = *current_;
+  const uint32_t site = loc ? SiteRegistry::instance().lookup(*loc).id : Diagnostic::kNoSite;
+  add_diagnostic(Severity::Error, std::move(code), std::move(message), site, l.linear);
+  failed_ = true;
+  launch_.aborted = true;
+  l.state = LaneState::Failed;
+  // Hand control back for good: the worker never resumes a failed lane; it unwinds the fiber
+  // when it is destroyed.
+  for (;;) yield(l);
+}
+
+uint32_t Worker::shared_alloc(void* storage, uint64_t bytes, uint32_t elem_size, uint64_t extent,
+                              const char* name, std::string_view type, uint64_t& epoch,
+                              uint32_t& cached) {
+  if (epoch == epoch_) return cached;
+  std::string error;
+  const uint32_t id = launch_.register_shared(name, type, elem_size, extent, bytes, false, error);
+  if (!error.empty()) fail(nullptr, "shared-memory-limit", error);
+  std::memset(storage, kPoison, bytes);
+  epoch = epoch_;
+  cached = id;
+  return id;
+}
+
+uint32_t Worker::dynamic_shared_alloc(uint32_t elem_size, const char* name, std::string_view type,
+                                      void*& storage, uint64_t& extent, uint64_t& epoch,
+                                      uint32_t& cached) {
+  if (epoch == epoch_) {
+    storage = dynamic_shared_.data();
+    extent = dynamic_shared_.size() / elem_size;
+    return cached;
+  }
+  if (dynamic_shared_.empty())
+    fail(nullptr, "no-dynamic-shared-memory",
+         std::string("the kernel uses dynamic shared memory (`") + name +
+             "`) but the launch asked for 0 bytes of it (the third <<<>>> argument)");
+  std::string error;
+  extent = dynamic_shared_.size() / elem_size;
+  const uint32_t id = launch_.register_shared(name, type, elem_size, extent,
+                                              dynamic_shared_.size(), true, error);
+  if (!error.empty()) fail(nullptr, "shared-memory-limit", error);
+  // The dynamic window is poisoned once per block, on the first touch of any view of it.
+  if (dyn_epoch_ != epoch_) {
+    std::memset(dynamic_shared_.data(), kPoison, dynamic_shared_.size());
+    dyn_epoch_ = epoch_;
+  }
+  storage = dynamic_shared_.data();
+  epoch = epoch_;
+  cached = id;
+  return id;
+}
+
+const std::string& Worker::allocation_name(uint32_t alloc) const {
+  static const std::string unknown = "?";
+  if (alloc < launch_.global_allocs) return launch_.global_names[alloc];
+  std::lock_guard lock(launch_.shared_mutex);
+  const uint32_t i = alloc - launch_.global_allocs;
+  return i < launch_.shared_allocs.size() ? launch_.shared_allocs[i].name : unknown;
+}
+
+}  // namespace ws::emu

@@ -1,0 +1,497 @@
+// The kernel API as the CPU SIMT emulator sees it (compiled by the host C++ compiler).
+//
+// [SECTION] CUDA vocabulary: qualifiers, dim3, threadIdx & co, vector types
+// [SECTION] Source sites: ws::idx
+// [SECTION] Element references (loads, stores, compound assignment, atomics)
+// [SECTION] Array wrappers: global_array, shared_array, dynamic_shared
+// [SECTION] Intrinsics: barriers, fences, shuffles, votes, atomics
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <source_location>
+#include <type_traits>
+
+#include "ws/detail/emu_hooks.h"
+#include "ws/detail/fixed_string.h"
+#include "ws/detail/type_name.h"
+
+//-----------------------------------------------------------------------------
+// [SECTION] CUDA vocabulary
+//-----------------------------------------------------------------------------
+// Qualifiers mean little on the CPU. Kernels and device functions become `inline`, because a
+// kernel header is included by several translation units (write `__device__ float f()`, not
+// `__device__ inline float f()`). __shared__ becomes `static thread_local`: one copy per worker
+// thread, and a worker runs one block at a time, so all threads (fibers) of the block see the
+// same array, exactly as on the GPU.
+#define __global__ inline
+#define __device__ inline
+#define __host__
+#define __forceinline__
+#define __shared__ static thread_local
+#define __restrict__
+
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+struct uint3 {
+  unsigned x = 0, y = 0, z = 0;
+};
+struct alignas(8) float2 { float x, y; };
+struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(8) int2 { int x, y; };
+struct alignas(16) int4 { int x, y, z, w; };
+struct alignas(16) double2 { double x, y; };
+inline float2 make_float2(float x, float y) { return {x, y}; }
+inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+inline int2 make_int2(int x, int y) { return {x, y}; }
+inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+
+// The scheduler writes these before it resumes a thread's fiber (blockIdx, blockDim and gridDim
+// once per block). Thread-local because blocks run in parallel on several worker threads.
+inline thread_local uint3 threadIdx;
+inline thread_local uint3 blockIdx;
+inline thread_local dim3 blockDim;
+inline thread_local dim3 gridDim;
+inline constexpr int warpSize = 32;
+
+using std::max;
+using std::min;
+
+namespace ws {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Source sites
+//-----------------------------------------------------------------------------
+// The index of an array access. Its converting constructor's default argument captures the
+// source location of the expression `a[i]`: every operator[] call site is a distinct site,
+// with no macro at the access.
+struct idx {
+  int64_t value;
+  std::source_location loc;
+  template <class I>
+    requires std::is_integral_v<I>
+  constexpr idx(I v, std::source_location l = std::source_location::current())
+      : value(static_cast<int64_t>(v)), loc(l) {}
+  // An element reference used as an index (`x[col[j]]`): loading it is part of this access's
+  // address computation. (Two user conversions in a row are not implicit in C++.)
+  template <class R>
+    requires std::is_integral_v<typename R::value_type> && requires(const R& r) { r.load(); }
+  idx(const R& r, std::source_location l = std::source_location::current())
+      : value(static_cast<int64_t>(r.load())), loc(l) {}
+};
+
+template <class T>
+inline constexpr bool is_lane_value_v = std::is_trivially_copyable_v<T>;
+
+namespace detail {
+
+template <class T>
+T load_value(const T* p, bool concurrent) {
+  using V = std::remove_cv_t<T>;
+  if constexpr (std::is_arithmetic_v<V> && (sizeof(V) <= 8)) {
+    // Global memory is shared between worker threads: relaxed atomics are plain moves on x86
+    // and keep a racy kernel from being undefined behaviour in the emulator itself.
+    if (concurrent) return std::atomic_ref<V>(*const_cast<V*>(p)).load(std::memory_order_relaxed);
+    return *p;
+  } else {
+    V v;
+    std::memcpy(&v, p, sizeof(V));
+    return v;
+  }
+}
+
+template <class T>
+void store_value(T* p, const T& v, bool concurrent) {
+  if constexpr (std::is_arithmetic_v<T> && (sizeof(T) <= 8)) {
+    if (concurrent) return std::atomic_ref<T>(*p).store(v, std::memory_order_relaxed);
+    *p = v;
+  } else {
+    std::memcpy(static_cast<void*>(p), &v, sizeof(T));
+  }
+}
+
+template <class T>
+T apply_atomic(T* p, AtomicOp op, T v, T compare, bool concurrent);
+
+}  // namespace detail
+
+//-----------------------------------------------------------------------------
+// [SECTION] Element references
+//-----------------------------------------------------------------------------
+// What a[i] returns: converting it to T is a load, assigning to it is a store, `a[i] += x` is a
+// load then a store (two instructions, as the GPU executes it). Taking its address gives a ptr
+// for the atomic functions. Note: write `int v = a[i];`, not `auto v = a[i];` (auto would keep
+// the reference, and read later).
+template <class T>
+class ptr;
+
+template <class T>
+class ref {
+ public:
+  using value_type = std::remove_cv_t<T>;
+
+  ref(T* base, int64_t index, uint64_t extent, uint32_t alloc, MemSpace space, uint8_t flags,
+      const std::source_location& loc)
+      : base_(base), index_(index), extent_(extent), alloc_(alloc), space_(space), flags_(flags),
+        loc_(loc) {}
+
+  operator value_type() const { return load(); }
+
+  value_type load() const {
+    check(AccessKind::Load);
+    emu::access(loc_, emu::SubOp::Load, request(AccessKind::Load, AtomicOp::None));
+    return detail::load_value(base_ + index_, space_ == MemSpace::Global);
+  }
+
+  const ref& operator=(const value_type& v) const
+    requires(!std::is_const_v<T>)
+  {
+    check(AccessKind::Store);
+    emu::access(loc_, emu::SubOp::Store, request(AccessKind::Store, AtomicOp::None));
+    detail::store_value(base_ + index_, v, space_ == MemSpace::Global);
+    return *this;
+  }
+  const ref& operator=(const ref& other) const
+    requires(!std::is_const_v<T>)
+  {
+    return *this = other.load();
+  }
+  template <class U>
+  const ref& operator=(const ref<U>& other) const
+    requires(!std::is_const_v<T>)
+  {
+    return *this = static_cast<value_type>(other.load());
+  }
+
+#define WS_REF_COMPOUND(OP)                                   \
+  template <class U>                                          \
+  const ref& operator OP##=(const U& v) const                 \
+    requires(!std::is_const_v<T>)                             \
+  {                                                           \
+    value_type x = load();                                    \
+    x OP## = v;                                               \
+    return *this = x;                                         \
+  }
+  WS_REF_COMPOUND(+)
+  WS_REF_COMPOUND(-)
+  WS_REF_COMPOUND(*)
+  WS_REF_COMPOUND(/)
+  WS_REF_COMPOUND(%)
+  WS_REF_COMPOUND(&)
+  WS_REF_COMPOUND(|)
+  WS_REF_COMPOUND(^)
+  WS_REF_COMPOUND(<<)
+  WS_REF_COMPOUND(>>)
+#undef WS_REF_COMPOUND
+
+  const ref& operator++() const { return *this += 1; }
+  const ref& operator--() const { return *this -= 1; }
+  value_type operator++(int) const {
+    value_type old = load();
+    *this = old + 1;
+    return old;
+  }
+  value_type operator--(int) const {
+    value_type old = load();
+    *this = old - 1;
+    return old;
+  }
+
+  ptr<T> operator&() const { return ptr<T>(base_, index_, extent_, alloc_, space_, flags_, loc_); }
+
+ private:
+  template <class>
+  friend class ptr;
+
+  emu::AccessRequest request(AccessKind kind, AtomicOp op) const {
+    return {kind, op, space_, flags_, alloc_, uint32_t(sizeof(T)),
+            uint64_t(index_) * uint64_t(sizeof(T))};
+  }
+  void check(AccessKind kind) const {
+    if (index_ < 0 || uint64_t(index_) >= extent_)
+      emu::out_of_bounds(loc_, alloc_, index_, extent_, kind);
+  }
+
+  T* base_;
+  int64_t index_;
+  uint64_t extent_;
+  uint32_t alloc_;
+  MemSpace space_;
+  uint8_t flags_;
+  std::source_location loc_;
+};
+
+// &a[i]: what atomicAdd and friends take. Pointer arithmetic stays in bounds-checked element
+// units: (&a[i] + 1) is &a[i + 1].
+template <class T>
+class ptr {
+ public:
+  ptr(T* base, int64_t index, uint64_t extent, uint32_t alloc, MemSpace space, uint8_t flags,
+      const std::source_location& loc)
+      : base_(base), index_(index), extent_(extent), alloc_(alloc), space_(space), flags_(flags),
+        loc_(loc) {}
+
+  ref<T> operator*() const { return {base_, index_, extent_, alloc_, space_, flags_, loc_}; }
+  ptr operator+(int64_t d) const {
+    return {base_, index_ + d, extent_, alloc_, space_, flags_, loc_};
+  }
+
+  // Posts an atomic read-modify-write of this element and performs it; returns the old value.
+  std::remove_cv_t<T> atomic(AtomicOp op, std::remove_cv_t<T> v, std::remove_cv_t<T> cmp = {}) const {
+    ref<T> r = **this;
+    r.check(AccessKind::Atomic);
+    emu::access(loc_, emu::SubOp::Atomic, r.request(AccessKind::Atomic, op));
+    return detail::apply_atomic(base_ + index_, op, v, cmp, space_ == MemSpace::Global);
+  }
+
+ private:
+  T* base_;
+  int64_t index_;
+  uint64_t extent_;
+  uint32_t alloc_;
+  MemSpace space_;
+  uint8_t flags_;
+  std::source_location loc_;
+};
+
+//-----------------------------------------------------------------------------
+// [SECTION] Array wrappers
+//-----------------------------------------------------------------------------
+// A view of a global-memory allocation, passed to kernels by value. The driver code makes it
+// (Backend::alloc / upload), which names it in the launch's allocation table.
+template <class T>
+class global_array {
+ public:
+  using element_type = T;
+  global_array() = default;
+  global_array(T* data, uint64_t extent, uint32_t alloc) : data_(data), extent_(extent), alloc_(alloc) {}
+  // A global_array<T> converts to global_array<const T> (read-only kernel parameters).
+  template <class U>
+    requires std::is_same_v<const U, T> && (!std::is_same_v<U, T>)
+  global_array(const global_array<U>& o) : data_(o.data()), extent_(o.size()), alloc_(o.alloc_id()) {}
+
+  ref<T> operator[](idx i) const {
+    return {data_, i.value, extent_, alloc_, MemSpace::Global, 0, i.loc};
+  }
+  uint64_t size() const { return extent_; }
+  T* data() const { return data_; }
+  uint32_t alloc_id() const { return alloc_; }
+
+ private:
+  T* data_ = nullptr;
+  uint64_t extent_ = 0;
+  uint32_t alloc_ = Event::kNoAlloc;
+};
+
+// A view of a shared array through which accesses are marked volatile (the lecture's
+// `volatile int* vsmem = sdata;` for the unrolled last warp). On the GPU this forces every read
+// and write to go to shared memory instead of a register.
+template <class T>
+class volatile_view {
+ public:
+  volatile_view(T* data, uint64_t extent, uint32_t alloc) : data_(data), extent_(extent), alloc_(alloc) {}
+  ref<T> operator[](idx i) const {
+    return {data_, i.value, extent_, alloc_, MemSpace::Shared, kFlagVolatile, i.loc};
+  }
+
+ private:
+  T* data_;
+  uint64_t extent_;
+  uint32_t alloc_;
+};
+
+// A statically sized shared array: `__shared__ ws::shared_array<int, 256, "sdata"> sdata;`
+template <class T, std::size_t N, fixed_string Name>
+class shared_array {
+ public:
+  using element_type = T;
+  ref<T> operator[](idx i) {
+    return {data_, i.value, N, alloc_id(), MemSpace::Shared, 0, i.loc};
+  }
+  volatile_view<T> as_volatile() { return {data_, N, alloc_id()}; }
+  static constexpr std::size_t size() { return N; }
+
+ private:
+  uint32_t alloc_id() {
+    if (epoch_ == emu::block_epoch()) return alloc_;
+    return emu::shared_alloc(data_, sizeof(data_), sizeof(T), N, Name.c_str(), type_name<T>(),
+                             epoch_, alloc_);
+  }
+  alignas(16) T data_[N];
+  uint64_t epoch_;
+  uint32_t alloc_;
+};
+
+// The block's dynamic shared memory, sized by the launch: `ws::dynamic_shared<int, "sdata"> sdata;`
+// (the lecture's `extern __shared__ int sdata[];`). Declared as a plain local.
+template <class T, fixed_string Name>
+class dynamic_shared {
+ public:
+  using element_type = T;
+  dynamic_shared() = default;
+  ref<T> operator[](idx i) {
+    bind(i.loc);
+    return {data_, i.value, extent_, alloc_, MemSpace::Shared, 0, i.loc};
+  }
+  volatile_view<T> as_volatile(std::source_location loc = std::source_location::current()) {
+    bind(loc);
+    return {data_, extent_, alloc_};
+  }
+
+ private:
+  void bind(const std::source_location&) {
+    if (epoch_ == emu::block_epoch() && data_) return;
+    void* storage = nullptr;
+    alloc_ = emu::dynamic_shared_alloc(sizeof(T), Name.c_str(), type_name<T>(), storage, extent_,
+                                       epoch_, alloc_);
+    data_ = static_cast<T*>(storage);
+  }
+  T* data_ = nullptr;
+  uint64_t extent_ = 0;
+  uint64_t epoch_ = 0;
+  uint32_t alloc_ = Event::kNoAlloc;
+};
+
+namespace detail {
+
+template <class T>
+T apply_atomic(T* p, AtomicOp op, T v, T compare, bool concurrent) {
+  static_assert(std::is_arithmetic_v<T>, "atomics work on integer and floating-point elements");
+  // Shared memory belongs to one worker thread; global memory may be touched by several workers
+  // at once (blocks run in parallel), so it goes through std::atomic_ref.
+  auto rmw = [&](auto&& exchange_fn) -> T {
+    if (!concurrent) {
+      T old = *p;
+      *p = exchange_fn(old);
+      return old;
+    }
+    std::atomic_ref<T> a(*p);
+    T old = a.load(std::memory_order_relaxed);
+    while (!a.compare_exchange_weak(old, exchange_fn(old), std::memory_order_relaxed)) {
+    }
+    return old;
+  };
+  switch (op) {
+    case AtomicOp::Add: return rmw([&](T o) { return T(o + v); });
+    case AtomicOp::Sub: return rmw([&](T o) { return T(o - v); });
+    case AtomicOp::Min: return rmw([&](T o) { return std::min(o, v); });
+    case AtomicOp::Max: return rmw([&](T o) { return std::max(o, v); });
+    case AtomicOp::Exch: return rmw([&](T) { return v; });
+    case AtomicOp::CAS: return rmw([&](T o) { return o == compare ? v : o; });
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case AtomicOp::Inc: return rmw([&](T o) { return T(o >= v ? 0 : o + 1); });
+      case AtomicOp::Dec: return rmw([&](T o) { return T((o == 0 || o > v) ? v : o - 1); });
+      case AtomicOp::And: return rmw([&](T o) { return T(o & v); });
+      case AtomicOp::Or: return rmw([&](T o) { return T(o | v); });
+      case AtomicOp::Xor: return rmw([&](T o) { return T(o ^ v); });
+      default: break;
+    }
+  }
+  return *p;
+}
+
+template <class T>
+uint64_t to_bits(const T& v) {
+  static_assert(sizeof(T) <= 8, "warp shuffles move at most 8 bytes");
+  uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof(T));
+  return bits;
+}
+template <class T>
+T from_bits(uint64_t bits) {
+  T v;
+  std::memcpy(&v, &bits, sizeof(T));
+  return v;
+}
+
+}  // namespace detail
+}  // namespace ws
+
+//-----------------------------------------------------------------------------
+// [SECTION] Intrinsics
+//-----------------------------------------------------------------------------
+inline void __syncthreads(std::source_location loc = std::source_location::current()) {
+  ws::emu::syncthreads(loc);
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu,
+                       std::source_location loc = std::source_location::current()) {
+  ws::emu::warp_op(loc, ws::WarpOp::SyncWarp, mask, 0, 0, 32);
+}
+inline void __threadfence(std::source_location loc = std::source_location::current()) {
+  ws::emu::fence(loc, false);
+}
+inline void __threadfence_block(std::source_location loc = std::source_location::current()) {
+  ws::emu::fence(loc, true);
+}
+inline unsigned __activemask(std::source_location loc = std::source_location::current()) {
+  return unsigned(ws::emu::warp_op(loc, ws::WarpOp::ActiveMask, 0, 0, 0, 32));
+}
+
+template <class T>
+T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32,
+              std::source_location loc = std::source_location::current()) {
+  return ws::detail::from_bits<T>(
+      ws::emu::warp_op(loc, ws::WarpOp::Shfl, mask, ws::detail::to_bits(var), src_lane, width));
+}
+template <class T>
+T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32,
+                 std::source_location loc = std::source_location::current()) {
+  return ws::detail::from_bits<T>(ws::emu::warp_op(loc, ws::WarpOp::ShflUp, mask,
+                                                   ws::detail::to_bits(var), int(delta), width));
+}
+template <class T>
+T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,
+                   std::source_location loc = std::source_location::current()) {
+  return ws::detail::from_bits<T>(ws::emu::warp_op(loc, ws::WarpOp::ShflDown, mask,
+                                                   ws::detail::to_bits(var), int(delta), width));
+}
+template <class T>
+T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32,
+                  std::source_location loc = std::source_location::current()) {
+  return ws::detail::from_bits<T>(ws::emu::warp_op(loc, ws::WarpOp::ShflXor, mask,
+                                                   ws::detail::to_bits(var), lane_mask, width));
+}
+inline unsigned __ballot_sync(unsigned mask, int predicate,
+                              std::source_location loc = std::source_location::current()) {
+  return unsigned(ws::emu::warp_op(loc, ws::WarpOp::Ballot, mask, predicate != 0, 0, 32));
+}
+inline int __any_sync(unsigned mask, int predicate,
+                      std::source_location loc = std::source_location::current()) {
+  return int(ws::emu::warp_op(loc, ws::WarpOp::Any, mask, predicate != 0, 0, 32));
+}
+inline int __all_sync(unsigned mask, int predicate,
+                      std::source_location loc = std::source_location::current()) {
+  return int(ws::emu::warp_op(loc, ws::WarpOp::All, mask, predicate != 0, 0, 32));
+}
+
+// Atomics on wrapped elements (&a[i]) are recorded; the site is that of the a[i] expression.
+#define WS_EMU_ATOMIC(NAME, OP)                                                        \
+  template <class T, class U>                                                          \
+  std::remove_cv_t<T> NAME(ws::ptr<T> p, U v) {                                        \
+    return p.atomic(ws::AtomicOp::OP, static_cast<std::remove_cv_t<T>>(v));            \
+  }
+WS_EMU_ATOMIC(atomicAdd, Add)
+WS_EMU_ATOMIC(atomicSub, Sub)
+WS_EMU_ATOMIC(atomicMin, Min)
+WS_EMU_ATOMIC(atomicMax, Max)
+WS_EMU_ATOMIC(atomicExch, Exch)
+WS_EMU_ATOMIC(atomicInc, Inc)
+WS_EMU_ATOMIC(atomicDec, Dec)
+WS_EMU_ATOMIC(atomicAnd, And)
+WS_EMU_ATOMIC(atomicOr, Or)
+WS_EMU_ATOMIC(atomicXor, Xor)
+#undef WS_EMU_ATOMIC
+template <class T, class U, class V>
+std::remove_cv_t<T> atomicCAS(ws::ptr<T> p, U compare, V v) {
+  using R = std::remove_cv_t<T>;
+  return p.atomic(ws::AtomicOp::CAS, static_cast<R>(v), static_cast<R>(compare));
+}

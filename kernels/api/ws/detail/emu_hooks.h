@@ -1,0 +1,71 @@
+// The calls a kernel makes into the CPU SIMT emulator (backends/emu implements them).
+//
+// Kernel code runs inside one fiber per CUDA thread. Every instrumented operation (an array
+// access through a wrapper, a barrier, a shuffle or vote, a fence) posts a request describing
+// itself and yields to the warp scheduler; the scheduler issues it together with the other lanes
+// of the warp that reached the same site (one warp instruction), records it, and resumes the
+// lanes. After an access returns, the lane performs the memory operation itself: all lanes of one
+// instruction have been issued before any lane of the warp can reach its next instruction, which
+// is what lockstep means.
+#pragma once
+
+#include <cstdint>
+#include <source_location>
+#include <string_view>
+
+#include "ws/trace/trace.h"
+
+namespace ws::emu {
+
+// Sub-operations of one site, so that `sdata[i] += x` (a load then a store through the same
+// operator[]) issues as two instructions of the same site, in that order.
+enum class SubOp : uint8_t { Load = 0, Store = 1, Atomic = 2, Barrier = 3, WarpOp = 4, Fence = 5 };
+
+struct AccessRequest {
+  AccessKind kind;
+  AtomicOp atomic;
+  MemSpace space;
+  uint8_t flags;
+  uint32_t alloc;
+  uint32_t width;        // bytes
+  uint64_t byte_offset;  // from the allocation's first element
+};
+
+// Posts an access and returns once the warp has issued it.
+void access(const std::source_location& loc, SubOp sub, const AccessRequest& req);
+
+// Reports an out-of-bounds access and ends the launch. Never returns to the kernel.
+[[noreturn]] void out_of_bounds(const std::source_location& loc, uint32_t alloc, int64_t index,
+                                uint64_t extent, AccessKind kind);
+
+// __syncthreads(): waits until every thread of the block has arrived at this barrier.
+void syncthreads(const std::source_location& loc);
+
+// Warp-synchronous operations. `value` and the result are raw bits of up to 8 bytes.
+uint64_t warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask, uint64_t value,
+                 int32_t arg, int32_t width);
+
+void fence(const std::source_location& loc, bool block_scope);
+
+// Shared memory. `object` identifies one __shared__ array (its address is stable for the
+// worker thread); the call registers it in the current block's allocation table the first time
+// the block touches it (filling it with a poison pattern, as uninitialised shared memory has no
+// defined value) and returns the allocation's index. `epoch`/`cached` are the object's own cache.
+uint32_t shared_alloc(void* storage, uint64_t bytes, uint32_t elem_size, uint64_t extent,
+                      const char* name, std::string_view type_name, uint64_t& epoch,
+                      uint32_t& cached);
+
+// The block's dynamic shared memory (the third <<<>>> argument): registers a view of it as an
+// allocation named `name` and returns its storage and extent in elements.
+uint32_t dynamic_shared_alloc(uint32_t elem_size, const char* name, std::string_view type_name,
+                              void*& storage, uint64_t& extent, uint64_t& epoch, uint32_t& cached);
+
+// A per-launch fatal error raised by kernel code that the API itself detects (e.g. a dynamic
+// shared array used in a launch with no dynamic shared memory). Never returns.
+[[noreturn]] void fail(const std::source_location& loc, std::string_view code, std::string message);
+
+// The index of the block this worker is running (changes per block); lets per-object caches know
+// when a new block began.
+uint64_t block_epoch();
+
+}  // namespace ws::emu

@@ -1,0 +1,85 @@
+// Kernel faults become reports, never hangs or crashes.
+#include <gtest/gtest.h>
+
+#include "emu_test_util.h"
+#include "test_kernels.cuh"
+
+using namespace ws;
+
+TEST(EmuFaults, BarrierInsideAConditionIsReportedNotHung) {
+  emu::Memory mem;
+  auto in = mem.upload<int>("in", test::iota_input(256));
+  auto out = mem.alloc<int>("out", 1);
+  auto r = emu::launch(mem, test::options(1, 256), {}, [=] { barrier_in_condition<256>(in, out); });
+  ASSERT_FALSE(r.ok());
+  const Diagnostic& d = r.trace.diagnostics.at(0);
+  EXPECT_EQ(d.code, "barrier-divergence");
+  // Threads 0..127 reach the barrier inside `if (tid < stride)`; 128..255 skip it, loop on,
+  // and leave the kernel.
+  EXPECT_NE(d.message.find("128 threads (0-127) wait at __syncthreads()"), std::string::npos) << d.message;
+  EXPECT_NE(d.message.find("128 threads (128-255) exited without reaching it"), std::string::npos) << d.message;
+  ASSERT_NE(d.site, Diagnostic::kNoSite);
+  EXPECT_NE(r.trace.sites[d.site].text.find("__syncthreads();"), std::string::npos);
+}
+
+TEST(EmuFaults, OutOfBoundsNamesSiteThreadAndIndex) {
+  emu::Memory mem;
+  auto in = mem.upload<int>("g_in", test::iota_input(32));
+  auto out = mem.alloc<int>("g_out", 32);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { off_by_one(in, out); });
+  ASSERT_FALSE(r.ok());
+  const Diagnostic& d = r.trace.diagnostics.at(0);
+  EXPECT_EQ(d.code, "out-of-bounds");
+  EXPECT_EQ(d.thread, 31u);
+  EXPECT_EQ(d.block, 0u);
+  EXPECT_NE(d.message.find("g_in[32]"), std::string::npos) << d.message;
+  EXPECT_NE(d.message.find("32 elements"), std::string::npos) << d.message;
+  EXPECT_NE(d.message.find("thread (31,0,0)"), std::string::npos) << d.message;
+  ASSERT_NE(d.site, Diagnostic::kNoSite);
+  EXPECT_NE(r.trace.sites[d.site].text.find("out[i] = in[i + 1];"), std::string::npos);
+  // Nothing was written past the end: the host buffers are intact and the emulator goes on.
+  auto r2 = emu::launch(mem, test::options(1, 32), {}, [=] { shuffle_sum(in, out); });
+  EXPECT_TRUE(r2.ok());
+}
+
+TEST(EmuFaults, StepBudgetStopsASpinWait) {
+  emu::Memory mem;
+  auto flag = mem.alloc<int>("flag", 1);
+  mem.fill(flag, 0);
+  auto opt = test::options(1, 32);
+  opt.step_budget = 10000;
+  auto r = emu::launch(mem, opt, {}, [=] { spin_forever(flag); });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.trace.diagnostics.at(0).code, "step-budget");
+  EXPECT_NE(r.trace.diagnostics.at(0).message.find("threads 0-31"), std::string::npos);
+}
+
+TEST(EmuFaults, ShuffleMaskNamingAbsentLanes) {
+  emu::Memory mem;
+  auto in = mem.upload<int>("in", test::iota_input(32));
+  auto out = mem.alloc<int>("out", 32);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { shuffle_bad_mask(in, out); });
+  ASSERT_FALSE(r.ok());
+  const Diagnostic& d = r.trace.diagnostics.at(0);
+  EXPECT_EQ(d.code, "warp-sync-mask");
+  EXPECT_NE(d.message.find("names lanes ffffffff but only lanes 0000ffff"), std::string::npos) << d.message;
+  EXPECT_NE(d.message.find("lane 16"), std::string::npos) << d.message;
+}
+
+TEST(EmuFaults, InvalidLaunchIsRefusedBeforeRunning) {
+  emu::Memory mem;
+  bool ran = false;
+  auto opt = test::options(1, 2048);
+  auto r = emu::launch(mem, opt, {}, [&] { ran = true; });
+  EXPECT_FALSE(ran);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.trace.diagnostics.at(0).code, "invalid-launch");
+  EXPECT_NE(r.trace.diagnostics.at(0).message.find("more than the limit of 1024 threads per block"),
+            std::string::npos);
+  opt = test::options(1, 32);
+  opt.block.z = 0;
+  EXPECT_NE(emu::validate(opt).find("zero dimension"), std::string::npos);
+  opt = test::options(1, 32);
+  opt.dynamic_shared_bytes = 64 * 1024;
+  EXPECT_NE(emu::validate(opt).find("per-block limit of 49152 bytes"), std::string::npos);
+}

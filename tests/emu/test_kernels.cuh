@@ -1,0 +1,142 @@
+// Small kernels written for the emulator's tests, each as the lecture notes write it.
+#pragma once
+
+#include "ws/kernel.cuh"
+
+// Sequential addressing (Harris step 3), one element per thread.
+template <unsigned BLOCK>
+__global__ void seq_reduce(ws::global_array<const int> in, ws::global_array<int> out) {
+  __shared__ ws::shared_array<int, BLOCK, "sdata"> sdata;
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+
+// Interleaved addressing with divergent branching (Harris step 1).
+template <unsigned BLOCK>
+__global__ void interleaved_reduce(ws::global_array<const int> in, ws::global_array<int> out) {
+  __shared__ ws::shared_array<int, BLOCK, "sdata"> sdata;
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    if (tid % (2 * s) == 0) sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+
+// if/else on odd and even lanes, then one statement after it.
+__global__ void odd_even(ws::global_array<int> a, ws::global_array<int> b, ws::global_array<int> c) {
+  unsigned t = threadIdx.x;
+  if (t % 2 == 1)
+    a[t] = 1;
+  else
+    b[t] = 2;
+  c[t] = 3;
+}
+
+// A loop whose trip count differs per lane: CSR sparse matrix times vector (seed 003).
+__global__ void csr_spmv(ws::global_array<const unsigned> row_ptr, ws::global_array<const unsigned> col,
+                         ws::global_array<const float> val, ws::global_array<const float> x,
+                         ws::global_array<float> y, unsigned rows) {
+  unsigned row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < rows) {
+    unsigned begin = row_ptr[row];
+    unsigned end = row_ptr[row + 1];
+    float sum = 0;
+    for (unsigned j = begin; j < end; ++j)
+      sum += val[j] * x[col[j]];
+    y[row] = sum;
+  }
+}
+
+// Unrolled last warp WITHOUT volatile or __syncwarp (Harris step 5 as first published).
+template <unsigned BLOCK>
+__global__ void unrolled_last_warp(ws::global_array<const int> in, ws::global_array<int> out) {
+  __shared__ ws::shared_array<int, BLOCK, "sdata"> sdata;
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
+    if (tid < s) sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid < 32) {
+    sdata[tid] += sdata[tid + 32];
+    sdata[tid] += sdata[tid + 16];
+    sdata[tid] += sdata[tid + 8];
+    sdata[tid] += sdata[tid + 4];
+    sdata[tid] += sdata[tid + 2];
+    sdata[tid] += sdata[tid + 1];
+  }
+  if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+
+// The seeds' "optimized" barrier inside the condition: the barrier never releases.
+template <unsigned BLOCK>
+__global__ void barrier_in_condition(ws::global_array<const int> in, ws::global_array<int> out) {
+  __shared__ ws::shared_array<int, BLOCK, "cache"> cache;
+  unsigned tid = threadIdx.x;
+  cache[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  unsigned stride = blockDim.x / 2;
+  while (stride != 0) {
+    if (tid < stride) {
+      cache[tid] += cache[tid + stride];
+      __syncthreads();
+    }
+    stride /= 2;
+  }
+  if (tid == 0) out[blockIdx.x] = cache[0];
+}
+
+// Reads one element past the end of `in` in the last thread.
+__global__ void off_by_one(ws::global_array<const int> in, ws::global_array<int> out) {
+  unsigned i = threadIdx.x;
+  out[i] = in[i + 1];
+}
+
+// Warp-shuffle reduction of one warp.
+__global__ void shuffle_sum(ws::global_array<const int> in, ws::global_array<int> out) {
+  int v = in[threadIdx.x];
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  if (threadIdx.x == 0) out[0] = v;
+}
+
+// A shuffle with a full mask inside a branch only half the warp takes: an error on Volta+.
+__global__ void shuffle_bad_mask(ws::global_array<const int> in, ws::global_array<int> out) {
+  int v = in[threadIdx.x];
+  if (threadIdx.x < 16) v += __shfl_down_sync(0xffffffffu, v, 1);
+  out[threadIdx.x] = v;
+}
+
+// Spins on a flag that nobody sets.
+__global__ void spin_forever(ws::global_array<int> flag) {
+  while (flag[0] == 0) {
+  }
+}
+
+// Shared atomics then one global atomic per block (seed 002, hierarchical atomics).
+__global__ void hierarchical_sum(ws::global_array<const int> in, ws::global_array<int> result) {
+  __shared__ ws::shared_array<int, 1, "partial_sum"> partial_sum;
+  if (threadIdx.x == 0) partial_sum[0] = 0;
+  __syncthreads();
+  atomicAdd(&partial_sum[0], int(in[blockIdx.x * blockDim.x + threadIdx.x]));
+  __syncthreads();
+  if (threadIdx.x == 0) atomicAdd(&result[0], int(partial_sum[0]));
+}
+
+// Dynamic shared memory (the lecture's extern __shared__ int sdata[]).
+__global__ void dynamic_copy(ws::global_array<const int> in, ws::global_array<int> out) {
+  ws::dynamic_shared<int, "sdata"> sdata;
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[tid];
+  __syncthreads();
+  out[tid] = sdata[blockDim.x - 1 - tid];
+}

@@ -1,0 +1,115 @@
+// The emulator's SIMT model, checked on the lecture's kernels: active masks per warp instruction.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "emu_test_util.h"
+#include "test_kernels.cuh"
+
+using namespace ws;
+using ws::test::events_at;
+using ws::test::masks;
+
+TEST(EmuMasks, SequentialAddressingHalvesTheMask) {
+  emu::Memory mem;
+  auto input = test::iota_input(256);
+  auto in = mem.upload<int>("in", input);
+  auto out = mem.alloc<int>("out", 1);
+  auto r = emu::launch(mem, test::options(1, 256), {}, [=] { seq_reduce<256>(in, out); });
+  ASSERT_TRUE(r.ok()) << r.trace.diagnostics.at(0).message;
+  EXPECT_EQ(mem.download(out)[0], std::accumulate(input.begin(), input.end(), 0));
+
+  const char* stmt = "if (tid < s) sdata[tid] += sdata[tid + s];";
+  // s = 128, 64, 32 keep warp 0 whole; then 16, 8, 4, 2, 1 lanes.
+  EXPECT_EQ(masks(events_at(r.trace, stmt, EventType::Access, AccessKind::Store, 0, 0)),
+            (std::vector<uint32_t>{0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff, 0x000000ff,
+                                   0x0000000f, 0x00000003, 0x00000001}));
+  // Warp 1 holds tid 32..63: active for s = 128 and 64 only.
+  EXPECT_EQ(masks(events_at(r.trace, stmt, EventType::Access, AccessKind::Store, 0, 1)),
+            (std::vector<uint32_t>{0xffffffff, 0xffffffff}));
+  // Warps 2 and 3 (tid 64..127, 96..127) only for s = 128.
+  EXPECT_EQ(masks(events_at(r.trace, stmt, EventType::Access, AccessKind::Store, 0, 2)),
+            (std::vector<uint32_t>{0xffffffff}));
+  EXPECT_EQ(masks(events_at(r.trace, stmt, EventType::Access, AccessKind::Store, 0, 3)),
+            (std::vector<uint32_t>{0xffffffff}));
+  // Warps 4..7 never issue it.
+  for (uint32_t w = 4; w < 8; ++w)
+    EXPECT_TRUE(events_at(r.trace, stmt, EventType::Access, AccessKind::Store, 0, w).empty());
+  // Each issue of the statement is three instructions: two loads, then the store.
+  EXPECT_EQ(events_at(r.trace, stmt, EventType::Access, AccessKind::Load, 0, 0).size(), 16u);
+  // 1 barrier after the load + 8 in the loop, for every warp.
+  EXPECT_EQ(events_at(r.trace, "__syncthreads", EventType::Barrier, AccessKind::Load, 0, 5).size(), 9u);
+}
+
+TEST(EmuMasks, InterleavedAddressingStaircase) {
+  emu::Memory mem;
+  auto input = test::iota_input(256);
+  auto in = mem.upload<int>("in", input);
+  auto out = mem.alloc<int>("out", 1);
+  auto r = emu::launch(mem, test::options(1, 256), {}, [=] { interleaved_reduce<256>(in, out); });
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(mem.download(out)[0], std::accumulate(input.begin(), input.end(), 0));
+  const char* stmt = "sdata[tid] += sdata[tid + s];";
+  EXPECT_EQ(masks(events_at(r.trace, stmt, EventType::Access, AccessKind::Store, 0, 0)),
+            (std::vector<uint32_t>{0x55555555, 0x11111111, 0x01010101, 0x00010001, 0x00000001,
+                                   0x00000001, 0x00000001, 0x00000001}));
+  // Warp 1 (tid 32..63): s = 1..16 only; no lane of it is a multiple of 64 or more.
+  EXPECT_EQ(masks(events_at(r.trace, stmt, EventType::Access, AccessKind::Store, 0, 1)),
+            (std::vector<uint32_t>{0x55555555, 0x11111111, 0x01010101, 0x00010001, 0x00000001}));
+}
+
+TEST(EmuMasks, IfElseSerializesThenReconverges) {
+  emu::Memory mem;
+  auto a = mem.alloc<int>("a", 32), b = mem.alloc<int>("b", 32), c = mem.alloc<int>("c", 32);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { odd_even(a, b, c); });
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r.trace.events.size(), 3u);
+  EXPECT_EQ(r.trace.events[0].mask, 0xaaaaaaaau);  // the `if` side: odd lanes
+  EXPECT_EQ(r.trace.allocations[r.trace.events[0].alloc].name, "a");
+  EXPECT_EQ(r.trace.events[1].mask, 0x55555555u);  // the `else` side: even lanes
+  EXPECT_EQ(r.trace.allocations[r.trace.events[1].alloc].name, "b");
+  EXPECT_EQ(r.trace.events[2].mask, 0xffffffffu);  // reconverged at c[t] = 3
+  EXPECT_EQ(r.trace.events[2].step, 2u);
+}
+
+TEST(EmuMasks, LanesLeaveALoopAsTheirRowsEnd) {
+  // Row r has r % 4 non-zeros: lanes drop out after 0, 1, 2 or 3 iterations.
+  const unsigned rows = 32;
+  std::vector<unsigned> row_ptr{0}, col;
+  std::vector<float> val;
+  for (unsigned r = 0; r < rows; ++r) {
+    for (unsigned k = 0; k < r % 4; ++k) col.push_back((r + k) % rows), val.push_back(1.0f + k);
+    row_ptr.push_back(unsigned(col.size()));
+  }
+  std::vector<float> x(rows);
+  for (unsigned i = 0; i < rows; ++i) x[i] = float(i) * 0.5f;
+  emu::Memory mem;
+  auto d_rp = mem.upload<unsigned>("row_ptr", row_ptr);
+  auto d_col = mem.upload<unsigned>("col", col);
+  auto d_val = mem.upload<float>("val", val);
+  auto d_x = mem.upload<float>("x", x);
+  auto d_y = mem.alloc<float>("y", rows);
+  auto r = emu::launch(mem, test::options(1, 32), {},
+                       [=] { csr_spmv(d_rp, d_col, d_val, d_x, d_y, rows); });
+  ASSERT_TRUE(r.ok());
+  auto body = events_at(r.trace, "sum += val[j] * x[col[j]];", EventType::Access, AccessKind::Load, 0, 0);
+  // Per iteration: val[j], col[j], x[..] are three loads with the same mask.
+  std::vector<uint32_t> per_iter;
+  for (size_t i = 0; i < body.size(); i += 3) per_iter.push_back(body[i].mask);
+  uint32_t m1 = 0, m2 = 0, m3 = 0;  // lanes with at least 1, 2, 3 non-zeros
+  for (unsigned r2 = 0; r2 < rows; ++r2) {
+    if (r2 % 4 >= 1) m1 |= 1u << r2;
+    if (r2 % 4 >= 2) m2 |= 1u << r2;
+    if (r2 % 4 >= 3) m3 |= 1u << r2;
+  }
+  EXPECT_EQ(per_iter, (std::vector<uint32_t>{m1, m2, m3}));
+  auto store = events_at(r.trace, "y[row] = sum;", EventType::Access, AccessKind::Store, 0, 0);
+  ASSERT_EQ(store.size(), 1u);
+  EXPECT_EQ(store[0].mask, 0xffffffffu);  // every lane again after the loop
+  auto y = mem.download(d_y);
+  for (unsigned r2 = 0; r2 < rows; ++r2) {
+    float expect = 0;
+    for (unsigned j = row_ptr[r2]; j < row_ptr[r2 + 1]; ++j) expect += val[j] * x[col[j]];
+    EXPECT_FLOAT_EQ(y[r2], expect) << "row " << r2;
+  }
+}

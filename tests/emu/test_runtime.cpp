@@ -1,0 +1,122 @@
+// Results and determinism of the emulator: lockstep semantics, shuffles, atomics, threads.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "emu_test_util.h"
+#include "test_kernels.cuh"
+
+using namespace ws;
+
+TEST(EmuRuntime, UnrolledLastWarpIsRightUnderLockstep) {
+  emu::Memory mem;
+  auto input = test::iota_input(256 * 3);
+  auto in = mem.upload<int>("in", input);
+  auto out = mem.alloc<int>("out", 3);
+  auto r = emu::launch(mem, test::options(3, 256), {}, [=] { unrolled_last_warp<256>(in, out); });
+  ASSERT_TRUE(r.ok());
+  auto got = mem.download(out);
+  for (int b = 0; b < 3; ++b)
+    EXPECT_EQ(got[b], std::accumulate(input.begin() + b * 256, input.begin() + (b + 1) * 256, 0));
+}
+
+TEST(EmuRuntime, ShuffleReduction) {
+  emu::Memory mem;
+  auto input = test::iota_input(32);
+  auto in = mem.upload<int>("in", input);
+  auto out = mem.alloc<int>("out", 1);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { shuffle_sum(in, out); });
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(mem.download(out)[0], std::accumulate(input.begin(), input.end(), 0));
+  int shuffles = 0;
+  for (const Event& e : r.trace.events)
+    if (e.type == EventType::WarpSync) {
+      ++shuffles;
+      EXPECT_EQ(WarpOp(e.op), WarpOp::ShflDown);
+      EXPECT_EQ(e.mask, 0xffffffffu);
+      EXPECT_EQ(e.aux(), 0xffffffffu);
+    }
+  EXPECT_EQ(shuffles, 5);
+}
+
+TEST(EmuRuntime, HierarchicalAtomics) {
+  emu::Memory mem;
+  auto input = test::iota_input(128 * 4);
+  auto in = mem.upload<int>("in", input);
+  auto result = mem.alloc<int>("result", 1);
+  mem.fill(result, 0);
+  auto r = emu::launch(mem, test::options(4, 128, 2), {}, [=] { hierarchical_sum(in, result); });
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(mem.download(result)[0], std::accumulate(input.begin(), input.end(), 0));
+  int shared_atomics = 0;
+  for (const Event& e : r.trace.events)
+    if (e.type == EventType::Access && e.kind == AccessKind::Atomic && e.space == MemSpace::Shared) {
+      ++shared_atomics;
+      EXPECT_EQ(AtomicOp(e.op), AtomicOp::Add);
+      for (uint64_t off : r.trace.lanes(e)) EXPECT_EQ(off, 0u);  // every lane hits partial_sum[0]
+    }
+  EXPECT_EQ(shared_atomics, 4 * 4);  // 4 warps in each of 4 blocks
+}
+
+TEST(EmuRuntime, DynamicSharedMemory) {
+  emu::Memory mem;
+  auto input = test::iota_input(64);
+  auto in = mem.upload<int>("in", input);
+  auto out = mem.alloc<int>("out", 64);
+  auto opt = test::options(1, 64);
+  opt.dynamic_shared_bytes = 64 * sizeof(int);
+  auto r = emu::launch(mem, opt, {}, [=] { dynamic_copy(in, out); });
+  ASSERT_TRUE(r.ok()) << r.trace.diagnostics.at(0).message;
+  auto got = mem.download(out);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(got[i], input[63 - i]);
+  bool named = false;
+  for (const Allocation& a : r.trace.allocations)
+    if (a.name == "sdata" && a.space == MemSpace::Shared && a.extent == 64) named = true;
+  EXPECT_TRUE(named);
+  // Without the dynamic shared memory the launch reports what is missing.
+  auto r2 = emu::launch(mem, test::options(1, 64), {}, [=] { dynamic_copy(in, out); });
+  ASSERT_FALSE(r2.ok());
+  EXPECT_EQ(r2.trace.diagnostics.at(0).code, "no-dynamic-shared-memory");
+}
+
+TEST(EmuRuntime, SameTraceWhateverTheWorkerCount) {
+  auto run = [](unsigned workers) {
+    emu::Memory mem;
+    auto in = mem.upload<int>("in", test::iota_input(256 * 8));
+    auto out = mem.alloc<int>("out", 8);
+    return emu::launch(mem, test::options(8, 256, workers), {}, [=] { seq_reduce<256>(in, out); });
+  };
+  auto a = run(1), b = run(2), c = run(4);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  for (auto* other : {&b, &c}) {
+    ASSERT_EQ(a.trace.events.size(), other->trace.events.size());
+    EXPECT_EQ(a.trace.lane_offsets, other->trace.lane_offsets);
+    for (size_t i = 0; i < a.trace.events.size(); ++i) {
+      EXPECT_EQ(a.trace.events[i].block, other->trace.events[i].block);
+      EXPECT_EQ(a.trace.events[i].mask, other->trace.events[i].mask);
+      EXPECT_EQ(a.trace.events[i].site, other->trace.events[i].site);
+    }
+  }
+}
+
+TEST(EmuRuntime, RecordChosenBlocksAndCap) {
+  emu::Memory mem;
+  auto in = mem.upload<int>("in", test::iota_input(256 * 4));
+  auto out = mem.alloc<int>("out", 4);
+  auto opt = test::options(4, 256);
+  opt.record.blocks = {2};
+  auto r = emu::launch(mem, opt, {}, [=] { seq_reduce<256>(in, out); });
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.trace.recorded_blocks, std::vector<uint32_t>{2});
+  for (const Event& e : r.trace.events) EXPECT_EQ(e.block, 2u);
+  EXPECT_EQ(r.trace.unrecorded_events, 3 * r.trace.events.size());
+  EXPECT_FALSE(r.trace.truncated);
+
+  opt.record.blocks.clear();
+  opt.record.max_events = 100;
+  auto capped = emu::launch(mem, opt, {}, [=] { seq_reduce<256>(in, out); });
+  EXPECT_TRUE(capped.trace.truncated);
+  EXPECT_EQ(capped.trace.events.size(), 100u);
+  EXPECT_EQ(capped.trace.dropped_events, 4 * r.trace.events.size() - 100);
+  EXPECT_TRUE(capped.ok());  // truncation is not a kernel error
+}
