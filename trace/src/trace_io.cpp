@@ -1,0 +1,345 @@
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "ws/trace/trace_io.h"
+#include "ws/util/atomic_file.h"
+
+namespace ws {
+
+namespace {
+
+constexpr char kMagic[8] = {'W', 'S', 'T', 'R', 'A', 'C', 'E', '\0'};
+constexpr uint32_t kEndianMark = 0x01020304;
+constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8 + 8;
+constexpr size_t kEventBytes = 1 + 1 + 1 + 1 + 1 + 1 + 2 + 4 * 6 + 8 + 8;
+
+uint64_t fnv1a(const char* p, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ uint8_t(p[i])) * 0x100000001b3ull;
+  return h;
+}
+
+// --- writing ---------------------------------------------------------------------------------
+
+class Writer {
+ public:
+  template <class T>
+  void put(T v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    if constexpr (std::endian::native == std::endian::big) std::reverse(b, b + sizeof(T));
+    out.append(b, sizeof(T));
+  }
+  void str(const std::string& s) {
+    put<uint32_t>(uint32_t(s.size()));
+    out.append(s);
+  }
+  void dim(const Dim3& d) {
+    put(d.x);
+    put(d.y);
+    put(d.z);
+  }
+  std::string out;
+};
+
+// --- reading: every read is bounds-checked ---------------------------------------------------
+
+class Reader {
+ public:
+  Reader(const char* p, size_t n) : p_(p), end_(p + n) {}
+  bool failed() const { return !error_.empty(); }
+  const std::string& error() const { return error_; }
+  size_t left() const { return size_t(end_ - p_); }
+
+  template <class T>
+  T get() {
+    T v{};
+    if (!need(sizeof(T), "a number")) return v;
+    char b[sizeof(T)];
+    std::memcpy(b, p_, sizeof(T));
+    if constexpr (std::endian::native == std::endian::big) std::reverse(b, b + sizeof(T));
+    std::memcpy(&v, b, sizeof(T));
+    p_ += sizeof(T);
+    return v;
+  }
+  std::string str() {
+    const uint32_t n = get<uint32_t>();
+    if (!need(n, "a string")) return {};
+    std::string s(p_, n);
+    p_ += n;
+    return s;
+  }
+  Dim3 dim() {
+    Dim3 d;
+    d.x = get<uint32_t>();
+    d.y = get<uint32_t>();
+    d.z = get<uint32_t>();
+    return d;
+  }
+  // A count of records of at least `min_bytes` each: refused if the rest of the file is too
+  // short to hold them (so a damaged count cannot make us allocate gigabytes).
+  uint64_t count(size_t min_bytes, const char* what) {
+    const uint64_t n = get<uint64_t>();
+    if (!failed() && min_bytes && n > left() / min_bytes)
+      fail(std::string("the count of ") + what + " (" + std::to_string(n) + ") is larger than the file");
+    return failed() ? 0 : n;
+  }
+  void fail(std::string why) {
+    if (error_.empty()) error_ = std::move(why);
+    p_ = end_;
+  }
+
+ private:
+  bool need(size_t n, const char* what) {
+    if (failed()) return false;
+    if (left() < n) {
+      fail(std::string("the file ends in the middle of ") + what);
+      return false;
+    }
+    return true;
+  }
+  const char* p_;
+  const char* end_;
+  std::string error_;
+};
+
+void write_payload(Writer& w, const Trace& t) {
+  const LaunchInfo& l = t.launch;
+  w.str(l.kernel);
+  w.str(l.variant);
+  w.str(l.backend);
+  w.str(l.device);
+  w.str(l.entry);
+  w.dim(l.grid);
+  w.dim(l.block);
+  w.put(l.dynamic_shared_bytes);
+  w.put(l.static_shared_bytes);
+  w.put(l.n);
+  w.put<uint64_t>(l.params.size());
+  for (const auto& [k, v] : l.params) {
+    w.str(k);
+    w.str(v);
+  }
+  w.put<uint64_t>(t.allocations.size());
+  for (const Allocation& a : t.allocations) {
+    w.str(a.name);
+    w.str(a.type_name);
+    w.put(uint8_t(a.space));
+    w.put(a.elem_size);
+    w.put(a.extent);
+    w.put(a.base);
+  }
+  w.put<uint64_t>(t.sites.size());
+  for (const Site& s : t.sites) {
+    w.str(s.file);
+    w.put(s.line);
+    w.put(s.column);
+    w.put(s.rank);
+    w.str(s.text);
+  }
+  w.put<uint64_t>(t.events.size());
+  for (const Event& e : t.events) {
+    w.put(uint8_t(e.type));
+    w.put(uint8_t(e.kind));
+    w.put(e.width);
+    w.put(uint8_t(e.space));
+    w.put(e.op);
+    w.put(e.flags);
+    w.put(e.warp);
+    w.put(e.block);
+    w.put(e.site);
+    w.put(e.alloc);
+    w.put(e.mask);
+    w.put(e.step);
+    w.put(e.sm);
+    w.put(e.lane_begin);
+    w.put(e.time);
+  }
+  w.put<uint64_t>(t.lane_offsets.size());
+  for (uint64_t o : t.lane_offsets) w.put(o);
+  w.put<uint64_t>(t.diagnostics.size());
+  for (const Diagnostic& d : t.diagnostics) {
+    w.put(uint8_t(d.severity));
+    w.str(d.code);
+    w.str(d.message);
+    w.put(d.site);
+    w.put(d.block);
+    w.put(d.thread);
+  }
+  w.put<uint64_t>(t.recorded_blocks.size());
+  for (uint32_t b : t.recorded_blocks) w.put(b);
+  w.put(t.total_blocks);
+  w.put(uint8_t(t.truncated));
+  w.put(t.dropped_events);
+  w.put(t.unrecorded_events);
+  w.put(t.unrecorded_lane_accesses);
+}
+
+template <class E>
+E enum_in_range(Reader& r, uint8_t v, uint8_t max, const char* what) {
+  if (v > max) r.fail(std::string("unknown ") + what + " " + std::to_string(v));
+  return E(v);
+}
+
+void read_payload(Reader& r, Trace& t) {
+  LaunchInfo& l = t.launch;
+  l.kernel = r.str();
+  l.variant = r.str();
+  l.backend = r.str();
+  l.device = r.str();
+  l.entry = r.str();
+  l.grid = r.dim();
+  l.block = r.dim();
+  l.dynamic_shared_bytes = r.get<uint32_t>();
+  l.static_shared_bytes = r.get<uint32_t>();
+  l.n = r.get<uint64_t>();
+  for (uint64_t i = 0, n = r.count(8, "parameters"); i < n; ++i) {
+    std::string k = r.str();
+    l.params.emplace_back(std::move(k), r.str());
+  }
+  t.allocations.resize(r.count(4 + 4 + 1 + 4 + 8 + 8, "allocations"));
+  for (Allocation& a : t.allocations) {
+    a.name = r.str();
+    a.type_name = r.str();
+    a.space = enum_in_range<MemSpace>(r, r.get<uint8_t>(), 1, "memory space");
+    a.elem_size = r.get<uint32_t>();
+    a.extent = r.get<uint64_t>();
+    a.base = r.get<uint64_t>();
+  }
+  t.sites.resize(r.count(4 + 12 + 4, "sites"));
+  for (Site& s : t.sites) {
+    s.file = r.str();
+    s.line = r.get<uint32_t>();
+    s.column = r.get<uint32_t>();
+    s.rank = r.get<uint32_t>();
+    s.text = r.str();
+  }
+  t.events.resize(r.count(kEventBytes, "events"));
+  for (Event& e : t.events) {
+    e.type = enum_in_range<EventType>(r, r.get<uint8_t>(), 3, "event type");
+    e.kind = enum_in_range<AccessKind>(r, r.get<uint8_t>(), 2, "access kind");
+    e.width = r.get<uint8_t>();
+    e.space = enum_in_range<MemSpace>(r, r.get<uint8_t>(), 1, "memory space");
+    e.op = r.get<uint8_t>();
+    e.flags = r.get<uint8_t>();
+    e.warp = r.get<uint16_t>();
+    e.block = r.get<uint32_t>();
+    e.site = r.get<uint32_t>();
+    e.alloc = r.get<uint32_t>();
+    e.mask = r.get<uint32_t>();
+    e.step = r.get<uint32_t>();
+    e.sm = r.get<uint32_t>();
+    e.lane_begin = r.get<uint64_t>();
+    e.time = r.get<uint64_t>();
+  }
+  t.lane_offsets.resize(r.count(8, "lane offsets"));
+  for (uint64_t& o : t.lane_offsets) o = r.get<uint64_t>();
+  t.diagnostics.resize(r.count(1 + 8 + 12, "diagnostics"));
+  for (Diagnostic& d : t.diagnostics) {
+    d.severity = enum_in_range<Severity>(r, r.get<uint8_t>(), 2, "severity");
+    d.code = r.str();
+    d.message = r.str();
+    d.site = r.get<uint32_t>();
+    d.block = r.get<uint32_t>();
+    d.thread = r.get<uint32_t>();
+  }
+  t.recorded_blocks.resize(r.count(4, "recorded blocks"));
+  for (uint32_t& b : t.recorded_blocks) b = r.get<uint32_t>();
+  t.total_blocks = r.get<uint64_t>();
+  t.truncated = r.get<uint8_t>() != 0;
+  t.dropped_events = r.get<uint64_t>();
+  t.unrecorded_events = r.get<uint64_t>();
+  t.unrecorded_lane_accesses = r.get<uint64_t>();
+  if (!r.failed() && r.left() != 0) r.fail(std::to_string(r.left()) + " unexpected bytes after the trace");
+}
+
+// Cross-references a well-formed file must satisfy.
+std::string check_consistency(const Trace& t) {
+  for (size_t i = 0; i < t.events.size(); ++i) {
+    const Event& e = t.events[i];
+    const std::string at = "event " + std::to_string(i);
+    if (e.site >= t.sites.size()) return at + " names site " + std::to_string(e.site) + " of " + std::to_string(t.sites.size());
+    if (e.type == EventType::Access) {
+      if (e.alloc >= t.allocations.size())
+        return at + " names allocation " + std::to_string(e.alloc) + " of " + std::to_string(t.allocations.size());
+      const uint64_t n = uint64_t(std::popcount(e.mask));
+      if (e.lane_begin > t.lane_offsets.size() || n > t.lane_offsets.size() - e.lane_begin)
+        return at + " has lanes outside the lane table";
+    }
+  }
+  for (const Diagnostic& d : t.diagnostics)
+    if (d.site != Diagnostic::kNoSite && d.site >= t.sites.size()) return "a diagnostic names a missing site";
+  return {};
+}
+
+}  // namespace
+
+std::string serialize_trace(const Trace& t) {
+  Writer payload;
+  write_payload(payload, t);
+  Writer file;
+  file.out.append(kMagic, sizeof kMagic);
+  file.put(Trace::kFormatVersion);
+  file.put(kEndianMark);
+  file.put<uint64_t>(payload.out.size());
+  file.put<uint64_t>(fnv1a(payload.out.data(), payload.out.size()));
+  file.out += payload.out;
+  return std::move(file.out);
+}
+
+LoadResult deserialize_trace(const std::string& bytes) {
+  LoadResult res;
+  if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
+    res.error = "not a warpscope trace (the file does not start with the WSTRACE header)";
+    return res;
+  }
+  Reader h(bytes.data() + 8, kHeaderBytes - 8);
+  const uint32_t version = h.get<uint32_t>();
+  const uint32_t mark = h.get<uint32_t>();
+  const uint64_t size = h.get<uint64_t>();
+  const uint64_t sum = h.get<uint64_t>();
+  if (mark != kEndianMark) {
+    res.error = "damaged trace file: bad byte-order mark";
+    return res;
+  }
+  if (version != Trace::kFormatVersion) {
+    res.error = "trace format version " + std::to_string(version) + " is not supported (this warpscope reads version " +
+                std::to_string(Trace::kFormatVersion) + ")";
+    return res;
+  }
+  if (size != bytes.size() - kHeaderBytes) {
+    res.error = "damaged trace file: the header announces " + std::to_string(size) + " bytes of data but the file has " +
+                std::to_string(bytes.size() - kHeaderBytes) + " (truncated?)";
+    return res;
+  }
+  const char* payload = bytes.data() + kHeaderBytes;
+  if (fnv1a(payload, size) != sum) {
+    res.error = "damaged trace file: checksum mismatch (the data was changed after it was written)";
+    return res;
+  }
+  Reader r(payload, size);
+  read_payload(r, res.trace);
+  if (r.failed()) {
+    res.error = "damaged trace file: " + r.error();
+  } else if (std::string bad = check_consistency(res.trace); !bad.empty()) {
+    res.error = "damaged trace file: " + bad;
+  }
+  if (!res.ok()) res.trace = Trace{};
+  return res;
+}
+
+std::string save_trace(const Trace& t, const std::filesystem::path& path) {
+  return write_file_atomic(path, serialize_trace(t));
+}
+
+LoadResult load_trace(const std::filesystem::path& path) {
+  std::string bytes, error;
+  if (!read_file(path, bytes, error)) return {Trace{}, error};
+  LoadResult r = deserialize_trace(bytes);
+  if (!r.ok()) r.error = path.string() + ": " + r.error;
+  return r;
+}
+
+}  // namespace ws

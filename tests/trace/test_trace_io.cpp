@@ -1,0 +1,118 @@
+// Save -> load gives the same trace; damaged or foreign files are refused with a message.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "../emu/emu_test_util.h"
+#include "../emu/test_kernels.cuh"
+#include "ws/trace/trace_io.h"
+
+using namespace ws;
+
+namespace {
+
+Trace reduction_trace() {
+  emu::Memory mem;
+  auto in = mem.upload<int>("g_idata", test::iota_input(128 * 2));
+  auto out = mem.alloc<int>("g_odata", 2);
+  LaunchInfo info;
+  info.kernel = "test";
+  info.variant = "seq";
+  info.params = {{"n", "256"}};
+  auto r = emu::launch(mem, test::options(2, 128), info, [=] { seq_reduce<128>(in, out); });
+  EXPECT_TRUE(r.ok());
+  return std::move(r.trace);
+}
+
+void expect_same(const Trace& a, const Trace& b) {
+  EXPECT_EQ(a.launch.kernel, b.launch.kernel);
+  EXPECT_EQ(a.launch.params, b.launch.params);
+  EXPECT_EQ(a.launch.block, b.launch.block);
+  ASSERT_EQ(a.allocations.size(), b.allocations.size());
+  for (size_t i = 0; i < a.allocations.size(); ++i) {
+    EXPECT_EQ(a.allocations[i].name, b.allocations[i].name);
+    EXPECT_EQ(a.allocations[i].base, b.allocations[i].base);
+    EXPECT_EQ(a.allocations[i].extent, b.allocations[i].extent);
+  }
+  ASSERT_EQ(a.sites.size(), b.sites.size());
+  for (size_t i = 0; i < a.sites.size(); ++i) {
+    EXPECT_EQ(a.sites[i].text, b.sites[i].text);
+    EXPECT_EQ(a.sites[i].line, b.sites[i].line);
+    EXPECT_EQ(a.sites[i].rank, b.sites[i].rank);
+  }
+  ASSERT_EQ(a.events.size(), b.events.size());
+  EXPECT_EQ(0, std::memcmp(a.events.data(), b.events.data(), a.events.size() * sizeof(Event)));
+  EXPECT_EQ(a.lane_offsets, b.lane_offsets);
+  EXPECT_EQ(a.recorded_blocks, b.recorded_blocks);
+}
+
+}  // namespace
+
+TEST(TraceIo, SaveLoadRoundTrip) {
+  Trace t = reduction_trace();
+  ASSERT_GT(t.events.size(), 10u);
+  const auto path = std::filesystem::temp_directory_path() / "ws_roundtrip.wst";
+  ASSERT_EQ(save_trace(t, path), "");
+  LoadResult r = load_trace(path);
+  ASSERT_TRUE(r.ok()) << r.error;
+  expect_same(t, r.trace);
+  std::filesystem::remove(path);
+}
+
+TEST(TraceIo, TruncatedFileIsRefused) {
+  const std::string bytes = serialize_trace(reduction_trace());
+  for (size_t cut : {size_t(5), size_t(30), bytes.size() / 2, bytes.size() - 1}) {
+    LoadResult r = deserialize_trace(bytes.substr(0, cut));
+    EXPECT_FALSE(r.ok()) << "cut at " << cut;
+    EXPECT_FALSE(r.error.empty());
+  }
+  EXPECT_NE(deserialize_trace(bytes.substr(0, bytes.size() - 1)).error.find("truncated"), std::string::npos);
+}
+
+TEST(TraceIo, BitFlipIsRefused) {
+  const std::string bytes = serialize_trace(reduction_trace());
+  for (size_t pos : {size_t(40), bytes.size() / 3, bytes.size() - 3}) {
+    std::string bad = bytes;
+    bad[pos] ^= 0x10;
+    LoadResult r = deserialize_trace(bad);
+    ASSERT_FALSE(r.ok()) << "flip at " << pos;
+    EXPECT_NE(r.error.find("checksum mismatch"), std::string::npos) << r.error;
+  }
+}
+
+TEST(TraceIo, ForeignAndFutureFilesAreRefused) {
+  EXPECT_NE(deserialize_trace("PNG\x89 not a trace at all, but long enough").error.find("not a warpscope trace"),
+            std::string::npos);
+  std::string bytes = serialize_trace(reduction_trace());
+  bytes[8] = 99;  // version
+  EXPECT_NE(deserialize_trace(bytes).error.find("version 99 is not supported"), std::string::npos);
+  const auto missing = load_trace("/nonexistent/dir/x.wst");
+  EXPECT_NE(missing.error.find("/nonexistent/dir/x.wst"), std::string::npos);
+}
+
+TEST(TraceIo, InstructionJsonListsLanesAndElements) {
+  Trace t = reduction_trace();
+  const auto j = nlohmann::json::parse(to_json(t));
+  EXPECT_EQ(j["kernel"], "test");
+  size_t accesses = 0;
+  for (const Event& e : t.events) accesses += e.type == EventType::Access;
+  ASSERT_EQ(j["instructions"].size(), accesses);
+  const auto& first = j["instructions"][0];  // sdata[tid] = in[...]: the global load comes first
+  EXPECT_EQ(first["allocation"], "g_idata");
+  EXPECT_EQ(first["kind"], "load");
+  EXPECT_EQ(first["mask"], "ffffffff");
+  ASSERT_EQ(first["lanes"].size(), 32u);
+  EXPECT_EQ(first["lanes"][5]["element"], "g_idata[5]");
+  EXPECT_EQ(first["lanes"][5]["thread"][0], 5);
+  EXPECT_EQ(first["lanes"][5]["address"].get<uint64_t>(), t.allocations[0].base + 20);
+}
+
+TEST(TraceIo, ChromeTraceHasOneSlicePerInstruction) {
+  Trace t = reduction_trace();
+  const auto j = nlohmann::json::parse(to_chrome_trace(t));
+  size_t slices = 0;
+  for (const auto& ev : j["traceEvents"]) slices += ev["ph"] == "X";
+  EXPECT_EQ(slices, t.events.size());
+}
