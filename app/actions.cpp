@@ -1,0 +1,28 @@
+#include "actions.h"
+
+#include <iterator>
+
+namespace ws::app {
+
+namespace {
+// The single list the help overlay and the menus read, so they never disagree.
+const Shortcut kShortcuts[] = {
+    {Action::ToggleHelp, "F1", "Show or hide this help"},
+    {Action::SaveScreenshot, "F12", "Save a screenshot of the whole window (PNG)"},
+    {Action::TogglePresentation, "F11", "Presentation mode: fullscreen, large font, high contrast"},
+    {Action::ScaleUp, "Ctrl +", "Larger UI"},
+    {Action::ScaleDown, "Ctrl -", "Smaller UI"},
+    {Action::ScaleReset, "Ctrl 0", "UI scale back to 100%"},
+    {Action::Quit, "Ctrl+Q", "Quit"},
+};
+}  // namespace
+
+std::span<const Shortcut> shortcuts() { return kShortcuts; }
+
+const char* shortcut_keys(Action action) {
+  for (const Shortcut& s : kShortcuts)
+    if (s.action == action) return s.keys;
+  return "";
+}
+
+}  // namespace ws::app

@@ -1,0 +1,60 @@
+#include "headless.h"
+
+#include "device_probe.h"
+#include "frame.h"
+
+#include "ws/viz/framebuffer.h"
+#include "ws/viz/headless_context.h"
+#include "ws/viz/imgui_gl.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <chrono>
+
+namespace ws::app {
+
+bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& renderer,
+                     std::string& error) {
+  auto ctx = ws::viz::HeadlessContext::create(error);
+  if (!ctx) return false;
+  renderer = ctx->renderer();
+  ws::viz::Framebuffer fb;
+  if (!fb.resize(run.width, run.height, error)) return false;
+
+  ImGuiContext* imgui = ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // headless never reads or writes the user's layout: reproducible
+  io.LogFilename = nullptr;
+  io.DisplaySize = ImVec2(static_cast<float>(run.width), static_cast<float>(run.height));
+  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+
+  ShellState s;
+  s.persist = false;
+  s.settings.user_scale = run.scale;
+  s.settings.presentation = run.presentation;
+  s.backend = probe_backend();
+  shell_prepare(s, 1.0f);
+  bool ok = ws::viz::imgui_gl_init();
+  if (!ok) error = "cannot initialize the OpenGL renderer";
+
+  auto last = std::chrono::steady_clock::now();
+  for (int f = 0; ok && f < run.frames; ++f) {
+    shell_prepare(s, 1.0f);  // an action of the previous frame may have changed the look
+    FrameInput in;
+    in.display_size = io.DisplaySize;
+    if (f == 0) in.actions = run.actions;
+    auto now = std::chrono::steady_clock::now();
+    // Real time per frame, so the status bar shows what this renderer costs.
+    io.DeltaTime = f == 0 ? 1.0f / 60.0f : std::max(1e-4f, std::chrono::duration<float>(now - last).count());
+    last = now;
+    fb.bind();
+    render_frame(s, in, io.DisplaySize);
+    shell_after_render(s);
+  }
+  if (ok) out = fb.read();
+  ws::viz::imgui_gl_shutdown();
+  ImGui::DestroyContext(imgui);
+  return ok;
+}
+
+}  // namespace ws::app

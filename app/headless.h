@@ -1,0 +1,30 @@
+// The shell without any display: an EGL device context (ws::viz::HeadlessContext), an offscreen
+// framebuffer, a few frames so the layout settles, then the picture.
+//
+//   warpscope --headless --size 1600x900 --scale 2 --screenshot out.png
+#pragma once
+
+#include "actions.h"
+
+#include "ws/viz/image.h"
+
+#include <string>
+#include <vector>
+
+namespace ws::app {
+
+struct HeadlessRun {
+  int width = 1600;
+  int height = 900;
+  float scale = 1.0f;
+  bool presentation = false;
+  int frames = 4;
+  std::vector<Action> actions;  // applied on the first frame (e.g. ToggleHelp for the overlay)
+  bool quiet = false;           // no "rendered on ..." line
+};
+
+// Renders the shell; on success `out` is the last frame. `renderer` gets GL_RENDERER.
+bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& renderer,
+                     std::string& error);
+
+}  // namespace ws::app

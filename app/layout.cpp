@@ -1,0 +1,74 @@
+#include "layout.h"
+
+#include "panels/panels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+namespace ws::app {
+
+ShellLayout compute_layout(ImVec2 display, float font_px, const ImGuiStyle& style) {
+  const float em = font_px;
+  ShellLayout L;
+  // BeginMainMenuBar's height is one frame: font + frame padding above and below.
+  L.menu_height = font_px + 2.0f * style.FramePadding.y;
+  L.status_height = font_px + 2.0f * kStatusPadY * em;
+  L.status = {ImVec2(0, display.y - L.status_height), ImVec2(display.x, L.status_height)};
+
+  const float gap = 0.25f * em;
+  const float top = L.menu_height + gap;
+  const float bottom = display.y - L.status_height - gap;
+  const float height = std::max(bottom - top, 6.0f * em);
+  const float width = std::max(display.x - 2 * gap, 30.0f * em);
+
+  // Side columns want a readable width in ems but give way to the center on narrow windows.
+  float left = std::clamp(0.21f * width, 12.0f * em, 24.0f * em);
+  float right = std::clamp(0.26f * width, 13.0f * em, 30.0f * em);
+  const float min_center = 0.45f * width;
+  if (width - left - right - 2 * gap < min_center) {
+    float k = (width - min_center - 2 * gap) / (left + right);
+    left *= k;
+    right *= k;
+  }
+  const float center = width - left - right - 2 * gap;
+  const float x0 = gap, x1 = x0 + left + gap, x2 = x1 + center + gap;
+
+  auto split = [&](float y, float h, float frac, Rect& a, Rect& b, float x, float w) {
+    float ha = std::round(h * frac - gap / 2);
+    a = {ImVec2(x, y), ImVec2(w, ha)};
+    b = {ImVec2(x, y + ha + gap), ImVec2(w, h - ha - gap)};
+  };
+  auto halves = [&](float x, float y, float w, float h, Rect& a, Rect& b) {
+    float wa = std::round((w - gap) / 2);
+    a = {ImVec2(x, y), ImVec2(wa, h)};
+    b = {ImVec2(x + wa + gap, y), ImVec2(w - wa - gap, h)};
+  };
+
+  Rect reduction, memory_lab, access, bank, divergence, block, heat, source, timing;
+  split(top, height, 0.55f, reduction, memory_lab, x0, left);
+  split(top, height, 0.60f, source, timing, x2, right);
+  // Center: the access map on top (largest: it is the picture lectures show most), then two rows
+  // of two.
+  float row = std::round((height - 2 * gap) * 0.29f);
+  float h_access = height - 2 * (row + gap);
+  access = {ImVec2(x1, top), ImVec2(center, h_access)};
+  halves(x1, top + h_access + gap, center, row, bank, divergence);
+  halves(x1, top + h_access + 2 * gap + row, center, height - h_access - 2 * gap - row, block, heat);
+
+  const std::pair<std::string_view, Rect> slots[] = {
+      {"reduction-lab", reduction}, {"memory-lab", memory_lab},
+      {"warp-access-map", access},  {"bank-conflict-heatmap", bank},
+      {"divergence-timeline", divergence}, {"block-layout", block},
+      {"memory-heatmap", heat},     {"source-view", source},
+      {"timing", timing}};
+  auto panels = all_panels();
+  L.panels.assign(panels.size(), Rect{ImVec2(x1, top), ImVec2(center, height)});
+  for (const auto& [id, rect] : slots) {
+    int i = find_panel(id);
+    if (i >= 0) L.panels[static_cast<size_t>(i)] = rect;
+  }
+  return L;
+}
+
+}  // namespace ws::app

@@ -1,0 +1,83 @@
+// The main menu bar: File, View, Help. Shortcut labels come from actions.cpp so the menus and the
+// help overlay always agree.
+#include "layout.h"
+#include "panels/panels.h"
+#include "shell.h"
+
+namespace ws::app {
+
+namespace {
+
+void file_menu(ShellState& s) {
+  if (ImGui::MenuItem("Save screenshot", shortcut_keys(Action::SaveScreenshot)))
+    apply_action(s, Action::SaveScreenshot);
+  if (ImGui::BeginMenu("Save panel as PNG")) {
+    auto panels = all_panels();
+    for (size_t i = 0; i < panels.size(); ++i) {
+      if (!ImGui::BeginMenu(panels[i].title)) continue;
+      // A closed panel exports at the size it last had (or its tile size before it was ever shown).
+      ImVec2 size = i < s.panel_sizes.size() ? s.panel_sizes[i] : ImVec2(0, 0);
+      if (size.x <= 0 || size.y <= 0) {
+        ShellLayout L = compute_layout(ImGui::GetIO().DisplaySize, ImGui::GetFontSize(), ImGui::GetStyle());
+        size = L.panels[i].size;
+      }
+      if (ImGui::MenuItem("1x")) s.exports.push_back({static_cast<int>(i), 1.0f, size});
+      if (ImGui::MenuItem("2x, for slides")) s.exports.push_back({static_cast<int>(i), 2.0f, size});
+      ImGui::EndMenu();
+    }
+    ImGui::EndMenu();
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem("Quit", shortcut_keys(Action::Quit))) apply_action(s, Action::Quit);
+}
+
+void view_menu(ShellState& s) {
+  for (const PanelInfo& p : all_panels()) {
+    bool shown = !s.settings.hidden.count(p.id);
+    if (ImGui::MenuItem(p.title, nullptr, &shown)) {
+      if (shown)
+        s.settings.hidden.erase(p.id);
+      else
+        s.settings.hidden.insert(p.id);
+      s.settings_dirty = true;
+    }
+  }
+  ImGui::Separator();
+  ImGui::TextDisabled("UI scale %d%%", static_cast<int>(s.settings.user_scale * 100 + 0.5f));
+  if (ImGui::MenuItem("Larger", shortcut_keys(Action::ScaleUp))) apply_action(s, Action::ScaleUp);
+  if (ImGui::MenuItem("Smaller", shortcut_keys(Action::ScaleDown))) apply_action(s, Action::ScaleDown);
+  if (ImGui::MenuItem("Actual size", shortcut_keys(Action::ScaleReset))) apply_action(s, Action::ScaleReset);
+  ImGui::Separator();
+  if (ImGui::MenuItem("Presentation mode", shortcut_keys(Action::TogglePresentation),
+                      s.settings.presentation))
+    apply_action(s, Action::TogglePresentation);
+  if (ImGui::MenuItem("Reset layout")) apply_action(s, Action::ResetLayout);
+}
+
+void help_menu(ShellState& s) {
+  if (ImGui::MenuItem("Keyboard shortcuts", shortcut_keys(Action::ToggleHelp), s.help_open))
+    apply_action(s, Action::ToggleHelp);
+  ImGui::Separator();
+  ImGui::TextDisabled("warpscope %s", WS_VERSION);
+}
+
+}  // namespace
+
+void draw_menu_bar(ShellState& s) {
+  if (!ImGui::BeginMainMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    file_menu(s);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    view_menu(s);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    help_menu(s);
+    ImGui::EndMenu();
+  }
+  ImGui::EndMainMenuBar();
+}
+
+}  // namespace ws::app

@@ -1,0 +1,29 @@
+// The viewer's command-line options (parsed in cli.cpp with CLI11).
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace ws::app {
+
+inline constexpr int kMaxImageSide = 16384;  // the largest texture any GL 3.3 driver we target makes
+
+struct Options {
+  bool headless = false;
+  int width = 1600;
+  int height = 900;
+  bool size_given = false;
+  float scale = 1.0f;
+  std::string screenshot;  // "" = none
+  int frames = 0;          // 0 = default (4 headless; run until quit in a window)
+  bool presentation = false;
+};
+
+struct Size {
+  int width = 0;
+  int height = 0;
+};
+// Parses "WIDTHxHEIGHT" (1..kMaxImageSide each). On failure returns nullopt and sets `error`.
+std::optional<Size> parse_size(const std::string& text, std::string& error);
+
+}  // namespace ws::app

@@ -1,0 +1,167 @@
+#include "shell.h"
+
+#include "layout.h"
+#include "panels/panels.h"
+
+#include "ws/viz/panel_capture.h"
+#include "ws/viz/png.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <iostream>
+
+namespace ws::app {
+
+namespace {
+
+// Zoom steps a lecturer can hit repeatedly without landing on odd sizes.
+constexpr float kScaleSteps[] = {0.5f, 0.67f, 0.75f, 0.8f, 0.9f, 1.0f, 1.1f, 1.25f,
+                                 1.5f, 1.75f, 2.0f, 2.5f, 3.0f, 3.5f, 4.0f};
+
+float step_scale(float current, int dir) {
+  if (dir > 0) {
+    for (float s : kScaleSteps)
+      if (s > current + 0.01f) return s;
+    return kScaleSteps[std::size(kScaleSteps) - 1];
+  }
+  for (auto it = std::rbegin(kScaleSteps); it != std::rend(kScaleSteps); ++it)
+    if (*it < current - 0.01f) return *it;
+  return kScaleSteps[0];
+}
+
+}  // namespace
+
+ws::viz::Look wanted_look(const ShellState& s) {
+  return ws::viz::Look{s.dpi_scale * s.settings.user_scale, s.settings.presentation};
+}
+
+bool shell_prepare(ShellState& s, float dpi_scale) {
+  s.dpi_scale = dpi_scale > 0 ? dpi_scale : 1.0f;
+  ws::viz::Look look = wanted_look(s);
+  if (s.look_applied && look == s.look) return false;
+  s.font_warning = ws::viz::apply_look(look);
+  if (!s.font_warning.empty() && !s.look_applied)
+    std::cerr << "warpscope: " << s.font_warning << "\n";
+  s.look = look;
+  s.look_applied = true;
+  // Positions were in the old pixel size: tile again at the new one.
+  if (!s.settings.user_arranged) s.layout_dirty = true;
+  return true;
+}
+
+void notify(ShellState& s, std::string message, bool is_error) {
+  (is_error ? std::cerr : std::cout) << "warpscope: " << message << "\n";
+  s.message = std::move(message);
+  s.message_is_error = is_error;
+  s.message_time = std::chrono::steady_clock::now();
+}
+
+void apply_action(ShellState& s, Action a) {
+  Settings& st = s.settings;
+  switch (a) {
+    case Action::ToggleHelp: s.help_open = !s.help_open; break;
+    case Action::SaveScreenshot: s.want_screenshot = true; break;
+    case Action::Quit: s.quit = true; break;
+    case Action::TogglePresentation:
+      st.presentation = !st.presentation;
+      st.user_arranged = false;
+      s.settings_dirty = true;
+      break;
+    case Action::ScaleUp:
+    case Action::ScaleDown:
+    case Action::ScaleReset: {
+      float next = a == Action::ScaleReset ? 1.0f : step_scale(st.user_scale, a == Action::ScaleUp ? 1 : -1);
+      next = std::clamp(next, kMinUserScale, kMaxUserScale);
+      if (next != st.user_scale) {
+        st.user_scale = next;
+        st.user_arranged = false;  // a new scale re-tiles: hand-placed pixels no longer fit
+        s.settings_dirty = true;
+      }
+      break;
+    }
+    case Action::ResetLayout:
+      st.user_arranged = false;
+      s.layout_dirty = true;
+      s.settings_dirty = true;
+      break;
+  }
+}
+
+std::filesystem::path export_path(const ShellState& s, const std::string& what, float factor) {
+  std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  std::string name = "warpscope-" + (what.empty() ? "" : what + "-") + stamp;
+  if (factor > 1.0f) {
+    // Appended piecewise: "@" + to_string(...) trips a GCC 12 -Wrestrict false positive.
+    name += '@';
+    name += std::to_string(static_cast<int>(factor));
+    name += 'x';
+  }
+  std::filesystem::path p = s.export_dir / (name + ".png");
+  // Two exports in the same second must not overwrite each other.
+  for (int i = 2; std::filesystem::exists(p); ++i)
+    p = s.export_dir / (name + "-" + std::to_string(i) + ".png");
+  return p;
+}
+
+void shell_frame(ShellState& s, const FrameInput& in) {
+  for (Action a : in.actions) apply_action(s, a);
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.DeltaTime > 0) {
+    float ms = io.DeltaTime * 1000.0f;
+    s.frame_ms = s.frame_ms == 0.0f ? ms : s.frame_ms * 0.9f + ms * 0.1f;
+  }
+  // Esc closes the help overlay (ImGui 1.86 knows Escape through io.KeyMap in both drivers).
+  if (s.help_open && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
+    s.help_open = false;
+
+  const ImVec2 display = in.display_size;
+  if (display.x != s.last_display.x || display.y != s.last_display.y) {
+    if (!s.settings.user_arranged) s.layout_dirty = true;
+    s.last_display = display;
+  }
+  ShellLayout layout = compute_layout(display, ImGui::GetFontSize(), ImGui::GetStyle());
+
+  draw_menu_bar(s);
+  auto panels = all_panels();
+  for (size_t i = 0; i < panels.size(); ++i)
+    if (!s.settings.hidden.count(panels[i].id))
+      draw_panel_window(s, static_cast<int>(i), layout.panels[i]);
+  // ImGui focuses the last window it creates; the panel lectures start from should be the one.
+  if (s.focus_default) {
+    if (int i = find_panel("warp-access-map"); i >= 0 && !s.settings.hidden.count(panels[size_t(i)].id))
+      ImGui::SetWindowFocus(panels[size_t(i)].title);
+    s.focus_default = false;
+  }
+  draw_status_bar(s, layout);
+  if (s.help_open) draw_help_overlay(s);
+  s.layout_dirty = false;
+}
+
+void shell_after_render(ShellState& s) {
+  std::vector<PanelExport> exports;
+  exports.swap(s.exports);
+  auto panels = all_panels();
+  for (const PanelExport& e : exports) {
+    if (e.panel < 0 || static_cast<size_t>(e.panel) >= panels.size()) continue;
+    const PanelInfo& p = panels[static_cast<size_t>(e.panel)];
+    ws::viz::PanelCapture cap{p.title, e.size, s.look, e.factor, p.draw};
+    ws::viz::Image img;
+    std::string err;
+    std::filesystem::path path = export_path(s, p.id, e.factor);
+    if (!ws::viz::render_panel(cap, img, err)) {
+      notify(s, "cannot export " + std::string(p.title) + ": " + err, true);
+      continue;
+    }
+    err = ws::viz::save_png(path, img);
+    if (!err.empty())
+      notify(s, err, true);
+    else
+      notify(s, "saved " + path.string() + " (" + std::to_string(img.width) + "x" +
+                    std::to_string(img.height) + ")", false);
+  }
+}
+
+}  // namespace ws::app

@@ -1,0 +1,84 @@
+// The UI shell: menu bar, panels, status bar, help overlay. One frame function drawn by the same
+// code in a GLFW window and headless; it takes the display size and the user's actions and knows
+// nothing about windows or key codes.
+//
+// A frame, in either driver (see frame.h):
+//   shell_prepare(state, dpi)        between frames: applies a changed look (rebuilds fonts)
+//   ImGui::NewFrame(); shell_frame(state, input); ImGui::Render(); ...draw...
+//   (driver saves a requested whole-window screenshot from the framebuffer)
+//   shell_after_render(state)        panel exports, each rendered offscreen
+#pragma once
+
+#include "actions.h"
+#include "settings.h"
+
+#include "ws/viz/look.h"
+
+#include <imgui.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ws::app {
+
+struct FrameInput {
+  ImVec2 display_size{0, 0};
+  std::vector<Action> actions;  // keys pressed since the last frame (window) or scripted (tests)
+};
+
+struct PanelExport {
+  int panel = -1;         // index into all_panels()
+  float factor = 1.0f;    // 1x or 2x
+  ImVec2 size{0, 0};      // on-screen size when it was asked for
+};
+
+struct ShellState {
+  Settings settings;
+  bool persist = false;           // window path: remember settings and layout; headless: never
+  float dpi_scale = 1.0f;         // native content scale of the monitor (1 headless)
+  std::string backend = "CPU emulator";
+  std::filesystem::path export_dir = ".";
+
+  // Applied look (fonts and style are rebuilt when the wanted look differs).
+  bool look_applied = false;
+  ws::viz::Look look;
+  std::string font_warning;
+
+  // Requests for the driver, cleared by whoever fulfils them.
+  bool quit = false;
+  bool want_screenshot = false;
+  std::vector<PanelExport> exports;
+
+  // UI state.
+  bool help_open = false;
+  bool focus_default = true;      // first frame: the warp access map is the focused panel
+  bool layout_dirty = true;       // re-tile the panels this frame
+  ImVec2 last_display{0, 0};
+  float frame_ms = 0.0f;          // smoothed
+  std::string message;            // last export result, shown in the status bar
+  bool message_is_error = false;
+  std::chrono::steady_clock::time_point message_time;
+  bool settings_dirty = false;
+  std::vector<ImVec2> panel_sizes;  // last on-screen size per panel (exports of hidden panels)
+};
+
+ws::viz::Look wanted_look(const ShellState& s);
+// Between frames. Returns true when the look changed (fonts rebuilt, layout re-tiled).
+bool shell_prepare(ShellState& s, float dpi_scale);
+void shell_frame(ShellState& s, const FrameInput& in);
+void shell_after_render(ShellState& s);
+
+void apply_action(ShellState& s, Action a);
+void notify(ShellState& s, std::string message, bool is_error);
+// A fresh export file name in s.export_dir: warpscope-<what>-YYYYmmdd-HHMMSS[@2x].png
+std::filesystem::path export_path(const ShellState& s, const std::string& what, float factor);
+
+// Pieces of the frame, one file each.
+void draw_menu_bar(ShellState& s);
+void draw_status_bar(ShellState& s, const struct ShellLayout& layout);
+void draw_help_overlay(ShellState& s);
+void draw_panel_window(ShellState& s, int panel, const struct Rect& tile);
+
+}  // namespace ws::app

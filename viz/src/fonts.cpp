@@ -1,0 +1,63 @@
+#include "ws/viz/fonts.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace ws::viz {
+
+namespace {
+
+// Latin-1 plus the few symbols the UI writes (dashes, ellipsis, arrows, minus, <=, squares,
+// triangles). A small set keeps the atlas small even at presentation sizes.
+const ImWchar kUiRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x2199, 0x2212, 0x2212,
+                             0x2264, 0x2265, 0x25A0, 0x25A1, 0x25B2, 0x25BC, 0};
+const ImWchar kMonoRanges[] = {0x0020, 0x00FF, 0x2190, 0x2193, 0};
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return (v && *v) ? v : fallback;
+}
+
+bool add_ttf(ImFontAtlas& atlas, const std::string& path, float px, const ImWchar* ranges) {
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::is_regular_file(path, ec)) return false;
+  ImFontConfig cfg;
+  cfg.OversampleH = 2;
+  cfg.OversampleV = 1;
+  cfg.PixelSnapH = true;  // crisp vertical stems at small sizes
+  return atlas.AddFontFromFileTTF(path.c_str(), px, &cfg, ranges) != nullptr;
+}
+
+}  // namespace
+
+FontPaths default_font_paths() {
+  return {env_or("WARPSCOPE_UI_FONT", WS_FONT_UI_PATH),
+          env_or("WARPSCOPE_MONO_FONT", WS_FONT_MONO_PATH)};
+}
+
+std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths) {
+  atlas.Clear();
+  std::string warning;
+  if (!add_ttf(atlas, paths.ui, px, kUiRanges)) {
+    warning = "UI font not found (" + (paths.ui.empty() ? std::string("none configured") : paths.ui) +
+              "): install fonts-dejavu-core; using ImGui's small bitmap font";
+    ImFontConfig cfg;
+    cfg.SizePixels = 13.0f;
+    atlas.AddFontDefault(&cfg);
+  }
+  if (!add_ttf(atlas, paths.mono, px, kMonoRanges)) {
+    if (warning.empty())
+      warning = "code font not found (" + (paths.mono.empty() ? std::string("none configured") : paths.mono) +
+                "): install fonts-jetbrains-mono";
+    // No second font: mono_font() falls back to the UI font.
+  }
+  atlas.Build();
+  return warning;
+}
+
+ImFont* mono_font() {
+  ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  return atlas->Fonts.Size > 1 ? atlas->Fonts[1] : atlas->Fonts[0];
+}
+
+}  // namespace ws::viz
