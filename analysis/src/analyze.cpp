@@ -1,0 +1,352 @@
+// analyze(): one pass over the trace's events, block by block.
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <unordered_map>
+
+#include "hazard_detector.h"
+#include "ws/analysis/analysis.h"
+
+namespace ws::analysis {
+namespace {
+
+bool is_instruction(const Event& e) {
+  return e.type == EventType::Access || e.type == EventType::WarpSync || e.type == EventType::Fence;
+}
+
+struct SiteKey {
+  uint32_t site, alloc;
+  uint8_t kind, space;
+  bool operator==(const SiteKey&) const = default;
+};
+struct SiteKeyHash {
+  size_t operator()(const SiteKey& k) const {
+    uint64_t h = (uint64_t(k.site) << 32) ^ (uint64_t(k.alloc) * 0x9e3779b97f4a7c15ull);
+    return static_cast<size_t>((h ^ (uint64_t(k.kind) << 3 | k.space)) * 0xff51afd7ed558ccdull);
+  }
+};
+
+struct WarpState {
+  uint32_t prev_mask = 0;
+  bool has_prev = false;
+  bool used = false;
+  WarpMetrics m;
+};
+
+std::string thread_text(const Dim3& t) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "(%u,%u,%u)", t.x, t.y, t.z);
+  return buf;
+}
+
+}  // namespace
+
+std::string site_location(const Report& r, uint32_t site) {
+  if (site >= r.site_table.size()) return "?";
+  const Site& s = r.site_table[site];
+  return s.file + ":" + std::to_string(s.line);
+}
+
+Report analyze(const Trace& trace, const Options& options) {
+  Report r;
+  r.launch = trace.launch;
+  r.site_table = trace.sites;
+  r.allocations = trace.allocations;
+  r.total_blocks = trace.total_blocks;
+  r.truncated = trace.truncated;
+  r.dropped_events = trace.dropped_events;
+  r.hazards_checked = options.hazards;
+
+  // Blocks present in the trace (recorded_blocks, or derived from the events).
+  std::vector<uint32_t> present = trace.recorded_blocks;
+  if (present.empty())
+    for (const Event& e : trace.events)
+      if (present.empty() || present.back() != e.block) present.push_back(e.block);
+  std::sort(present.begin(), present.end());
+  present.erase(std::unique(present.begin(), present.end()), present.end());
+  if (options.blocks.empty()) {
+    r.blocks = present;
+  } else {
+    std::vector<uint32_t> want = options.blocks;
+    std::sort(want.begin(), want.end());
+    want.erase(std::unique(want.begin(), want.end()), want.end());
+    for (uint32_t b : want)
+      (std::binary_search(present.begin(), present.end(), b) ? r.blocks : r.missing_blocks).push_back(b);
+  }
+  auto selected = [&](uint32_t b) { return std::binary_search(r.blocks.begin(), r.blocks.end(), b); };
+
+  if (options.per_event) r.events.assign(trace.events.size(), EventSummary{});
+  std::unordered_map<SiteKey, size_t, SiteKeyHash> site_index;
+  std::vector<SiteDivergence> div(trace.sites.size());
+  std::vector<bool> div_used(trace.sites.size(), false);
+  Totals& T = r.totals;
+  detail::HazardDetector hazards(trace, options.max_readers_per_word);
+  std::vector<WarpState> warps;
+  std::vector<uint64_t> addr;
+  addr.reserve(kWarpSize);
+
+  const size_t n = trace.events.size();
+  size_t i = 0;
+  while (i < n) {
+    const uint32_t block = trace.events[i].block;
+    size_t end = i;
+    while (end < n && trace.events[end].block == block) ++end;
+    if (!selected(block)) {
+      i = end;
+      continue;
+    }
+    if (options.hazards) hazards.begin_block(block);
+    warps.assign(warps.size(), WarpState{});
+
+    for (; i < end; ++i) {
+      const Event& e = trace.events[i];
+      ++T.events;
+      if (e.warp >= warps.size()) warps.resize(e.warp + 1);
+      WarpState& ws = warps[e.warp];
+      if (!ws.used) {
+        ws.used = true;
+        ws.m.block = block;
+        ws.m.warp = e.warp;
+        ws.m.live_lanes = live_lanes(trace, e.warp);
+      }
+      if (e.type == EventType::Barrier) {
+        ++T.barriers;
+        ++ws.m.barriers;
+        if (options.hazards) hazards.barrier(e.warp);
+        continue;
+      }
+      if (!is_instruction(e)) continue;
+
+      // --- divergence -------------------------------------------------------------------------
+      const uint32_t active = static_cast<uint32_t>(std::popcount(e.mask));
+      const uint32_t live = ws.m.live_lanes;
+      const MaskTransition tr = ws.has_prev ? classify_transition(ws.prev_mask, e.mask) : MaskTransition::First;
+      ws.prev_mask = e.mask;
+      ws.has_prev = true;
+      const uint64_t split = tr == MaskTransition::Split, rec = tr == MaskTransition::Reconverge,
+                     sw = tr == MaskTransition::Switch;
+      DivergenceCounters& D = T.divergence;
+      ++D.instructions;
+      D.active_lanes += active;
+      D.live_lanes += live;
+      D.splits += split;
+      D.reconverges += rec;
+      D.switches += sw;
+      ++ws.m.instructions;
+      ws.m.active_lanes += active;
+      ws.m.splits += split;
+      ws.m.reconverges += rec;
+      ws.m.switches += sw;
+      if (e.site < div.size()) {
+        SiteDivergence& sd = div[e.site];
+        div_used[e.site] = true;
+        sd.site = e.site;
+        ++sd.instructions;
+        sd.active_lanes += active;
+        sd.live_lanes += live;
+        sd.splits += split;
+        sd.reconverges += rec;
+        sd.switches += sw;
+      }
+      EventSummary* es = options.per_event ? &r.events[i] : nullptr;
+      if (es) {
+        es->analyzed = true;
+        es->active_lanes = static_cast<uint8_t>(active);
+        es->transition = tr;
+      }
+
+      if (e.type == EventType::WarpSync) {
+        ++T.warp_syncs;
+        if (options.hazards && static_cast<WarpOp>(e.op) == WarpOp::SyncWarp)
+          hazards.syncwarp(e.warp, e.mask, e.aux(), i);
+        continue;
+      }
+      if (e.type == EventType::Fence) {
+        ++T.fences;
+        continue;
+      }
+
+      // --- memory access ----------------------------------------------------------------------
+      ++T.accesses;
+      const auto offsets = trace.lanes(e);
+      addr.clear();
+      for (uint64_t off : offsets) addr.push_back(trace.address(e, off));
+      const MemSpace space = e.alloc < trace.allocations.size() ? trace.allocations[e.alloc].space : e.space;
+      const int k = static_cast<int>(e.kind) <= 2 ? static_cast<int>(e.kind) : kLd;
+      const uint64_t lanes = addr.size();
+      const uint32_t width = e.width ? e.width : 1;
+
+      SiteKey key{e.site, e.alloc, static_cast<uint8_t>(k), static_cast<uint8_t>(space)};
+      auto [it, inserted] = site_index.try_emplace(key, r.sites.size());
+      if (inserted) {
+        SiteMetrics sm;
+        sm.site = e.site;
+        sm.alloc = e.alloc;
+        sm.space = space;
+        sm.kind = static_cast<AccessKind>(k);
+        r.sites.push_back(sm);
+      }
+      SiteMetrics& S = r.sites[it->second];
+      S.width = std::max(S.width, width);
+      ++S.instructions;
+      S.lane_accesses += lanes;
+      S.live_lanes += live;
+      S.splits += split;
+      S.reconverges += rec;
+      S.switches += sw;
+
+      if (space == MemSpace::Shared) {
+        const SharedCounts sc = shared_bank_counts(width, e.mask, addr);
+        SharedCounters& C = T.shared[k];
+        ++C.instructions;
+        C.wavefronts += sc.wavefronts;
+        C.ideal_wavefronts += sc.ideal_wavefronts;
+        C.conflicts += sc.wavefronts - sc.ideal_wavefronts;
+        C.lane_accesses += lanes;
+        C.bytes += lanes * width;
+        C.max_ways = std::max(C.max_ways, sc.max_ways);
+        S.wavefronts += sc.wavefronts;
+        S.ideal_wavefronts += sc.ideal_wavefronts;
+        S.conflicts += sc.wavefronts - sc.ideal_wavefronts;
+        S.max_ways = std::max(S.max_ways, sc.max_ways);
+        for (uint32_t b = 0; b < kBanks; ++b) {
+          S.bank_words[b] += sc.bank_words[b];
+          if (sc.bank_ways[b] > 1) S.bank_excess[b] += sc.bank_ways[b] - 1u;
+        }
+        if (es) {
+          es->wavefronts = static_cast<uint16_t>(sc.wavefronts);
+          es->conflicts = static_cast<uint16_t>(sc.wavefronts - sc.ideal_wavefronts);
+        }
+        if (options.hazards) hazards.access(e, i);
+      } else {
+        const GlobalCounts gc = global_access_counts(width, addr);
+        GlobalCounters& C = T.global[k];
+        ++C.instructions;
+        C.requests += lanes ? 1 : 0;
+        C.sectors += gc.sectors;
+        C.lines += gc.lines;
+        C.lane_accesses += lanes;
+        C.bytes_requested += lanes * width;
+        C.bytes_moved += uint64_t(gc.sectors) * kSectorBytes;
+        S.sectors += gc.sectors;
+        S.lines += gc.lines;
+        S.bytes_requested += lanes * width;
+        S.bytes_moved += uint64_t(gc.sectors) * kSectorBytes;
+        if (es) {
+          es->sectors = static_cast<uint16_t>(gc.sectors);
+          es->lines = static_cast<uint16_t>(gc.lines);
+        }
+      }
+      if (e.kind == AccessKind::Atomic) {
+        const AtomicMetrics am = atomic_contention(e.mask, addr);
+        AtomicCounters& A = space == MemSpace::Shared ? T.atomics_shared : T.atomics_global;
+        ++A.instructions;
+        A.lane_accesses += lanes;
+        A.serialized += am.max_same_address;
+        A.max_same_address = std::max(A.max_same_address, am.max_same_address);
+        A.distinct_addresses += am.distinct_addresses;
+        S.serialized += am.max_same_address;
+        S.max_same_address = std::max(S.max_same_address, am.max_same_address);
+        if (es) es->max_same_address = static_cast<uint8_t>(am.max_same_address);
+      }
+    }
+    for (const WarpState& w : warps)
+      if (w.used) r.warps.push_back(w.m);
+  }
+
+  // --- sites: stable order by source position ---------------------------------------------------
+  auto site_less = [&](uint32_t a, uint32_t b) {
+    if (a >= trace.sites.size() || b >= trace.sites.size()) return a < b;
+    const Site& x = trace.sites[a];
+    const Site& y = trace.sites[b];
+    if (x.file != y.file) return x.file < y.file;
+    if (x.line != y.line) return x.line < y.line;
+    if (x.rank != y.rank) return x.rank < y.rank;
+    return a < b;
+  };
+  std::stable_sort(r.sites.begin(), r.sites.end(), [&](const SiteMetrics& a, const SiteMetrics& b) {
+    if (a.site != b.site) return site_less(a.site, b.site);
+    if (a.alloc != b.alloc) return a.alloc < b.alloc;
+    return a.kind < b.kind;
+  });
+  for (size_t s = 0; s < div.size(); ++s)
+    if (div_used[s]) r.divergence.push_back(div[s]);
+  std::stable_sort(r.divergence.begin(), r.divergence.end(),
+                   [&](const SiteDivergence& a, const SiteDivergence& b) { return site_less(a.site, b.site); });
+
+  // --- hazards --------------------------------------------------------------------------------
+  if (options.hazards) {
+    r.hazards = hazards.take();
+    for (Hazard& h : r.hazards) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s hazard on %s in block %s: ", to_string(h.kind), h.element.c_str(),
+                    thread_text(h.block_index).c_str());
+      std::string msg = buf;
+      msg += "thread " + thread_text(h.first.thread_index) + " " + to_string(h.first.kind) + " at " +
+             site_location(r, h.first_site) + ", then thread " + thread_text(h.second.thread_index) + " " +
+             to_string(h.second.kind) + " at " + site_location(r, h.second_site);
+      switch (h.scope) {
+        case HazardScope::InterWarp: msg += ", different warps, no __syncthreads() between"; break;
+        case HazardScope::SameInstruction: msg += ", in the same instruction (which value lands is undefined)"; break;
+        case HazardScope::IntraWarpLockstep:
+          msg += ", same warp: safe only under lockstep; needs __syncwarp/volatile on Volta+";
+          msg += h.volatile_count == h.count ? " (both volatile)"
+                 : h.volatile_count      ? " (partly volatile)"
+                                         : " (not volatile)";
+          break;
+      }
+      msg += " (" + std::to_string(h.count) + (h.count == 1 ? " time)." : " times).");
+      h.message = std::move(msg);
+      (h.scope == HazardScope::IntraWarpLockstep ? T.lockstep_hazards : T.hazards) += h.count;
+    }
+  }
+
+  // --- diagnostics ----------------------------------------------------------------------------
+  r.diagnostics = trace.diagnostics;
+  if (trace.truncated) {
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.code = "trace-truncated";
+    d.message = "The trace hit its record cap: " + std::to_string(trace.dropped_events) +
+                " events were not stored, so the numbers below cover only part of the launch.";
+    r.diagnostics.push_back(d);
+  }
+  if (!r.missing_blocks.empty()) {
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.code = "blocks-not-recorded";
+    d.message = std::to_string(r.missing_blocks.size()) +
+                " of the requested blocks are not in the trace (not recorded); they are left out.";
+    r.diagnostics.push_back(d);
+  }
+  if (trace.total_blocks > present.size() && options.blocks.empty()) {
+    Diagnostic d;
+    d.severity = Severity::Info;
+    d.code = "partial-recording";
+    d.message = "Full records exist for " + std::to_string(present.size()) + " of " +
+                std::to_string(trace.total_blocks) + " blocks; the totals cover the recorded blocks only.";
+    r.diagnostics.push_back(d);
+  }
+  return r;
+}
+
+std::vector<std::pair<std::string, double>> ncu_metrics(const Report& r) {
+  const Totals& T = r.totals;
+  std::vector<std::pair<std::string, double>> m;
+  const char* ops[3] = {"ld", "st", "atom"};
+  for (int k = 0; k < 3; ++k) {
+    const std::string op = ops[k];
+    m.emplace_back("smsp__inst_executed_op_shared_" + op + ".sum", double(T.shared[k].instructions));
+    m.emplace_back("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum", double(T.shared[k].wavefronts));
+    m.emplace_back("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum", double(T.shared[k].conflicts));
+  }
+  for (int k = 0; k < 3; ++k) {
+    const std::string op = ops[k];
+    m.emplace_back("smsp__inst_executed_op_global_" + op + ".sum", double(T.global[k].instructions));
+    m.emplace_back("l1tex__t_requests_pipe_lsu_mem_global_op_" + op + ".sum", double(T.global[k].requests));
+    m.emplace_back("l1tex__t_sectors_pipe_lsu_mem_global_op_" + op + ".sum", double(T.global[k].sectors));
+  }
+  return m;
+}
+
+}  // namespace ws::analysis
