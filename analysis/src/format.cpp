@@ -34,6 +34,23 @@ std::string clip(const std::string& s, size_t n) {
   return s.substr(0, n - 3) + "...";
 }
 
+// "…/reduction.cuh:25" (clipped from the left), with "#2" appended when the site is the second of
+// several on its line (rank 1), so that two rows of one line can be told apart.
+std::string row_location(const Report& r, uint32_t site, size_t width) {
+  std::string loc = site_location(r, site);
+  if (site < r.site_table.size()) {
+    const Site& s = r.site_table[site];
+    bool shared_line = false;
+    for (size_t k = 0; k < r.site_table.size() && !shared_line; ++k)
+      shared_line = k != site && r.site_table[k].line == s.line && r.site_table[k].file == s.file;
+    if (shared_line) loc.append("#").append(std::to_string(s.rank + 1));
+  }
+  if (loc.size() <= width) return loc;
+  std::string clipped("...");
+  clipped.append(loc, loc.size() - (width - 3), std::string::npos);
+  return clipped;
+}
+
 std::string alloc_name(const Report& r, uint32_t alloc) {
   return alloc < r.allocations.size() ? r.allocations[alloc].name : std::string("?");
 }
@@ -122,7 +139,7 @@ std::string format_table(const Report& r) {
   for (const SiteMetrics& s : r.sites) {
     const bool sh = s.space == MemSpace::Shared;
     std::string text = s.site < r.site_table.size() ? trim(r.site_table[s.site].text) : std::string();
-    appendf(out, "  %-28s %-6s %-6s %-10s %3u %7llu %6.2f ", clip(site_location(r, s.site), 28).c_str(),
+    appendf(out, "  %-28s %-6s %-6s %-10s %3u %7llu %6.2f ", row_location(r, s.site, 28).c_str(),
             to_string(s.space), to_string(s.kind), clip(alloc_name(r, s.alloc), 10).c_str(), s.width,
             static_cast<unsigned long long>(s.instructions), s.avg_active_lanes());
     if (sh)
@@ -147,7 +164,7 @@ std::string format_table(const Report& r) {
     for (const SiteDivergence& d : r.divergence) {
       if (!d.splits && !d.reconverges && !d.switches) continue;
       std::string text = d.site < r.site_table.size() ? trim(r.site_table[d.site].text) : std::string();
-      appendf(out, "  %-28s %7llu %6.1f %6llu %6llu %6llu  %s\n", clip(site_location(r, d.site), 28).c_str(),
+      appendf(out, "  %-28s %7llu %6.1f %6llu %6llu %6llu  %s\n", row_location(r, d.site, 28).c_str(),
               static_cast<unsigned long long>(d.instructions), 100.0 * d.simd_efficiency(),
               static_cast<unsigned long long>(d.splits), static_cast<unsigned long long>(d.reconverges),
               static_cast<unsigned long long>(d.switches), clip(text, 60).c_str());
