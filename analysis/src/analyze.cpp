@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <map>
 #include <unordered_map>
 
 #include "hazard_detector.h"
@@ -81,6 +82,20 @@ Report analyze(const Trace& trace, const Options& options) {
   std::vector<bool> div_used(trace.sites.size(), false);
   Totals& T = r.totals;
   detail::HazardDetector hazards(trace, options.max_readers_per_word);
+  // Memory heatmap bins.
+  if (options.heat_bins) {
+    r.heat.resize(trace.allocations.size());
+    for (size_t a = 0; a < trace.allocations.size(); ++a) {
+      AllocationHeat& h = r.heat[a];
+      h.alloc = static_cast<uint32_t>(a);
+      const uint64_t extent = std::max<uint64_t>(1, trace.allocations[a].extent);
+      h.elements_per_bin = (extent + options.heat_bins - 1) / options.heat_bins;
+      const size_t bins = static_cast<size_t>((extent + h.elements_per_bin - 1) / h.elements_per_bin);
+      h.loads.assign(bins, 0);
+      h.stores.assign(bins, 0);
+      h.atomics.assign(bins, 0);
+    }
+  }
   std::vector<WarpState> warps;
   std::vector<uint64_t> addr;
   addr.reserve(kWarpSize);
@@ -174,6 +189,12 @@ Report analyze(const Trace& trace, const Options& options) {
       const MemSpace space = e.alloc < trace.allocations.size() ? trace.allocations[e.alloc].space : e.space;
       const int k = static_cast<int>(e.kind) <= 2 ? static_cast<int>(e.kind) : kLd;
       const uint64_t lanes = addr.size();
+      if (e.alloc < r.heat.size()) {
+        AllocationHeat& h = r.heat[e.alloc];
+        std::vector<uint32_t>& bins = k == kLd ? h.loads : k == kSt ? h.stores : h.atomics;
+        const uint64_t esize = std::max<uint32_t>(1, trace.allocations[e.alloc].elem_size);
+        for (uint64_t off : offsets) bins[std::min<uint64_t>(bins.size() - 1, off / esize / h.elements_per_bin)]++;
+      }
       const uint32_t width = e.width ? e.width : 1;
 
       SiteKey key{e.site, e.alloc, static_cast<uint8_t>(k), static_cast<uint8_t>(space)};
@@ -299,6 +320,45 @@ Report analyze(const Trace& trace, const Options& options) {
       h.message = std::move(msg);
       (h.scope == HazardScope::IntraWarpLockstep ? T.lockstep_hazards : T.hazards) += h.count;
     }
+  }
+
+  // --- per source line --------------------------------------------------------------------------
+  {
+    std::map<std::pair<std::string, uint32_t>, LineMetrics> lines;
+    auto line_of = [&](uint32_t site) -> LineMetrics* {
+      if (site >= trace.sites.size()) return nullptr;
+      const Site& st = trace.sites[site];
+      LineMetrics& l = lines[{st.file, st.line}];
+      l.file = st.file;
+      l.line = st.line;
+      return &l;
+    };
+    for (const SiteMetrics& s : r.sites) {
+      LineMetrics* l = line_of(s.site);
+      if (!l) continue;
+      l->lane_accesses += s.lane_accesses;
+      l->shared_wavefronts += s.wavefronts;
+      l->shared_conflicts += s.conflicts;
+      if (s.space == MemSpace::Global) l->global_requests += s.instructions;
+      l->global_sectors += s.sectors;
+      l->global_bytes_requested += s.bytes_requested;
+      l->global_bytes_moved += s.bytes_moved;
+    }
+    for (const SiteDivergence& d : r.divergence) {  // every instruction kind, shuffles included
+      LineMetrics* l = line_of(d.site);
+      if (!l) continue;
+      l->instructions += d.instructions;
+      l->splits += d.splits;
+      l->reconverges += d.reconverges;
+      l->switches += d.switches;
+    }
+    for (const Hazard& h : r.hazards) {
+      LineMetrics* a = line_of(h.first_site);
+      LineMetrics* b = line_of(h.second_site);
+      for (LineMetrics* l : {a, b == a ? nullptr : b})
+        if (l) (h.scope == HazardScope::IntraWarpLockstep ? l->lockstep_hazards : l->hazards) += h.count;
+    }
+    for (auto& [key, l] : lines) r.lines.push_back(std::move(l));
   }
 
   // --- diagnostics ----------------------------------------------------------------------------

@@ -302,6 +302,41 @@ std::string to_json(const Report& r) {
   }
   j["divergence"] = std::move(div);
 
+  json lines = json::array();
+  for (const LineMetrics& l : r.lines) {
+    json o;
+    o["file"] = l.file;
+    o["line"] = l.line;
+    o["instructions"] = l.instructions;
+    o["lane_accesses"] = l.lane_accesses;
+    o["shared_wavefronts"] = l.shared_wavefronts;
+    o["shared_conflicts"] = l.shared_conflicts;
+    o["global_requests"] = l.global_requests;
+    o["global_sectors"] = l.global_sectors;
+    o["global_bytes_requested"] = l.global_bytes_requested;
+    o["global_bytes_moved"] = l.global_bytes_moved;
+    o["splits"] = l.splits;
+    o["reconverges"] = l.reconverges;
+    o["switches"] = l.switches;
+    o["hazards"] = l.hazards;
+    o["lockstep_hazards"] = l.lockstep_hazards;
+    lines.push_back(std::move(o));
+  }
+  j["lines"] = std::move(lines);
+
+  json heat = json::array();
+  for (const AllocationHeat& h : r.heat) {
+    json o;
+    o["alloc"] = h.alloc;
+    o["array"] = alloc_name(r, h.alloc);
+    o["elements_per_bin"] = h.elements_per_bin;
+    o["loads"] = h.loads;
+    o["stores"] = h.stores;
+    o["atomics"] = h.atomics;
+    heat.push_back(std::move(o));
+  }
+  j["heat"] = std::move(heat);
+
   json warps = json::array();
   for (const WarpMetrics& w : r.warps) {
     json o;

@@ -307,3 +307,72 @@ TEST(Report, JsonKeysAndNumbers) {
   EXPECT_EQ(j["launch"]["block"][0], 256);
   EXPECT_EQ(j["warps"].size(), 8u);
 }
+
+// Source view and memory heatmap of the interleaved reduction.
+//   line 25 holds `sdata[index]` (12 loads + 12 stores) and `sdata[index + s]` (12 loads):
+//   36 instructions, 3 x 47 = 141 wavefronts, 3 x 35 = 105 conflicts (see InterleavedReductionTotals).
+//   sdata[0] is loaded by tid 0 at every s as sdata[index] (8 times) plus once at the end = 9, and
+//   stored once by the init and 8 times in the loop = 9; sdata[1] is loaded once (index + s at s = 1);
+//   every g_idata element is loaded once.
+TEST(Report, LinesAndHeat) {
+  Reduction red;
+  const Trace t = red.b.finish();
+  const Report r = analyze(t);
+  const LineMetrics* l25 = nullptr;
+  for (const LineMetrics& l : r.lines)
+    if (l.line == 25) l25 = &l;
+  ASSERT_TRUE(l25);
+  EXPECT_EQ(l25->instructions, 36u);
+  EXPECT_EQ(l25->shared_wavefronts, 141u);
+  EXPECT_EQ(l25->shared_conflicts, 105u);
+  EXPECT_EQ(r.lines.front().line, 20u);
+  EXPECT_EQ(r.lines.front().global_sectors, 32u);
+  ASSERT_EQ(r.heat.size(), 3u);
+  const AllocationHeat& h = r.heat[red.sdata];
+  EXPECT_EQ(h.elements_per_bin, 1u);
+  ASSERT_EQ(h.loads.size(), 256u);
+  EXPECT_EQ(h.loads[0], 9u);
+  EXPECT_EQ(h.stores[0], 9u);
+  EXPECT_EQ(h.loads[1], 1u);
+  EXPECT_EQ(r.heat[red.gin].loads[255], 1u);
+  Options o;
+  o.heat_bins = 16;  // 256 elements -> 16 per bin
+  const Report coarse = analyze(t, o);
+  EXPECT_EQ(coarse.heat[red.gin].elements_per_bin, 16u);
+  EXPECT_EQ(coarse.heat[red.gin].loads[3], 16u);
+  // metrics_of on the first `sdata[index]` load (s = 1, warp 0): 2-way, addresses = base + offset.
+  for (size_t i = 0; i < t.events.size(); ++i) {
+    const Event& e = t.events[i];
+    if (e.type == EventType::Access && e.site == red.s_idx) {
+      const InstructionMetrics m = metrics_of(t, e);
+      EXPECT_EQ(m.event, i);
+      EXPECT_EQ(m.shared.wavefronts, 2u);
+      EXPECT_EQ(m.shared.conflicts, 1u);
+      EXPECT_EQ(m.lane_address[3], 24u);  // word 2*3 = 6 -> byte 24
+      EXPECT_EQ(m.transition, MaskTransition::Same);
+      break;
+    }
+  }
+  const auto j = nlohmann::json::parse(to_json(r));
+  EXPECT_EQ(j["lines"].size(), r.lines.size());
+  EXPECT_EQ(j["heat"][red.sdata]["loads"][0], 9);
+}
+
+// The seeds' block-shape advice (dim3(16,16) vs dim3(128,2)): warp 0 of a 16x16 block is rows
+// y = 0 and 1, x = 0..15. Reading a[y * 1024 + x] (float): lanes 0-15 hit bytes 0..63 (sectors 0, 1
+// of line 0), lanes 16-31 bytes 4096..4159 (another line): 4 sectors over 2 lines. With 128x2 the
+// warp is x = 0..31 of one row: 4 sectors in 1 line.
+TEST(Report, BlockShapeAndCoalescing) {
+  for (const Dim3 block : {Dim3{16, 16, 1}, Dim3{128, 2, 1}}) {
+    TraceBuilder b(block);
+    const uint32_t a = b.alloc("a", MemSpace::Global, 4, 1024 * 16, 0x100000, "float");
+    const uint32_t site = b.site(4, "v = a[y * 1024 + x];");
+    b.access_fn(0, 0, site, a, AccessKind::Load, 4, kFull, [&](uint32_t lane) {
+      const Dim3 th = b.t.thread_index(0, lane);
+      return 4ull * (th.y * 1024 + th.x);
+    });
+    const Report r = analyze(b.finish());
+    EXPECT_EQ(r.totals.global[kLd].sectors, 4u);
+    EXPECT_EQ(r.totals.global[kLd].lines, block.x == 16 ? 2u : 1u);
+  }
+}

@@ -53,6 +53,9 @@ struct Options {
   // bounds; a hazard is still reported if any remembered reader conflicts).
   uint32_t max_readers_per_word = 64;
   bool per_event = true;  // fill Report::events (one EventSummary per trace event)
+  // Memory heatmap resolution: at most this many bins per allocation (1 element per bin when the
+  // allocation is small enough). 0 = no heatmap.
+  uint32_t heat_bins = 4096;
 };
 
 struct SharedCounters {
@@ -164,6 +167,28 @@ struct WarpMetrics {
   }
 };
 
+// Per source line (the source view's gutter): the sums of every site row on that line.
+struct LineMetrics {
+  std::string file;
+  uint32_t line = 0;
+  uint64_t instructions = 0;   // every instruction kind (memory, shuffles, votes, __syncwarp)
+  uint64_t lane_accesses = 0;  // memory accesses only
+  uint64_t shared_wavefronts = 0, shared_conflicts = 0;
+  uint64_t global_requests = 0, global_sectors = 0, global_bytes_requested = 0, global_bytes_moved = 0;
+  uint64_t splits = 0, reconverges = 0, switches = 0;
+  uint64_t hazards = 0;           // Hazard::count of inter-warp/same-instruction hazards touching the line
+  uint64_t lockstep_hazards = 0;  // same, intra-warp lockstep
+};
+
+// Memory heatmap of one allocation: lane accesses per bin of `elements_per_bin` consecutive
+// elements (bin i covers elements [i*elements_per_bin, (i+1)*elements_per_bin)). Accesses beyond
+// the extent land in the last bin.
+struct AllocationHeat {
+  uint32_t alloc = 0;
+  uint64_t elements_per_bin = 1;
+  std::vector<uint32_t> loads, stores, atomics;  // one entry per bin
+};
+
 // Compact per-event numbers for timelines and heatmaps (index = index in Trace::events).
 struct EventSummary {
   uint16_t wavefronts = 0;   // shared
@@ -191,6 +216,8 @@ struct Report {
   Totals totals;
   std::vector<SiteMetrics> sites;           // sorted by (file, line, rank, alloc, kind)
   std::vector<SiteDivergence> divergence;   // per site with any instruction, sorted like sites
+  std::vector<LineMetrics> lines;           // per source line with any instruction, sorted (file, line)
+  std::vector<AllocationHeat> heat;         // per allocation (index = allocation index)
   std::vector<WarpMetrics> warps;           // per (block, warp) analyzed
   std::vector<EventSummary> events;         // parallel to Trace::events (if Options::per_event)
   std::vector<Hazard> hazards;              // InterWarp and SameInstruction first, then lockstep
