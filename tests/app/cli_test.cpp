@@ -1,0 +1,89 @@
+// The command line of the real binary: exit codes 0 (ok), 1 (runtime failure), 2 (bad usage), and
+// messages a user can act on.
+#include "run_binary.h"
+
+#include "options.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+
+TEST(Cli, HelpListsEveryOption) {
+  RunResult r = run_warpscope("--help");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  for (const char* opt : {"--headless", "--size", "--scale", "--screenshot", "--frames", "--presentation", "F1", "F12", "Ctrl+Q"})
+    EXPECT_NE(r.out.find(opt), std::string::npos) << "help lacks " << opt << ":\n" << r.out;
+}
+
+TEST(Cli, UnknownOptionIsUsageError) {
+  RunResult r = run_warpscope("--bogus");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("--bogus"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--help"), std::string::npos) << r.out;
+}
+
+TEST(Cli, BadSizeNamesTheFormat) {
+  for (const char* bad : {"0x10", "abc", "100x", "1600x900x2", "-5x10", "20000x100", "16385x1"}) {
+    RunResult r = run_warpscope(std::string("--headless --screenshot x.png --size ") + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.out;
+    EXPECT_NE(r.out.find("WIDTHxHEIGHT"), std::string::npos) << bad << ": " << r.out;
+    EXPECT_NE(r.out.find("16384"), std::string::npos) << bad << ": " << r.out;
+  }
+}
+
+TEST(Cli, BadScaleAndFrames) {
+  RunResult r = run_warpscope("--scale 9");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("--scale"), std::string::npos) << r.out;
+  r = run_warpscope("--scale 0.1");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  r = run_warpscope("--frames 0");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+}
+
+TEST(Cli, UnwritableScreenshotFailsCleanly) {
+  RunResult r = run_warpscope("--headless --size 320x200 --screenshot /nonexistent/dir/x.png");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("cannot write /nonexistent/dir/x.png"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists("/nonexistent/dir/x.png"));
+}
+
+TEST(Cli, HeadlessWithoutScreenshotIsUsageError) {
+  RunResult r = run_warpscope("--headless");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("--screenshot"), std::string::npos) << r.out;
+}
+
+TEST(Cli, NoDisplayGivesOneLineWithTheHeadlessCommand) {
+  RunResult r = run_warpscope("", "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.out.find("no display"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("warpscope --headless"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+}
+
+TEST(Cli, MissingFontIsSaidNotHidden) {
+  fs::path out = fs::temp_directory_path() / "ws-cli-nofont.png";
+  RunResult r = run_warpscope("--headless --size 320x200 --screenshot " + out.string(),
+                              "WARPSCOPE_UI_FONT=/nonexistent/font.ttf");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("UI font not found (/nonexistent/font.ttf)"), std::string::npos) << r.out;
+  fs::remove(out);
+}
+
+TEST(ParseSize, AcceptsAndRejects) {
+  std::string err;
+  auto s = ws::app::parse_size("1600x900", err);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->width, 1600);
+  EXPECT_EQ(s->height, 900);
+  EXPECT_TRUE(ws::app::parse_size("16384x1", err));
+  EXPECT_FALSE(ws::app::parse_size("16385x1", err));
+  EXPECT_FALSE(ws::app::parse_size("x", err));
+  EXPECT_FALSE(ws::app::parse_size("12 x 3", err));
+  EXPECT_FALSE(ws::app::parse_size("", err));
+}

@@ -1,0 +1,52 @@
+// Themes and fonts: scaling from a fresh style, sharp fonts at the requested pixel size, and a
+// missing font reported rather than silently replaced.
+#include "ws/viz/fonts.h"
+#include "ws/viz/look.h"
+#include "ws/viz/theme.h"
+
+#include <gtest/gtest.h>
+
+TEST(Style, ScalingStartsFromAFreshStyleEveryTime) {
+  ImGuiStyle one = ws::viz::make_style(ws::viz::Theme::Dark, 1.0f);
+  ImGuiStyle two = ws::viz::make_style(ws::viz::Theme::Dark, 2.0f);
+  ImGuiStyle two_again = ws::viz::make_style(ws::viz::Theme::Dark, 2.0f);
+  EXPECT_FLOAT_EQ(two.FramePadding.y, 2 * one.FramePadding.y);
+  EXPECT_FLOAT_EQ(two.WindowPadding.x, 2 * one.WindowPadding.x);
+  EXPECT_FLOAT_EQ(two_again.FramePadding.y, two.FramePadding.y);  // no compounding
+}
+
+TEST(Style, HighContrastIsBlackAndWhite) {
+  ImGuiStyle s = ws::viz::make_style(ws::viz::Theme::HighContrast, 1.0f);
+  EXPECT_EQ(s.Colors[ImGuiCol_WindowBg].x, 0.0f);
+  EXPECT_EQ(s.Colors[ImGuiCol_Text].x, 1.0f);
+  ImGuiStyle d = ws::viz::make_style(ws::viz::Theme::Dark, 1.0f);
+  // Title bars must be told apart from the menu bar and from each other in screenshots.
+  EXPECT_NE(d.Colors[ImGuiCol_TitleBg].z, d.Colors[ImGuiCol_TitleBgActive].z);
+  EXPECT_NE(d.Colors[ImGuiCol_TitleBg].z, d.Colors[ImGuiCol_MenuBarBg].z);
+}
+
+TEST(Look, PresentationEnlargesTheFont) {
+  ws::viz::Look normal{1.5f, false}, talk{1.5f, true};
+  EXPECT_FLOAT_EQ(normal.font_px(), ws::viz::kBaseFontPx * 1.5f);
+  EXPECT_FLOAT_EQ(talk.font_px(), normal.font_px() * ws::viz::kPresentationFontFactor);
+  EXPECT_EQ(talk.theme(), ws::viz::Theme::HighContrast);
+}
+
+TEST(Fonts, TrueTypeAtTheRequestedPixelSize) {
+  ws::viz::FontPaths paths = ws::viz::default_font_paths();
+  ASSERT_FALSE(paths.ui.empty()) << "configure found no UI font (fonts-dejavu-core)";
+  ImFontAtlas atlas;
+  EXPECT_EQ(ws::viz::build_fonts(atlas, 24.0f, paths), "");
+  ASSERT_EQ(atlas.Fonts.Size, 2);  // UI + mono
+  EXPECT_FLOAT_EQ(atlas.Fonts[0]->FontSize, 24.0f);
+  EXPECT_FLOAT_EQ(atlas.Fonts[1]->FontSize, 24.0f);
+  EXPECT_NE(atlas.Fonts[0]->FindGlyphNoFallback(0x25B8), nullptr);  // the menu arrow we write
+}
+
+TEST(Fonts, MissingFontIsReportedWithThePackageToInstall) {
+  ImFontAtlas atlas;
+  std::string warning = ws::viz::build_fonts(atlas, 20.0f, {"/nonexistent/Sans.ttf", "/nonexistent/Mono.ttf"});
+  EXPECT_NE(warning.find("/nonexistent/Sans.ttf"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("fonts-dejavu-core"), std::string::npos) << warning;
+  EXPECT_GE(atlas.Fonts.Size, 1);  // something to draw the warning with
+}
