@@ -45,7 +45,14 @@ void* Memory::allocate(const std::string& name, const std::string& type, uint32_
 std::string validate(const LaunchOptions& opt) {
   const Dim3 b = opt.block, g = opt.grid;
   auto dims = [](const Dim3& d) {
-    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+    std::string s = "(";  // (appended piecewise: GCC 12 warns wrongly on "(" + std::to_string())
+    s += std::to_string(d.x);
+    s += ',';
+    s += std::to_string(d.y);
+    s += ',';
+    s += std::to_string(d.z);
+    s += ')';
+    return s;
   };
   if (b.x == 0 || b.y == 0 || b.z == 0)
     return "block " + dims(b) + " has a zero dimension; every dimension must be at least 1";

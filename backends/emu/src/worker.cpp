@@ -135,6 +135,7 @@ void Worker::create_fibers() {
 }
 
 void Worker::resume(Lane& lane) {
+  lane.state = LaneState::Ready;  // the lane's next post says otherwise (barrier, exit, ...)
   current_ = &lane;
   threadIdx = lane.tid;
   lane.fiber = std::move(lane.fiber).resume();
@@ -171,6 +172,10 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
       const bool all_exited = std::all_of(lanes_.begin(), lanes_.end(),
                                           [](const Lane& l) { return l.state == LaneState::Exited; });
       if (all_exited) break;
+      if (std::any_of(lanes_.begin(), lanes_.end(), [](const Lane& l) { return l.state == LaneState::WaitWarp; })) {
+        report_warp_sync_deadlock();
+        return false;
+      }
       if (!release_barrier()) return false;
     }
     if (record.issued > launch_.opt.step_budget) {
@@ -186,20 +191,28 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
 bool Worker::issue_one(uint32_t w) {
   Lane* L = &lanes_[w * kWarpSize];
   const int count = int(std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize));
-  uint64_t best = UINT64_MAX;
-  int leader = -1;
-  for (int i = 0; i < count; ++i)
-    if (L[i].state == LaneState::Ready && L[i].req.pc < best) best = L[i].req.pc, leader = i;
-  if (leader < 0) return false;
-
-  const Request& lr = L[leader].req;
-  uint32_t mask = 0;
-  for (int i = leader; i < count; ++i) {
-    const Request& r = L[i].req;
-    if (L[i].state == LaneState::Ready && r.pc == best && r.site == lr.site && r.type == lr.type &&
-        (r.type != ReqType::Access || r.access.alloc == lr.access.alloc))
-      mask |= 1u << i;
+  // A warp-synchronous call whose named lanes have all arrived goes first.
+  uint32_t mask = complete_warp_sync_group(L, count);
+  if (!mask) {
+    uint64_t best = UINT64_MAX;
+    int leader = -1;
+    for (int i = 0; i < count; ++i)
+      if (L[i].state == LaneState::Ready && L[i].req.pc < best) best = L[i].req.pc, leader = i;
+    if (leader < 0) return false;
+    const Request& first = L[leader].req;
+    for (int i = leader; i < count; ++i) {
+      const Request& r = L[i].req;
+      if (L[i].state == LaneState::Ready && r.pc == best && r.site == first.site && r.type == first.type &&
+          (r.type != ReqType::Access || r.access.alloc == first.access.alloc))
+        mask |= 1u << i;
+    }
+    if (first.type == ReqType::WarpOp && first.warp_op != WarpOp::ActiveMask) {
+      uint32_t named = 0;
+      for (uint32_t m = mask; m; m &= m - 1) named |= L[std::countr_zero(m)].req.member_mask;
+      if (named & ~mask) return wait_or_fail_warp_sync(w, mask, L, count);
+    }
   }
+  const Request& lr = L[std::countr_zero(mask)].req;
 
   BlockRecord& rec = *record_;
   Event e;
@@ -231,7 +244,7 @@ bool Worker::issue_one(uint32_t w) {
       e.type = EventType::WarpSync;
       e.op = uint8_t(lr.warp_op);
       e.alloc = lr.member_mask;  // Event::aux()
-      if (!issue_warp_op(w, mask, L, count)) return true;
+      issue_warp_op(mask, L);
       break;
     case ReqType::Fence:
       e.type = EventType::Fence;
@@ -248,39 +261,9 @@ bool Worker::issue_one(uint32_t w) {
   return true;
 }
 
-bool Worker::issue_warp_op(uint32_t w, uint32_t mask, Lane* L, int count) {
+void Worker::issue_warp_op(uint32_t mask, Lane* L) {
   const Request& lr = L[std::countr_zero(mask)].req;
   const WarpOp op = lr.warp_op;
-  // On Volta and later the lanes named in the mask must all execute this same call; a named lane
-  // that is elsewhere (another branch, exited, or past the end of a partial warp) is undefined
-  // behaviour on the GPU, so the emulator stops and says which lane.
-  if (op != WarpOp::ActiveMask) {
-    for (uint32_t m = mask; m; m &= m - 1) {
-      const Lane& lane = L[std::countr_zero(m)];
-      const uint32_t named = lane.req.member_mask;
-      const uint32_t missing = named & ~mask;
-      if (missing) {
-        const int ml = std::countr_zero(missing);
-        std::string where_missing =
-            ml >= count ? "does not exist (the warp has only " + std::to_string(count) + " lanes)"
-                        : (L[ml].state == LaneState::Exited
-                               ? "has already exited"
-                               : "is not converged here (it waits at " + where(L[ml]) + ")");
-        current_ = &L[std::countr_zero(mask)];
-        add_diagnostic(Severity::Error, "warp-sync-mask",
-                       std::string(to_string(op)) + " in warp " + std::to_string(w) + " of block " +
-                           std::to_string(block_) + " names lanes " + hex_mask(named) +
-                           " but only lanes " + hex_mask(mask) + " execute it: lane " +
-                           std::to_string(ml) + " " + where_missing +
-                           ". On Volta and later GPUs every lane named in the mask must reach the "
-                           "same call.",
-                       lr.site, w * kWarpSize + uint32_t(std::countr_zero(mask)));
-        failed_ = true;
-        launch_.aborted = true;
-        return false;
-      }
-    }
-  }
   uint64_t vote = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
     const int i = std::countr_zero(m);
@@ -320,7 +303,77 @@ bool Worker::issue_warp_op(uint32_t w, uint32_t mask, Lane* L, int count) {
       case WarpOp::SyncWarp: lane.result = 0; break;
     }
   }
+}
+
+uint32_t Worker::complete_warp_sync_group(Lane* L, int count) const {
+  for (int i = 0; i < count; ++i) {
+    if (L[i].state != LaneState::WaitWarp) continue;
+    const Request& first = L[i].req;
+    uint32_t group = 0, named = 0;
+    for (int j = 0; j < count; ++j) {
+      const Request& r = L[j].req;
+      const bool here = (L[j].state == LaneState::WaitWarp || L[j].state == LaneState::Ready) &&
+                        r.type == ReqType::WarpOp && r.site == first.site && r.pc == first.pc;
+      if (here) group |= 1u << j, named |= r.member_mask;
+    }
+    if ((named & ~group) == 0) return group;
+    return 0;  // the lowest waiting group is still incomplete
+  }
+  return 0;
+}
+
+bool Worker::wait_or_fail_warp_sync(uint32_t w, uint32_t mask, Lane* L, int count) {
+  // The lanes named in the mask but absent can still come if they are running elsewhere in this
+  // warp; if they exited, wait at a barrier, or do not exist, they never will.
+  const Request& lr = L[std::countr_zero(mask)].req;
+  uint32_t named = 0;
+  for (uint32_t m = mask; m; m &= m - 1) named |= L[std::countr_zero(m)].req.member_mask;
+  for (uint32_t missing = named & ~mask; missing; missing &= missing - 1) {
+    const int ml = std::countr_zero(missing);
+    std::string why;
+    if (ml >= count) why = "does not exist (the warp has only " + std::to_string(count) + " lanes)";
+    else if (L[ml].state == LaneState::Exited) why = "has already exited";
+    else if (L[ml].state == LaneState::AtBarrier) why = "waits at " + where(L[ml]);
+    else if (L[ml].state == LaneState::WaitWarp && L[ml].req.site != lr.site)
+      why = "waits at another warp-synchronous call at " + where(L[ml]);
+    if (why.empty()) continue;
+    current_ = &L[std::countr_zero(mask)];
+    add_diagnostic(Severity::Error, "warp-sync-mask",
+                   std::string(to_string(lr.warp_op)) + " at " + site_text(lr.site) + " in warp " + std::to_string(w) +
+                       " of block " + std::to_string(block_) + ": the mask names lanes " + hex_mask(named) +
+                       " but only lanes " + hex_mask(mask) + " reach it; lane " + std::to_string(ml) + " " + why +
+                       ". Every lane named in the mask must reach the same call (Volta and later GPUs wait for "
+                       "them; the result is undefined if they never come).",
+                   lr.site, w * kWarpSize + uint32_t(std::countr_zero(mask)));
+    failed_ = true;
+    launch_.aborted = true;
+    return true;
+  }
+  for (uint32_t m = mask; m; m &= m - 1) L[std::countr_zero(m)].state = LaneState::WaitWarp;
   return true;
+}
+
+void Worker::report_warp_sync_deadlock() {
+  for (uint32_t w = 0; w < warps_; ++w) {
+    Lane* L = &lanes_[w * kWarpSize];
+    const int count = int(std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize));
+    uint32_t waiting = 0, named = 0;
+    for (int i = 0; i < count; ++i)
+      if (L[i].state == LaneState::WaitWarp) waiting |= 1u << i, named |= L[i].req.member_mask;
+    if (!waiting) continue;
+    const int ml = std::countr_zero(named & ~waiting);
+    const Request& lr = L[std::countr_zero(waiting)].req;
+    current_ = &L[std::countr_zero(waiting)];
+    add_diagnostic(Severity::Error, "warp-sync-mask",
+                   std::string(to_string(lr.warp_op)) + " at " + site_text(lr.site) + " in warp " + std::to_string(w) +
+                       " of block " + std::to_string(block_) + ": lanes " + hex_mask(waiting) +
+                       " wait for lanes " + hex_mask(named) + ", but lane " + std::to_string(ml) + " waits at " +
+                       (ml < count ? where(L[ml]) : std::string("nothing (it does not exist)")) + " and never comes.",
+                   lr.site, w * kWarpSize + uint32_t(std::countr_zero(waiting)));
+    break;
+  }
+  failed_ = true;
+  launch_.aborted = true;
 }
 
 bool Worker::release_barrier() {
@@ -349,7 +402,6 @@ bool Worker::release_barrier() {
       if (rec.recorded) rec.events.push_back(e);
     }
     for (Lane& l : lanes_) {
-      l.state = LaneState::Ready;
       resume(l);
       if (failed_) return false;
     }

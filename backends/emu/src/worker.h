@@ -34,7 +34,9 @@
 
 namespace ws::emu {
 
-enum class LaneState : uint8_t { Ready, AtBarrier, Exited, Failed };
+// WaitWarp: at a warp-synchronous call (__shfl_*_sync, __syncwarp, votes) whose mask names lanes
+// that have not arrived yet; as on Volta and later, the call waits for them.
+enum class LaneState : uint8_t { Ready, AtBarrier, WaitWarp, Exited, Failed };
 enum class ReqType : uint8_t { Access, Barrier, WarpOp, Fence };
 
 struct Request {
@@ -120,7 +122,10 @@ class Worker {
   void resume(Lane& lane);
   void yield(Lane& lane);
   bool issue_one(uint32_t warp);
-  bool issue_warp_op(uint32_t warp, uint32_t mask, Lane* lanes, int count);
+  void issue_warp_op(uint32_t mask, Lane* lanes);
+  uint32_t complete_warp_sync_group(Lane* lanes, int count) const;
+  bool wait_or_fail_warp_sync(uint32_t warp, uint32_t mask, Lane* lanes, int count);
+  void report_warp_sync_deadlock();
   bool release_barrier();
   void report_budget();
   void add_diagnostic(Severity sev, std::string code, std::string message, uint32_t site,

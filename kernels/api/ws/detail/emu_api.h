@@ -283,6 +283,14 @@ class global_array {
   T* data() const { return data_; }
   uint32_t alloc_id() const { return alloc_; }
 
+  // The same memory seen as wider elements, e.g. int4 for 16-byte vector loads: element i of
+  // the view is bytes [16i, 16i + 16) of the allocation. The allocation table keeps the original
+  // element type, so the trace still says `g_idata[4*i]`.
+  template <class U>
+  global_array<U> reinterpret() const {
+    return global_array<U>(reinterpret_cast<U*>(data_), extent_ * sizeof(T) / sizeof(U), alloc_);
+  }
+
  private:
   T* data_ = nullptr;
   uint64_t extent_ = 0;

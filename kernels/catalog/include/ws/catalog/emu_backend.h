@@ -1,0 +1,84 @@
+// The Backend a catalog driver sees when it runs on the CPU emulator.
+//
+// A driver is written once against this interface (and the GPU backends' identical one):
+//   auto in  = be.upload("g_idata", host);          // ws::global_array<T>
+//   auto out = be.template alloc<T>("g_odata", blocks);
+//   if (!be.launch("reduce3", grid, block, smem, reduce3<T>, in, out, n)) return;
+//   std::vector<T> partial = be.download(out);
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ws/catalog/catalog.h"
+#include "ws/emu/launch.h"
+
+namespace ws {
+
+class EmuBackend {
+ public:
+  static constexpr BackendKind kind = BackendKind::Emu;
+
+  EmuBackend(const std::string& kernel, const RunConfig& cfg, RunResult& out)
+      : kernel_(kernel), cfg_(cfg), out_(out) {}
+
+  template <class T>
+  global_array<T> upload(const std::string& name, const std::vector<T>& host) {
+    return mem_.upload<T>(name, host);
+  }
+  template <class T>
+  global_array<T> alloc(const std::string& name, uint64_t count) {
+    return mem_.alloc<T>(name, count);
+  }
+  template <class T>
+  void fill(const global_array<T>& a, const T& v) {
+    mem_.fill(a, v);
+  }
+  template <class T>
+  std::vector<std::remove_cv_t<T>> download(const global_array<T>& a) const {
+    return mem_.download(a);
+  }
+
+  // Launches `kernel(args...)` on a grid; returns false (and records why) when it faulted.
+  template <class Kernel, class... Args>
+  bool launch(const std::string& entry, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
+              Kernel kernel, Args... args) {
+    emu::LaunchOptions opt;
+    opt.grid = grid;
+    opt.block = block;
+    opt.dynamic_shared_bytes = dynamic_shared;
+    opt.workers = cfg_.workers;
+    opt.step_budget = cfg_.step_budget;
+    opt.record.blocks = cfg_.record_blocks;
+    opt.record.max_events = cfg_.max_events;
+    // Later launches of a multi-pass driver have fewer blocks: keep only indices that exist.
+    std::erase_if(opt.record.blocks, [&](uint32_t b) { return b >= grid.count(); });
+    if (!cfg_.record_blocks.empty() && opt.record.blocks.empty()) opt.record.blocks = {0};
+    LaunchInfo info;
+    info.kernel = kernel_;
+    info.variant = cfg_.variant;
+    info.entry = entry;
+    info.n = cfg_.n;
+    info.params.emplace_back("dtype", cfg_.dtype);
+    info.params.emplace_back("seed", std::to_string(cfg_.seed));
+    for (const auto& [k, v] : cfg_.params) info.params.emplace_back(k, std::to_string(v));
+    emu::LaunchResult r = emu::launch(mem_, opt, info, [=] { kernel(args...); });
+    const bool ok = r.ok();
+    if (!ok)
+      for (const Diagnostic& d : r.trace.diagnostics)
+        if (d.severity == Severity::Error) out_.errors.push_back(d);
+    out_.launches.push_back(std::move(r.trace));
+    return ok;
+  }
+
+  const RunConfig& config() const { return cfg_; }
+  RunResult& result() { return out_; }
+
+ private:
+  std::string kernel_;
+  const RunConfig& cfg_;
+  RunResult& out_;
+  emu::Memory mem_;
+};
+
+}  // namespace ws

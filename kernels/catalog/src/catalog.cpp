@@ -1,0 +1,114 @@
+#include "ws/catalog/catalog.h"
+
+#include <algorithm>
+#include <mutex>
+
+namespace ws {
+
+void register_kernel_sources();  // generated
+
+const char* to_string(BackendKind k) {
+  switch (k) {
+    case BackendKind::Emu: return "emu";
+    case BackendKind::GpuFast: return "gpu-fast";
+    case BackendKind::GpuTrace: return "gpu-trace";
+  }
+  return "?";
+}
+
+Catalog& Catalog::instance() {
+  static Catalog c;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    register_kernel_sources();
+    register_all_kernels(c);
+  });
+  return c;
+}
+
+void Catalog::add(KernelSpec spec, std::function<std::string(const RunConfig&)> validate) {
+  for (CatalogEntry& e : entries_)
+    if (e.spec.name == spec.name) return;  // already there (another backend registered it)
+  entries_.push_back({std::move(spec), std::move(validate), {}});
+}
+
+void Catalog::add_runner(const std::string& kernel, BackendKind kind,
+                         std::function<RunResult(const RunConfig&)> run) {
+  for (CatalogEntry& e : entries_)
+    if (e.spec.name == kernel) e.runners[kind] = std::move(run);
+}
+
+const CatalogEntry* Catalog::find(const std::string& name) const {
+  for (const CatalogEntry& e : entries_)
+    if (e.spec.name == name) return &e;
+  return nullptr;
+}
+
+std::string Catalog::resolve(const CatalogEntry& e, RunConfig& cfg) const {
+  const KernelSpec& s = e.spec;
+  if (cfg.variant.empty()) cfg.variant = s.variants.front().id;
+  const VariantSpec* variant = nullptr;
+  for (const VariantSpec& v : s.variants)
+    if (v.id == cfg.variant || v.name == cfg.variant) variant = &v;
+  if (!variant) {
+    std::string ids;
+    for (const VariantSpec& v : s.variants) ids += (ids.empty() ? "" : ", ") + v.id;
+    return "kernel '" + s.name + "' has no variant '" + cfg.variant + "' (variants: " + ids + ")";
+  }
+  cfg.variant = variant->id;
+  if (cfg.n == 0) cfg.n = s.default_n;
+  if (cfg.n > 0xffffffffull) return "n = " + std::to_string(cfg.n) + " is too large: the kernels index with 32-bit unsigned integers (n <= 4294967295)";
+  if (cfg.block.x == 0) cfg.block = {s.default_block, 1, 1};
+  const Dim3 b = cfg.block;
+  if (b.y == 0 || b.z == 0) return "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) + ") has a zero dimension";
+  if (b.count() > 1024) return "block of " + std::to_string(b.count()) + " threads is over the limit of 1024 threads per block";
+  if (b.x > 1024 || b.y > 1024 || b.z > 64) return "block dimensions are over the limits (x <= 1024, y <= 1024, z <= 64)";
+  if (cfg.dtype.empty()) cfg.dtype = s.dtypes.front();
+  if (std::find(s.dtypes.begin(), s.dtypes.end(), cfg.dtype) == s.dtypes.end()) {
+    std::string list;
+    for (const std::string& d : s.dtypes) list += (list.empty() ? "" : ", ") + d;
+    return "kernel '" + s.name + "' does not take dtype '" + cfg.dtype + "' (allowed: " + list + ")";
+  }
+  for (const auto& [name, value] : cfg.params) {
+    auto it = std::find_if(s.params.begin(), s.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+    if (it == s.params.end()) {
+      std::string list;
+      for (const ParamSpec& p : s.params) list += (list.empty() ? "" : ", ") + p.name;
+      return "kernel '" + s.name + "' has no parameter '" + name + "'" + (list.empty() ? "" : " (parameters: " + list + ")");
+    }
+    if (value < it->min || value > it->max)
+      return "parameter " + name + " = " + std::to_string(value) + " is out of range [" + std::to_string(it->min) + ", " +
+             std::to_string(it->max) + "]";
+  }
+  for (const ParamSpec& p : s.params) cfg.params.try_emplace(p.name, p.def);
+  return e.validate ? e.validate(cfg) : std::string();
+}
+
+RunResult Catalog::run(const std::string& kernel, RunConfig cfg, BackendKind backend) const {
+  RunResult r;
+  const CatalogEntry* e = find(kernel);
+  if (!e) {
+    std::string list;
+    for (const CatalogEntry& x : entries_) list += (list.empty() ? "" : ", ") + x.spec.name;
+    r.refused = "no kernel named '" + kernel + "' (kernels: " + list + ")";
+    return r;
+  }
+  if (std::string err = resolve(*e, cfg); !err.empty()) {
+    r.refused = err;
+    return r;
+  }
+  auto it = e->runners.find(backend);
+  if (it == e->runners.end()) {
+    r.refused = std::string("the ") + to_string(backend) + " backend is not available in this build" +
+                (backend == BackendKind::Emu ? "" : " (built without CUDA, or no GPU version of this kernel)");
+    return r;
+  }
+  for (const VariantSpec& v : e->spec.variants)
+    if (v.id == cfg.variant && v.gpu_only && backend == BackendKind::Emu) {
+      r.refused = "variant " + v.id + " (" + v.name + ") runs only on a GPU";
+      return r;
+    }
+  return it->second(cfg);
+}
+
+}  // namespace ws

@@ -1,0 +1,75 @@
+// Every reduction variant gives the reference sum on the emulator, for awkward n and block sizes.
+#include <gtest/gtest.h>
+
+#include "ws/catalog/catalog.h"
+
+using namespace ws;
+
+namespace {
+
+struct Case {
+  std::string variant;
+  uint64_t n;
+  uint32_t block;
+  std::string dtype;
+};
+
+std::string name(const testing::TestParamInfo<Case>& info) {
+  std::string v = info.param.variant;
+  return "v" + v + "_n" + std::to_string(info.param.n) + "_b" + std::to_string(info.param.block) + "_" + info.param.dtype;
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  for (std::string v : {"1", "2", "3", "4", "5", "6", "7", "8", "9", "5u"})
+    for (uint64_t n : {uint64_t(1) << 12, uint64_t(5000), uint64_t(37)})
+      for (uint32_t b : {64u, 256u})
+        for (std::string t : {"int", "float"}) cases.push_back({v, n, b, t});
+  return cases;
+}
+
+class ReduceAllVariants : public testing::TestWithParam<Case> {};
+
+}  // namespace
+
+TEST_P(ReduceAllVariants, MatchesReference) {
+  const Case& c = GetParam();
+  RunConfig cfg;
+  cfg.variant = c.variant;
+  cfg.n = c.n;
+  cfg.block = {c.block, 1, 1};
+  cfg.dtype = c.dtype;
+  cfg.seed = 7;
+  cfg.workers = 2;
+  cfg.record_blocks = {0};
+  RunResult r = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
+  ASSERT_TRUE(r.refused.empty()) << r.refused;
+  ASSERT_TRUE(r.completed) << (r.errors.empty() ? "" : r.errors[0].message);
+  EXPECT_TRUE(r.passed) << r.result << " vs " << r.expected << " (" << r.check << ")";
+  EXPECT_FALSE(r.launches.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Emu, ReduceAllVariants, testing::ValuesIn(all_cases()), name);
+
+TEST(ReduceRefusals, ConstraintsAreNamed) {
+  RunConfig cfg;
+  cfg.variant = "3";
+  cfg.block = {96, 1, 1};
+  RunResult r = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
+  EXPECT_NE(r.refused.find("must be a power of two"), std::string::npos) << r.refused;
+  cfg.variant = "5";
+  cfg.block = {32, 1, 1};
+  EXPECT_NE(Catalog::instance().run("reduce", cfg, BackendKind::Emu).refused.find("at least 64 threads"), std::string::npos);
+  cfg.variant = "8";
+  cfg.block = {100, 1, 1};
+  EXPECT_NE(Catalog::instance().run("reduce", cfg, BackendKind::Emu).refused.find("multiple of 32"), std::string::npos);
+  cfg.block = {2048, 1, 1};
+  EXPECT_NE(Catalog::instance().run("reduce", cfg, BackendKind::Emu).refused.find("limit of 1024 threads"), std::string::npos);
+  cfg.block = {256, 1, 1};
+  cfg.variant = "42";
+  EXPECT_NE(Catalog::instance().run("reduce", cfg, BackendKind::Emu).refused.find("no variant '42'"), std::string::npos);
+  cfg.variant = "3";
+  cfg.params["stride"] = 3;
+  EXPECT_NE(Catalog::instance().run("reduce", cfg, BackendKind::Emu).refused.find("no parameter 'stride'"), std::string::npos);
+  EXPECT_NE(Catalog::instance().run("nope", cfg, BackendKind::Emu).refused.find("no kernel named 'nope'"), std::string::npos);
+}
