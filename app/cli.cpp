@@ -90,7 +90,7 @@ int run_cli(int argc, char** argv) {
           },
           "", "size"))
       ->type_name("WxH");
-  app.add_option("--scale", opt.scale, "UI scale on top of the monitor's DPI, 0.5 to 4 (default 1)")
+  auto* scale_opt = app.add_option("--scale", opt.scale, "UI scale on top of the monitor's DPI, 0.5 to 4 (default 1)")
       ->check(CLI::Range(0.5f, 4.0f));
   app.add_option("--screenshot", opt.screenshot,
                  "Write a PNG of the whole UI to FILE and exit (atomically: no partial file)")
@@ -117,6 +117,7 @@ int run_cli(int argc, char** argv) {
   }
   int rc = run_selected_command(app);
   if (rc >= 0) return rc;
+  opt.scale_given = scale_opt->count() > 0;
 
   if (!size_text.empty()) {
     std::string err;

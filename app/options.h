@@ -14,6 +14,7 @@ struct Options {
   int height = 900;
   bool size_given = false;
   float scale = 1.0f;
+  bool scale_given = false;
   std::string screenshot;  // "" = none
   int frames = 0;          // 0 = default (4 headless; run until quit in a window)
   bool presentation = false;

@@ -15,6 +15,7 @@
 #include <backends/imgui_impl_glfw.h>
 
 #include <cstdlib>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -80,11 +81,22 @@ struct Fullscreen {
   }
 };
 
-void save_layout(ShellState& s) {
+// --scale and --presentation are for this run only: unless the user changed them in the session,
+// the file keeps what it had, so a one-off `warpscope --presentation` does not stick.
+struct CliOverrides {
+  Settings from_file;
+  std::optional<float> scale;
+  std::optional<bool> presentation;
+};
+
+void save_layout(ShellState& s, const CliOverrides& cli) {
+  Settings out = s.settings;
+  if (cli.scale && out.user_scale == *cli.scale) out.user_scale = cli.from_file.user_scale;
+  if (cli.presentation && out.presentation == *cli.presentation) out.presentation = cli.from_file.presentation;
   size_t n = 0;
   const char* ini = ImGui::SaveIniSettingsToMemory(&n);
   std::string err = save_text(imgui_ini_path(), std::string(ini, n));
-  if (err.empty()) err = save_text(settings_path(), format_settings(s.settings));
+  if (err.empty()) err = save_text(settings_path(), format_settings(out));
   if (!err.empty()) notify(s, err, true);
   ImGui::GetIO().WantSaveIniSettings = false;
   s.settings_dirty = false;
@@ -133,9 +145,11 @@ int run_window(const Options& opt) {
   io.IniFilename = nullptr;  // we load and save it ourselves, atomically, in the config folder
   ShellState s;
   s.persist = true;
-  s.settings = load_settings(settings_path());
-  if (opt.scale != 1.0f) s.settings.user_scale = opt.scale;  // an explicit --scale wins
-  if (opt.presentation) s.settings.presentation = true;
+  CliOverrides cli;
+  cli.from_file = load_settings(settings_path());
+  s.settings = cli.from_file;
+  if (opt.scale_given) s.settings.user_scale = *(cli.scale = opt.scale);  // an explicit --scale wins
+  if (opt.presentation) s.settings.presentation = *(cli.presentation = true);
   s.backend = probe_backend();
   {
     std::string ini, err;
@@ -190,10 +204,10 @@ int run_window(const Options& opt) {
     }
     shell_after_render(s);
     glfwSwapBuffers(window);
-    if (s.settings_dirty || io.WantSaveIniSettings) save_layout(s);
+    if (s.settings_dirty || io.WantSaveIniSettings) save_layout(s, cli);
     if (scripted_end) break;
   }
-  save_layout(s);
+  save_layout(s, cli);
 
   ws::viz::imgui_gl_shutdown();
   ImGui_ImplGlfw_Shutdown();

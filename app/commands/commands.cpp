@@ -1,11 +1,222 @@
+// The subcommands that work on kernels and traces:
+//   warpscope list [--json]
+//   warpscope run     --kernel K [--variant V] [launch options]
+//   warpscope trace   --kernel K [...] -o FILE [--format wst|json|chrome] [--launch I]
+//   warpscope analyze (--trace FILE | --kernel K [...]) [--json] [--launch I]
+// Exit codes: 0 success (and, for run, a passing check), 1 a fault or failed check or an I/O
+// error, 2 invalid input (bad option values, a launch the kernel refuses).
 #include "commands.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "launch_options.h"
+#include "ws/analysis/analysis.h"
+#include "ws/catalog/catalog.h"
+#include "ws/trace/trace_io.h"
 
 namespace ws::app {
 
-// Filled in as the subcommands land (list, run, trace, analyze).
-void register_commands(CLI::App&) {}
-int run_selected_command(CLI::App&) { return -1; }
+namespace {
+
+struct State {
+  CLI::App* list = nullptr;
+  CLI::App* run = nullptr;
+  CLI::App* trace = nullptr;
+  CLI::App* analyze = nullptr;
+  bool json = false;
+  LaunchOptions launch;
+  std::string output, format, trace_file;
+  size_t launch_index = 0;
+};
+
+State& state() {
+  static State s;
+  return s;
+}
+
+std::string dims(const Dim3& d) {
+  std::string s = std::to_string(d.x);
+  if (d.y != 1 || d.z != 1) s += "," + std::to_string(d.y);
+  if (d.z != 1) s += "," + std::to_string(d.z);
+  return s;
+}
+
+// --- list ------------------------------------------------------------------------------------
+
+int cmd_list(bool json) {
+  const Catalog& c = Catalog::instance();
+  if (json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const CatalogEntry& e : c.entries()) {
+      nlohmann::json k;
+      k["name"] = e.spec.name;
+      k["title"] = e.spec.title;
+      k["description"] = e.spec.description;
+      k["source"] = e.spec.source;
+      k["lecture"] = e.spec.lecture;
+      k["default_n"] = e.spec.default_n;
+      k["default_block"] = e.spec.default_block;
+      k["dtypes"] = e.spec.dtypes;
+      for (const VariantSpec& v : e.spec.variants)
+        k["variants"].push_back({{"id", v.id}, {"name", v.name}, {"summary", v.summary}, {"broken", v.broken},
+                                 {"broken_note", v.broken_note}, {"gpu_only", v.gpu_only}});
+      k["params"] = nlohmann::json::array();
+      for (const ParamSpec& p : e.spec.params)
+        k["params"].push_back({{"name", p.name}, {"description", p.description}, {"min", p.min},
+                               {"max", p.max}, {"default", p.def}});
+      std::vector<std::string> backends;
+      for (const auto& [kind, fn] : e.runners) backends.push_back(to_string(kind));
+      k["backends"] = backends;
+      out.push_back(std::move(k));
+    }
+    std::printf("%s\n", out.dump(2).c_str());
+    return 0;
+  }
+  for (const CatalogEntry& e : c.entries()) {
+    std::printf("%s — %s\n  %s\n  source: kernels/%s   n = %llu, block = %u, dtypes:", e.spec.name.c_str(),
+                e.spec.title.c_str(), e.spec.description.c_str(), e.spec.source.c_str(),
+                static_cast<unsigned long long>(e.spec.default_n), e.spec.default_block);
+    for (const std::string& d : e.spec.dtypes) std::printf(" %s", d.c_str());
+    std::printf("\n  variants:\n");
+    for (const VariantSpec& v : e.spec.variants)
+      std::printf("    %-3s %s%s — %s\n", v.id.c_str(), v.name.c_str(), v.broken ? " [BROKEN ON PURPOSE]" : "",
+                  v.broken ? v.broken_note.c_str() : v.summary.c_str());
+    if (!e.spec.params.empty()) std::printf("  parameters:\n");
+    for (const ParamSpec& p : e.spec.params)
+      std::printf("    %s = %lld   [%lld, %lld]  %s\n", p.name.c_str(), static_cast<long long>(p.def),
+                  static_cast<long long>(p.min), static_cast<long long>(p.max), p.description.c_str());
+    std::printf("\n");
+  }
+  return 0;
+}
+
+// --- run -------------------------------------------------------------------------------------
+
+int cmd_run(const LaunchOptions& opt) {
+  RunResult r;
+  if (int rc = run_kernel(opt, r, false); rc) return rc;
+  std::printf("%s %s on %s\n", opt.kernel.c_str(),
+              r.launches.empty() ? opt.variant.c_str() : r.launches.front().launch.variant.c_str(),
+              r.launches.empty() ? opt.backend.c_str() : r.launches.front().launch.device.c_str());
+  for (const Trace& t : r.launches)
+    std::printf("  launch %-16s grid %-8s block %-8s %llu warp instructions recorded%s\n", t.launch.entry.c_str(),
+                dims(t.launch.grid).c_str(), dims(t.launch.block).c_str(),
+                static_cast<unsigned long long>(t.events.size()), t.truncated ? " (truncated)" : "");
+  for (const std::string& note : r.notes) std::printf("  note: %s\n", note.c_str());
+  if (!r.completed) {
+    std::printf("  FAULT: the kernel stopped before it finished (see above)\n");
+    return 1;
+  }
+  std::printf("  result:   %s\n  expected: %s\n  check:    %s\n  %s\n", r.result.c_str(), r.expected.c_str(),
+              r.check.c_str(), r.passed ? "PASS" : "FAIL");
+  return r.passed ? 0 : 1;
+}
+
+// --- trace -----------------------------------------------------------------------------------
+
+int cmd_trace(State& s) {
+  RunResult r;
+  if (int rc = run_kernel(s.launch, r, false); rc) return rc;
+  if (r.launches.empty()) {
+    std::fprintf(stderr, "warpscope: the %s backend records no trace (use emu or gpu-trace)\n", s.launch.backend.c_str());
+    return 2;
+  }
+  if (s.launch_index >= r.launches.size()) {
+    std::fprintf(stderr, "warpscope: --launch %zu: this run made %zu launch(es), numbered from 0\n", s.launch_index,
+                 r.launches.size());
+    return 2;
+  }
+  const Trace& t = r.launches[s.launch_index];
+  std::string format = s.format;
+  if (format.empty()) {
+    const auto ends = [&](const char* ext) {
+      const std::string e(ext);
+      return s.output.size() >= e.size() && s.output.compare(s.output.size() - e.size(), e.size(), e) == 0;
+    };
+    format = ends(".json") ? "json" : "wst";
+  }
+  std::string err = format == "json"     ? export_json(t, s.output)
+                    : format == "chrome" ? export_chrome_trace(t, s.output)
+                                         : save_trace(t, s.output);
+  if (!err.empty()) {
+    std::fprintf(stderr, "warpscope: %s\n", err.c_str());
+    return 1;
+  }
+  std::printf("wrote %s (%s): %s launch %zu of %zu, %llu warp instructions, %llu lane accesses%s\n", s.output.c_str(),
+              format.c_str(), t.launch.entry.c_str(), s.launch_index, r.launches.size(),
+              static_cast<unsigned long long>(t.events.size()),
+              static_cast<unsigned long long>(t.lane_offsets.size()), t.truncated ? ", TRUNCATED" : "");
+  return r.completed ? 0 : 1;
+}
+
+// --- analyze ---------------------------------------------------------------------------------
+
+int cmd_analyze(State& s) {
+  Trace trace;
+  if (!s.trace_file.empty()) {
+    if (!s.launch.kernel.empty()) {
+      std::fprintf(stderr, "warpscope: give either --trace FILE or --kernel K, not both\n");
+      return 2;
+    }
+    LoadResult lr = load_trace(s.trace_file);
+    if (!lr.ok()) {
+      std::fprintf(stderr, "warpscope: %s\n", lr.error.c_str());
+      return 1;
+    }
+    trace = std::move(lr.trace);
+  } else {
+    if (s.launch.kernel.empty()) {
+      std::fprintf(stderr, "warpscope: analyze needs --trace FILE or --kernel K\n");
+      return 2;
+    }
+    RunResult r;
+    if (int rc = run_kernel(s.launch, r, s.json); rc) return rc;
+    if (s.launch_index >= r.launches.size()) {
+      std::fprintf(stderr, "warpscope: --launch %zu: this run made %zu launch(es)\n", s.launch_index, r.launches.size());
+      return 2;
+    }
+    trace = std::move(r.launches[s.launch_index]);
+  }
+  analysis::Options opt;
+  opt.per_event = false;
+  const analysis::Report report = analysis::analyze(trace, opt);
+  std::fputs((s.json ? analysis::to_json(report) : analysis::format_table(report)).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+void register_commands(CLI::App& app) {
+  State& s = state();
+  s.list = app.add_subcommand("list", "List the kernel catalog: kernels, variants, parameters");
+  s.list->add_flag("--json", s.json, "Machine-readable output");
+
+  s.run = app.add_subcommand("run", "Run a kernel, check it against the CPU reference, print pass/fail");
+  s.launch.add_to(*s.run, true);
+
+  s.trace = app.add_subcommand("trace", "Run a kernel and save its trace (.wst, instruction JSON or Chrome trace)");
+  s.launch.add_to(*s.trace, true);
+  s.trace->add_option("-o,--output", s.output, "Output file")->required();
+  s.trace->add_option("--format", s.format, "wst (binary trace), json (warp instructions), chrome (timeline for Perfetto)")
+      ->check(CLI::IsMember({"wst", "json", "chrome"}));
+  s.trace->add_option("--launch", s.launch_index, "Which launch of a multi-launch run (0 = first)")->capture_default_str();
+
+  s.analyze = app.add_subcommand("analyze", "Bank conflicts, coalescing, divergence and hazards of a launch");
+  s.analyze->add_option("--trace", s.trace_file, "A saved trace (.wst) instead of running a kernel");
+  s.launch.add_to(*s.analyze, false);
+  s.analyze->add_flag("--json", s.json, "Totals keyed by Nsight Compute metric names, per-site rows, hazards");
+  s.analyze->add_option("--launch", s.launch_index, "Which launch of a multi-launch run (0 = first)")->capture_default_str();
+}
+
+int run_selected_command(CLI::App&) {
+  State& s = state();
+  if (s.list && s.list->parsed()) return cmd_list(s.json);
+  if (s.run && s.run->parsed()) return cmd_run(s.launch);
+  if (s.trace && s.trace->parsed()) return cmd_trace(s);
+  if (s.analyze && s.analyze->parsed()) return cmd_analyze(s);
+  return -1;
+}
 
 }  // namespace ws::app

@@ -1,0 +1,37 @@
+// The options every kernel-running subcommand shares: which kernel, variant and launch.
+//
+//   warpscope run --kernel reduce --variant 3 --n 100000 --block 128 --param max_blocks=32
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ws/catalog/catalog.h"
+
+namespace CLI { class App; }
+
+namespace ws::app {
+
+struct LaunchOptions {
+  std::string kernel, variant, block, grid, dtype, backend = "emu";
+  uint64_t n = 0, seed = 1;
+  unsigned workers = 0;
+  std::vector<std::string> params;
+  std::string blocks;  // recorded blocks: "0,1,5" or "all"
+  uint64_t max_events = 4'000'000;
+
+  // Adds the options to `cmd`. With `kernel_required` false, --kernel may be left out (analyze
+  // --trace FILE).
+  void add_to(CLI::App& cmd, bool kernel_required);
+  // Builds the catalog's RunConfig; returns "" or a message about the first bad value.
+  std::string to_config(RunConfig& cfg, BackendKind& backend) const;
+};
+
+// Runs the kernel; prints refusals and faults to stderr. Returns the process exit code the
+// subcommand should end with if it cannot go on (2: refused input, 1: fault), or 0.
+int run_kernel(const LaunchOptions& opt, RunResult& result, bool quiet);
+
+// "(x,y,z)" parsing of "X[,Y[,Z]]"
+bool parse_dim3(const std::string& text, Dim3& out);
+
+}  // namespace ws::app
