@@ -21,6 +21,9 @@ PACKAGES=(
   nlohmann-json3-dev                  # JSON exports
   libgtest-dev libgmock-dev libbenchmark-dev
 )
+# Extra packages a caller needs (test.sh adds xvfb so CI also runs the window path).
+read -r -a extra <<< "${WARPSCOPE_EXTRA_PACKAGES:-}"
+PACKAGES+=("${extra[@]}")
 
 missing=()
 for p in "${PACKAGES[@]}"; do

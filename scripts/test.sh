@@ -3,6 +3,7 @@
 # display (headless tests render on Mesa's llvmpipe). Ends with ctest's summary line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh
+# xvfb: a virtual X server, so the GLFW window path is tested too (no real display needed).
+WARPSCOPE_EXTRA_PACKAGES="xvfb xauth ${WARPSCOPE_EXTRA_PACKAGES:-}" ./scripts/setup.sh
 cd "${WARPSCOPE_BUILD_DIR:-build}"
 ctest --output-on-failure -j "$(nproc)"

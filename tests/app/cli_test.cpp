@@ -87,3 +87,21 @@ TEST(ParseSize, AcceptsAndRejects) {
   EXPECT_FALSE(ws::app::parse_size("12 x 3", err));
   EXPECT_FALSE(ws::app::parse_size("", err));
 }
+
+// The window path (GLFW), where a virtual X server is available: it opens, draws the same shell,
+// saves the screenshot after --frames and exits 0. scripts/test.sh installs xvfb for this; without
+// it the test is skipped (the headless tests above cover the drawing code).
+TEST(Window, OpensUnderXvfbAndSavesAScreenshot) {
+  if (!fs::exists("/usr/bin/xvfb-run")) GTEST_SKIP() << "xvfb-run not installed";
+  fs::path dir = fs::temp_directory_path() / "ws-window-test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::path png = dir / "window.png";
+  RunResult r = run_warpscope("--size 1024x640 --frames 5 --screenshot " + png.string(),
+                              "XDG_CONFIG_HOME=" + dir.string() + " xvfb-run -a -s '-screen 0 1280x800x24'");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_TRUE(fs::exists(png)) << r.out;
+  EXPECT_TRUE(fs::exists(dir / "warpscope" / "settings.ini")) << "settings not saved";
+  EXPECT_TRUE(fs::exists(dir / "warpscope" / "imgui.ini")) << "layout not saved";
+  fs::remove_all(dir);
+}

@@ -1,0 +1,10 @@
+#version 330 core
+// One triangle that covers the viewport, made from gl_VertexID alone: no vertex buffer to manage.
+// v_uv runs 0..1 over the visible part, y upwards (OpenGL's convention).
+out vec2 v_uv;
+
+void main() {
+  vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
+  v_uv = p;
+  gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+}

@@ -1,0 +1,20 @@
+# Turns shaders/*.vert|*.frag into a C++ header of raw string literals, so the binary needs no
+# shader files at run time. Run with: cmake -DOUT=<header> -DSHADERS="a;b;..." -P embed_shaders.cmake
+string(REPLACE "|" ";" SHADERS "${SHADERS}")
+set(body "// Generated from shaders/ by viz/embed_shaders.cmake. Do not edit.\n#pragma once\n\n")
+string(APPEND body "namespace ws::viz::embedded {\n\nstruct Shader {\n  const char* name;\n  const char* text;\n};\n\n")
+string(APPEND body "inline constexpr Shader kShaders[] = {\n")
+foreach(f ${SHADERS})
+  get_filename_component(name ${f} NAME)
+  file(READ ${f} text)
+  string(APPEND body "    {\"${name}\", R\"ws_glsl(${text})ws_glsl\"},\n")
+endforeach()
+string(APPEND body "};\n\n}  // namespace ws::viz::embedded\n")
+# Only touch the header when it changes, so editing one shader rebuilds one object.
+if(EXISTS ${OUT})
+  file(READ ${OUT} old)
+  if(old STREQUAL body)
+    return()
+  endif()
+endif()
+file(WRITE ${OUT} "${body}")
