@@ -20,7 +20,6 @@ struct HeadlessRun {
   bool presentation = false;
   int frames = 4;
   std::vector<Action> actions;  // applied on the first frame (e.g. ToggleHelp for the overlay)
-  bool quiet = false;           // no "rendered on ..." line
 };
 
 // Renders the shell; on success `out` is the last frame. `renderer` gets GL_RENDERER.

@@ -23,6 +23,9 @@
 
 namespace ws::app {
 
+struct Rect;
+struct ShellLayout;
+
 struct FrameInput {
   ImVec2 display_size{0, 0};
   std::vector<Action> actions;  // keys pressed since the last frame (window) or scripted (tests)
@@ -77,8 +80,8 @@ std::filesystem::path export_path(const ShellState& s, const std::string& what, 
 
 // Pieces of the frame, one file each.
 void draw_menu_bar(ShellState& s);
-void draw_status_bar(ShellState& s, const struct ShellLayout& layout);
+void draw_status_bar(ShellState& s, const ShellLayout& layout);
 void draw_help_overlay(ShellState& s);
-void draw_panel_window(ShellState& s, int panel, const struct Rect& tile);
+void draw_panel_window(ShellState& s, int panel, const Rect& tile);
 
 }  // namespace ws::app

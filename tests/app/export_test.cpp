@@ -134,7 +134,6 @@ TEST(Shell, HelpOverlayListsEveryShortcut) {
   ws::app::HeadlessRun run;
   run.width = 1280;
   run.height = 720;
-  run.quiet = true;
   ws::viz::Image plain, help;
   std::string renderer, err;
   ASSERT_TRUE(ws::app::render_headless(run, plain, renderer, err)) << err;
@@ -151,4 +150,5 @@ TEST(Shell, HelpOverlayListsEveryShortcut) {
   EXPECT_GT(changed_center, 1000);
   EXPECT_EQ(changed_menu, 0);
   EXPECT_GE(ws::app::shortcuts().size(), 7u);
+  if (std::getenv("WS_KEEP_EXPORTS")) ws::viz::save_png(fs::temp_directory_path() / "ws-help.png", help);
 }
