@@ -76,6 +76,7 @@ int run_cli(int argc, char** argv) {
       "warpscope"};
   app.set_version_flag("--version", WS_VERSION);
   Options opt;
+  if (argc > 0 && argv[0] && *argv[0]) opt.program = argv[0];
   std::string size_text;
   app.add_flag("--headless", opt.headless,
                "Render without a display (EGL device platform, works on CPU-only machines); "

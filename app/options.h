@@ -18,6 +18,7 @@ struct Options {
   std::string screenshot;  // "" = none
   int frames = 0;          // 0 = default (4 headless; run until quit in a window)
   bool presentation = false;
+  std::string program = "warpscope";  // argv[0], so hints show a command that runs as typed
 };
 
 struct Size {

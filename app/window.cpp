@@ -28,9 +28,9 @@ std::string g_glfw_error;  // GLFW reports through a callback; kept for our one-
 
 void on_glfw_error(int, const char* text) { g_glfw_error = text ? text : ""; }
 
-void print_no_display(const std::string& why) {
-  std::cerr << "warpscope: no display (" << why << "); render headless instead: "
-            << "warpscope --headless --size 1600x900 --screenshot warpscope.png\n";
+void print_no_display(const std::string& program, const std::string& why) {
+  std::cerr << "warpscope: no display (" << why << "); render headless instead: " << program
+            << " --headless --size 1600x900 --screenshot warpscope.png\n";
 }
 
 struct WindowState {
@@ -108,12 +108,12 @@ int run_window(const Options& opt) {
   const char* x11 = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
   if ((!x11 || !*x11) && (!wayland || !*wayland)) {
-    print_no_display("DISPLAY and WAYLAND_DISPLAY are not set");
+    print_no_display(opt.program, "DISPLAY and WAYLAND_DISPLAY are not set");
     return 1;
   }
   glfwSetErrorCallback(on_glfw_error);
   if (!glfwInit()) {
-    print_no_display("GLFW cannot initialize: " + g_glfw_error);
+    print_no_display(opt.program, "GLFW cannot initialize: " + g_glfw_error);
     return 1;
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);

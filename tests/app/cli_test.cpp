@@ -62,7 +62,7 @@ TEST(Cli, NoDisplayGivesOneLineWithTheHeadlessCommand) {
   RunResult r = run_warpscope("", "env -u DISPLAY -u WAYLAND_DISPLAY");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.out.find("no display"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("warpscope --headless"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("warpscope --headless --size"), std::string::npos) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
 }
 
