@@ -31,7 +31,8 @@ class SiteRegistry {
     uint32_t id;
     uint64_t order;
   };
-  Key lookup(const std::source_location& loc);
+  // Fast path: a thread-local cache; the shared table only on a miss.
+  static Key lookup(const std::source_location& loc);
   SiteInfo info(uint32_t id) const;
 
  private:

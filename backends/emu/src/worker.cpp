@@ -1,12 +1,12 @@
 #include "worker.h"
 
-#include <boost/context/protected_fixedsize_stack.hpp>
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <map>
 #include <sstream>
 
+#include "fiber_stack.h"
 #include "site_registry.h"
 
 namespace ws::emu {
@@ -112,10 +112,10 @@ Worker* Worker::current() { return t_worker; }
 void Worker::create_fibers() {
   for (uint32_t i = 0; i < threads_; ++i) {
     lanes_[i].fiber = boost::context::fiber(
-        std::allocator_arg, boost::context::protected_fixedsize_stack(kStackBytes),
-        [this, i](boost::context::fiber&& sink) {
+        std::allocator_arg, StaggeredStack(kStackBytes, i),
+        [this, i](boost::context::fiber&& from) {
           Lane& self = lanes_[i];
-          self.sink = std::move(sink);
+          take_continuation(std::move(from));
           for (;;) {
             try {
               launch_.body();
@@ -126,22 +126,54 @@ void Worker::create_fibers() {
               fail(nullptr, "exception", std::string("the kernel threw: ") + e.what());
             }
             self.state = LaneState::Exited;
-            self.sink = std::move(self.sink).resume();
+            yield_lane();
           }
-          return std::move(self.sink);
+          return std::move(scheduler_);  // not reached: lanes loop forever and are unwound
         });
   }
   fibers_ready_ = true;
 }
 
-void Worker::resume(Lane& lane) {
+// Switching. The scheduler hands a queue of lanes to run; each lane, when it has posted its next
+// operation, switches straight to the next lane of the queue, and the last one switches back to
+// the scheduler: one context switch per lane instead of two. Whoever switches sets
+// `switch_from_` first, so the lane (or scheduler) it wakes can file away the continuation it
+// receives under the right owner.
+void Worker::enter(Lane& lane) {
+  if (lane.state == LaneState::WaitWarp) --waiting_warp_sync_;
   lane.state = LaneState::Ready;  // the lane's next post says otherwise (barrier, exit, ...)
   current_ = &lane;
   threadIdx = lane.tid;
-  lane.fiber = std::move(lane.fiber).resume();
 }
 
-void Worker::yield(Lane& lane) { lane.sink = std::move(lane.sink).resume(); }
+void Worker::take_continuation(boost::context::fiber&& from) {
+  if (switch_from_ == kFromScheduler) scheduler_ = std::move(from);
+  else lanes_[switch_from_].fiber = std::move(from);
+}
+
+void Worker::run_queue() {
+  if (queue_.empty()) return;
+  queue_pos_ = 1;
+  Lane& first = *queue_[0];
+  enter(first);
+  switch_from_ = kFromScheduler;
+  boost::context::fiber last = std::move(first.fiber).resume();
+  lanes_[switch_from_].fiber = std::move(last);  // the lane that switched back to us
+  queue_.clear();
+}
+
+void Worker::yield_lane() {
+  switch_from_ = uint32_t(current_ - lanes_.data());
+  boost::context::fiber from;
+  if (!failed_ && queue_pos_ < queue_.size()) {
+    Lane& next = *queue_[queue_pos_++];
+    enter(next);
+    from = std::move(next.fiber).resume();
+  } else {
+    from = std::move(scheduler_).resume();
+  }
+  take_continuation(std::move(from));
+}
 
 bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   t_worker = this;
@@ -151,17 +183,16 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   epoch_ = ++t_epoch_counter;
   clock_ = 0;
   failed_ = false;
+  waiting_warp_sync_ = 0;
   std::fill(warp_steps_.begin(), warp_steps_.end(), 0);
   const Dim3 g = launch_.opt.grid, b = launch_.opt.block;
   blockIdx = {linear_block % g.x, (linear_block / g.x) % g.y, linear_block / (g.x * g.y)};
   blockDim = dim3(b.x, b.y, b.z);
   gridDim = dim3(g.x, g.y, g.z);
 
-  for (Lane& l : lanes_) {
-    l.state = LaneState::Ready;
-    resume(l);  // runs to its first instrumented operation
-    if (failed_) return false;
-  }
+  for (Lane& l : lanes_) queue_.push_back(&l);
+  run_queue();  // every thread runs to its first instrumented operation
+  if (failed_) return false;
   for (;;) {
     bool progressed = false;
     for (uint32_t w = 0; w < warps_; ++w) {
@@ -254,10 +285,8 @@ bool Worker::issue_one(uint32_t w) {
       break;  // never Ready
   }
   if (rec.recorded) rec.events.push_back(e);
-  for (uint32_t m = mask; m; m &= m - 1) {
-    resume(L[std::countr_zero(m)]);
-    if (failed_) return true;
-  }
+  for (uint32_t m = mask; m; m &= m - 1) queue_.push_back(&L[std::countr_zero(m)]);
+  run_queue();
   return true;
 }
 
@@ -306,6 +335,7 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L) {
 }
 
 uint32_t Worker::complete_warp_sync_group(Lane* L, int count) const {
+  if (waiting_warp_sync_ == 0) return 0;
   for (int i = 0; i < count; ++i) {
     if (L[i].state != LaneState::WaitWarp) continue;
     const Request& first = L[i].req;
@@ -350,6 +380,7 @@ bool Worker::wait_or_fail_warp_sync(uint32_t w, uint32_t mask, Lane* L, int coun
     return true;
   }
   for (uint32_t m = mask; m; m &= m - 1) L[std::countr_zero(m)].state = LaneState::WaitWarp;
+  waiting_warp_sync_ += uint32_t(std::popcount(mask));
   return true;
 }
 
@@ -378,15 +409,13 @@ void Worker::report_warp_sync_deadlock() {
 
 bool Worker::release_barrier() {
   // No lane is Ready: every thread either waits at a barrier or has exited.
-  std::map<uint32_t, std::vector<uint32_t>> waiting;  // barrier site -> threads
-  std::vector<uint32_t> exited;
-  for (const Lane& l : lanes_) {
-    if (l.state == LaneState::AtBarrier) waiting[l.req.site].push_back(l.linear);
-    else exited.push_back(l.linear);
-  }
-  if (waiting.size() == 1 && exited.empty()) {
+  const uint32_t first_site = lanes_.front().req.site;
+  const bool all_same = std::all_of(lanes_.begin(), lanes_.end(), [&](const Lane& l) {
+    return l.state == LaneState::AtBarrier && l.req.site == first_site;
+  });
+  if (all_same) {
     BlockRecord& rec = *record_;
-    const uint32_t site = waiting.begin()->first;
+    const uint32_t site = first_site;
     const uint64_t t = clock_++;
     for (uint32_t w = 0; w < warps_; ++w) {
       const int count = int(std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize));
@@ -401,21 +430,25 @@ bool Worker::release_barrier() {
       ++rec.issued;
       if (rec.recorded) rec.events.push_back(e);
     }
-    for (Lane& l : lanes_) {
-      resume(l);
-      if (failed_) return false;
-    }
-    return true;
+    for (Lane& l : lanes_) queue_.push_back(&l);
+    run_queue();
+    return !failed_;
   }
   // Barrier divergence: name each barrier with who waits there, and who never will arrive.
+  std::map<uint32_t, std::vector<uint32_t>> waiting;  // barrier site -> threads
+  std::vector<uint32_t> exited;
+  for (const Lane& l : lanes_) {
+    if (l.state == LaneState::AtBarrier) waiting[l.req.site].push_back(l.linear);
+    else exited.push_back(l.linear);
+  }
   std::ostringstream msg;
   msg << "barrier divergence in block " << block_ << ": ";
   bool first = true;
-  uint32_t first_site = Diagnostic::kNoSite, first_thread = 0;
+  uint32_t report_site = Diagnostic::kNoSite, first_thread = 0;
   for (const auto& [site, threads] : waiting) {
     if (!first) msg << "; ";
     first = false;
-    if (first_site == Diagnostic::kNoSite) first_site = site, first_thread = threads.front();
+    if (report_site == Diagnostic::kNoSite) report_site = site, first_thread = threads.front();
     const SiteInfo s = SiteRegistry::instance().info(site);
     msg << threads.size() << " thread" << (threads.size() == 1 ? "" : "s") << " (" << format_ranges(threads)
         << ") wait at __syncthreads() at " << s.file << ":" << s.line;
@@ -426,7 +459,7 @@ bool Worker::release_barrier() {
   msg << ". Every thread of a block must reach the same __syncthreads(): a barrier inside a "
          "condition that not all threads take never releases (on a GPU the kernel hangs or "
          "behaves unpredictably).";
-  add_diagnostic(Severity::Error, "barrier-divergence", msg.str(), first_site, first_thread);
+  add_diagnostic(Severity::Error, "barrier-divergence", msg.str(), report_site, first_thread);
   failed_ = true;
   launch_.aborted = true;
   return false;
@@ -478,28 +511,28 @@ void Worker::add_diagnostic(Severity sev, std::string code, std::string message,
 
 void Worker::post_access(const std::source_location& loc, SubOp sub, const AccessRequest& req) {
   Lane& l = *current_;
-  const SiteRegistry::Key k = SiteRegistry::instance().lookup(loc);
+  const SiteRegistry::Key k = SiteRegistry::lookup(loc);
   l.req.type = ReqType::Access;
   l.req.site = k.id;
   l.req.pc = k.order | uint64_t(sub);
   l.req.access = req;
-  yield(l);
+  yield_lane();
 }
 
 void Worker::post_barrier(const std::source_location& loc) {
   Lane& l = *current_;
-  const SiteRegistry::Key k = SiteRegistry::instance().lookup(loc);
+  const SiteRegistry::Key k = SiteRegistry::lookup(loc);
   l.req.type = ReqType::Barrier;
   l.req.site = k.id;
   l.req.pc = k.order | uint64_t(SubOp::Barrier);
   l.state = LaneState::AtBarrier;
-  yield(l);
+  yield_lane();
 }
 
 uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
                               uint64_t value, int32_t arg, int32_t width) {
   Lane& l = *current_;
-  const SiteRegistry::Key k = SiteRegistry::instance().lookup(loc);
+  const SiteRegistry::Key k = SiteRegistry::lookup(loc);
   l.req.type = ReqType::WarpOp;
   l.req.site = k.id;
   l.req.pc = k.order | uint64_t(SubOp::WarpOp);
@@ -508,30 +541,30 @@ uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op, uint32
   l.req.value = value;
   l.req.arg = arg;
   l.req.width = width;
-  yield(l);
+  yield_lane();
   return l.result;
 }
 
 void Worker::post_fence(const std::source_location& loc, bool block_scope) {
   Lane& l = *current_;
-  const SiteRegistry::Key k = SiteRegistry::instance().lookup(loc);
+  const SiteRegistry::Key k = SiteRegistry::lookup(loc);
   l.req.type = ReqType::Fence;
   l.req.site = k.id;
   l.req.pc = k.order | uint64_t(SubOp::Fence);
   l.req.block_scope = block_scope;
-  yield(l);
+  yield_lane();
 }
 
 void Worker::fail(const std::source_location* loc, std::string code, std::string message) {
   Lane& l = *current_;
-  const uint32_t site = loc ? SiteRegistry::instance().lookup(*loc).id : Diagnostic::kNoSite;
+  const uint32_t site = loc ? SiteRegistry::lookup(*loc).id : Diagnostic::kNoSite;
   add_diagnostic(Severity::Error, std::move(code), std::move(message), site, l.linear);
   failed_ = true;
   launch_.aborted = true;
   l.state = LaneState::Failed;
   // Hand control back for good: the worker never resumes a failed lane; it unwinds the fiber
   // when it is destroyed.
-  for (;;) yield(l);
+  for (;;) yield_lane();
 }
 
 uint32_t Worker::shared_alloc(void* storage, uint64_t bytes, uint32_t elem_size, uint64_t extent,
@@ -559,11 +592,17 @@ uint32_t Worker::dynamic_shared_alloc(uint32_t elem_size, const char* name, std:
     fail(nullptr, "no-dynamic-shared-memory",
          std::string("the kernel uses dynamic shared memory (`") + name +
              "`) but the launch asked for 0 bytes of it (the third <<<>>> argument)");
-  std::string error;
   extent = dynamic_shared_.size() / elem_size;
-  const uint32_t id = launch_.register_shared(name, type, elem_size, extent,
-                                              dynamic_shared_.size(), true, error);
-  if (!error.empty()) fail(nullptr, "shared-memory-limit", error);
+  // Every thread's view object is new, but the allocation is the same: remember it per worker.
+  uint32_t id = Event::kNoAlloc;
+  for (const DynamicView& v : dynamic_views_)
+    if (v.name == name && v.elem_size == elem_size) id = v.alloc;
+  if (id == Event::kNoAlloc) {
+    std::string error;
+    id = launch_.register_shared(name, type, elem_size, extent, dynamic_shared_.size(), true, error);
+    if (!error.empty()) fail(nullptr, "shared-memory-limit", error);
+    dynamic_views_.push_back({name, elem_size, id});
+  }
   // The dynamic window is poisoned once per block, on the first touch of any view of it.
   if (dyn_epoch_ != epoch_) {
     std::memset(dynamic_shared_.data(), kPoison, dynamic_shared_.size());

@@ -53,8 +53,7 @@ struct Request {
 };
 
 struct Lane {
-  boost::context::fiber fiber;  // scheduler side: the lane, suspended
-  boost::context::fiber sink;   // lane side: the scheduler to return to
+  boost::context::fiber fiber;  // the lane, suspended (empty while it runs)
   uint3 tid{};
   uint32_t linear = 0;
   LaneState state = LaneState::Ready;
@@ -119,8 +118,10 @@ class Worker {
 
  private:
   void create_fibers();
-  void resume(Lane& lane);
-  void yield(Lane& lane);
+  void enter(Lane& lane);
+  void run_queue();
+  void yield_lane();
+  void take_continuation(boost::context::fiber&& from);
   bool issue_one(uint32_t warp);
   void issue_warp_op(uint32_t mask, Lane* lanes);
   uint32_t complete_warp_sync_group(Lane* lanes, int count) const;
@@ -138,12 +139,24 @@ class Worker {
   uint32_t warps_ = 0;
   std::vector<uint32_t> warp_steps_;
   std::vector<std::byte> dynamic_shared_;
+  struct DynamicView {
+    const char* name;  // the fixed_string of the view's type: one address per instantiation
+    uint32_t elem_size;
+    uint32_t alloc;
+  };
+  std::vector<DynamicView> dynamic_views_;
   Lane* current_ = nullptr;
+  boost::context::fiber scheduler_;  // the scheduler, suspended while lanes run
+  std::vector<Lane*> queue_;         // lanes to run, in order, before control returns
+  size_t queue_pos_ = 0;
+  static constexpr uint32_t kFromScheduler = 0xffffffffu;
+  uint32_t switch_from_ = kFromScheduler;
   BlockRecord* record_ = nullptr;
   uint32_t block_ = 0;
   uint64_t epoch_ = 0;
   uint64_t dyn_epoch_ = 0;
   uint64_t clock_ = 0;
+  uint32_t waiting_warp_sync_ = 0;  // lanes in WaitWarp state in this block
   bool failed_ = false;
   bool fibers_ready_ = false;
 };
