@@ -328,9 +328,9 @@ class shared_array {
  private:
   uint32_t alloc_id() {
     if (epoch_ == emu::block_epoch()) return alloc_;
-    return emu::shared_alloc(data_, sizeof(data_), sizeof(T), N, Name.c_str(), type_name<T>(),
-                             epoch_, alloc_);
+    return emu::shared_alloc(data_, sizeof(data_), sizeof(T), N, Name.c_str(), kTypeName, epoch_, alloc_);
   }
+  static constexpr std::string_view kTypeName = type_name<T>();
   alignas(16) T data_[N];
   uint64_t epoch_;
   uint32_t alloc_;
@@ -356,10 +356,10 @@ class dynamic_shared {
   void bind(const std::source_location&) {
     if (epoch_ == emu::block_epoch() && data_) return;
     void* storage = nullptr;
-    alloc_ = emu::dynamic_shared_alloc(sizeof(T), Name.c_str(), type_name<T>(), storage, extent_,
-                                       epoch_, alloc_);
+    alloc_ = emu::dynamic_shared_alloc(sizeof(T), Name.c_str(), kTypeName, storage, extent_, epoch_, alloc_);
     data_ = static_cast<T*>(storage);
   }
+  static constexpr std::string_view kTypeName = type_name<T>();
   T* data_ = nullptr;
   uint64_t extent_ = 0;
   uint64_t epoch_ = 0;
