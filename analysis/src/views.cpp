@@ -1,0 +1,161 @@
+// The viewer's arrangements of the trace: timeline columns, bank rows, element counts.
+#include "ws/analysis/views.h"
+
+#include "ws/analysis/instruction.h"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+
+namespace ws::analysis {
+
+namespace {
+
+bool is_instruction(const Event& e) {
+  return e.type == EventType::Access || e.type == EventType::WarpSync || e.type == EventType::Fence;
+}
+
+bool matches(const Event& e, const EventFilter& f) {
+  return (f.block < 0 || e.block == uint64_t(f.block)) && (f.warp < 0 || e.warp == uint64_t(f.warp)) &&
+         (f.site < 0 || e.site == uint64_t(f.site));
+}
+
+}  // namespace
+
+std::pair<size_t, size_t> block_events(const Trace& trace, uint32_t block) {
+  const auto& ev = trace.events;
+  // Events are grouped by ascending block (trace.h); a hand-built trace may not be, so fall back to
+  // a scan when the binary search does not land on a contiguous group.
+  auto lo = std::lower_bound(ev.begin(), ev.end(), block, [](const Event& e, uint32_t b) { return e.block < b; });
+  auto hi = std::upper_bound(lo, ev.end(), block, [](uint32_t b, const Event& e) { return b < e.block; });
+  if (lo != hi && std::is_sorted(ev.begin(), ev.end(), [](const Event& a, const Event& b) { return a.block < b.block; }))
+    return {size_t(lo - ev.begin()), size_t(hi - ev.begin())};
+  size_t first = ev.size(), last = ev.size();
+  for (size_t i = 0; i < ev.size(); ++i)
+    if (ev[i].block == block) {
+      if (first == ev.size()) first = i;
+      last = i + 1;
+    }
+  if (first == ev.size()) return {0, 0};
+  return {first, last};
+}
+
+BlockTimeline block_timeline(const Trace& trace, uint32_t block, TimelineMode mode) {
+  BlockTimeline t;
+  t.block = block;
+  const uint64_t threads = trace.launch.block.count();
+  t.warps = uint32_t((threads + kWarpSize - 1) / kWarpSize);
+  auto [first, last] = block_events(trace, block);
+  for (size_t i = first; i < last; ++i) t.warps = std::max<uint32_t>(t.warps, uint32_t(trace.events[i].warp) + 1);
+  t.per_warp.resize(t.warps);
+  t.live_lanes.resize(t.warps);
+  for (uint32_t w = 0; w < t.warps; ++w) t.live_lanes[w] = live_lanes(trace, w);
+
+  if (mode == TimelineMode::IssueClock) {
+    // Rank the distinct times: a barrier releases every warp at one time, so it is one column.
+    std::vector<uint64_t> times;
+    for (size_t i = first; i < last; ++i) times.push_back(trace.events[i].time);
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    for (size_t i = first; i < last; ++i) {
+      const Event& e = trace.events[i];
+      const uint32_t col = uint32_t(std::lower_bound(times.begin(), times.end(), e.time) - times.begin());
+      t.per_warp[e.warp].push_back({i, col});
+      if (e.type == EventType::Barrier && (t.barrier_columns.empty() || t.barrier_columns.back() != col))
+        t.barrier_columns.push_back(col);
+    }
+    t.columns = uint32_t(times.size());
+  } else {
+    // Split each warp's events into intervals at its barriers; interval j of every warp starts at
+    // the same column, as wide as the longest warp's interval j; barrier j is one column after it.
+    std::vector<std::vector<std::vector<size_t>>> intervals(t.warps);  // warp -> interval -> events
+    std::vector<std::vector<size_t>> barriers(t.warps);                 // warp -> barrier events
+    for (uint32_t w = 0; w < t.warps; ++w) intervals[w].emplace_back();
+    for (size_t i = first; i < last; ++i) {
+      const Event& e = trace.events[i];
+      if (e.type == EventType::Barrier) {
+        barriers[e.warp].push_back(i);
+        intervals[e.warp].emplace_back();
+      } else {
+        intervals[e.warp].back().push_back(i);
+      }
+    }
+    size_t n_intervals = 0;
+    for (uint32_t w = 0; w < t.warps; ++w) n_intervals = std::max(n_intervals, intervals[w].size());
+    uint32_t col = 0;
+    for (size_t j = 0; j < n_intervals; ++j) {
+      size_t width = 0;
+      for (uint32_t w = 0; w < t.warps; ++w)
+        if (j < intervals[w].size()) {
+          width = std::max(width, intervals[w][j].size());
+          for (size_t k = 0; k < intervals[w][j].size(); ++k)
+            t.per_warp[w].push_back({intervals[w][j][k], col + uint32_t(k)});
+        }
+      col += uint32_t(width);
+      bool any_barrier = false;
+      for (uint32_t w = 0; w < t.warps; ++w)
+        if (j < barriers[w].size()) {
+          t.per_warp[w].push_back({barriers[w][j], col});
+          any_barrier = true;
+        }
+      if (any_barrier) t.barrier_columns.push_back(col++);
+    }
+    t.columns = col;
+    for (auto& v : t.per_warp)
+      std::sort(v.begin(), v.end(), [](const TimelineEntry& a, const TimelineEntry& b) { return a.column < b.column; });
+  }
+  for (size_t i = first; i < last; ++i) {
+    const Event& e = trace.events[i];
+    if (!is_instruction(e)) continue;
+    ++t.instructions;
+    t.active_lanes += uint64_t(std::popcount(e.mask));
+  }
+  return t;
+}
+
+std::vector<BankRow> bank_rows(const Trace& trace, const EventFilter& filter) {
+  std::vector<BankRow> rows;
+  std::vector<uint64_t> addr;
+  for (size_t i = 0; i < trace.events.size(); ++i) {
+    const Event& e = trace.events[i];
+    if (e.type != EventType::Access || e.space != MemSpace::Shared || !matches(e, filter)) continue;
+    auto lanes = trace.lanes(e);
+    addr.resize(lanes.size());
+    for (size_t k = 0; k < lanes.size(); ++k) addr[k] = trace.address(e, lanes[k]);
+    const SharedCounts c = shared_bank_counts(e.width, e.mask, addr);
+    BankRow r;
+    r.event = i;
+    r.words = c.bank_words;
+    r.ways = c.bank_ways;
+    r.wavefronts = uint16_t(std::min<uint32_t>(c.wavefronts, 0xffff));
+    r.conflicts = uint16_t(std::min<uint32_t>(c.wavefronts - std::min(c.wavefronts, c.ideal_wavefronts), 0xffff));
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+ElementCounts element_counts(const Trace& trace, uint32_t alloc, size_t first, size_t last,
+                             const EventFilter& filter) {
+  ElementCounts c;
+  c.alloc = alloc;
+  if (alloc >= trace.allocations.size()) return c;
+  const Allocation& a = trace.allocations[alloc];
+  const size_t n = size_t(a.extent);
+  c.loads.assign(n, 0);
+  c.stores.assign(n, 0);
+  c.atomics.assign(n, 0);
+  last = std::min(last, trace.events.size());
+  for (size_t i = first; i < last; ++i) {
+    const Event& e = trace.events[i];
+    if (e.type != EventType::Access || e.alloc != alloc || !matches(e, filter)) continue;
+    auto& v = e.kind == AccessKind::Load ? c.loads : e.kind == AccessKind::Store ? c.stores : c.atomics;
+    for (uint64_t off : trace.lanes(e)) {
+      const uint64_t el = element_of(a, off);
+      if (el < n) ++v[size_t(el)];
+    }
+  }
+  for (size_t i = 0; i < n; ++i) c.max_total = std::max(c.max_total, c.total(i));
+  return c;
+}
+
+}  // namespace ws::analysis

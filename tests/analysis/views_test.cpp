@@ -1,0 +1,131 @@
+// The viewer's arrangements (views.h) on hand-built traces: timeline columns aligned at barriers,
+// bank rows, element counts up to a playback position.
+#include "trace_builder.h"
+
+#include "ws/analysis/views.h"
+
+#include <gtest/gtest.h>
+
+using ws::AccessKind;
+using ws::MemSpace;
+using namespace ws::analysis;
+using wstest::kFull;
+using wstest::TraceBuilder;
+
+namespace {
+
+// Two warps of one block: warp 0 issues 3 instructions before the barrier, warp 1 issues 1; after
+// it, each issues 2. Block 1 has one instruction.
+ws::Trace two_warps() {
+  TraceBuilder b({64, 1, 1}, {2, 1, 1});
+  uint32_t s = b.alloc("s", MemSpace::Shared, 4, 64);
+  uint32_t site = b.site(10, "s[t] = 1;");
+  auto st = [&](uint32_t blk, uint32_t w, uint32_t mask) {
+    b.access_fn(blk, w, site, s, AccessKind::Store, 4, mask, [&](uint32_t l) { return 4ull * (32 * w + l); });
+  };
+  st(0, 0, kFull);
+  st(0, 1, 0x0000ffffu);
+  st(0, 0, 0x55555555u);
+  st(0, 0, 0x11111111u);
+  b.barrier(0, {0, 1});
+  st(0, 1, kFull);
+  st(0, 0, kFull);
+  st(0, 1, kFull);
+  st(0, 0, 1u);
+  st(1, 0, kFull);
+  return b.finish();
+}
+
+}  // namespace
+
+TEST(Views, BlockEventsRange) {
+  ws::Trace t = two_warps();
+  auto [f0, l0] = block_events(t, 0);
+  EXPECT_EQ(f0, 0u);
+  EXPECT_EQ(l0, 10u);
+  auto [f1, l1] = block_events(t, 1);
+  EXPECT_EQ(f1, 10u);
+  EXPECT_EQ(l1, 11u);
+  auto [f2, l2] = block_events(t, 7);
+  EXPECT_EQ(f2, l2);
+}
+
+// Aligned: interval 0 is 3 wide (warp 0's 3 instructions), the barrier is column 3, interval 1
+// starts at column 4 for both warps.
+TEST(Views, TimelineAlignsBarriers) {
+  ws::Trace t = two_warps();
+  BlockTimeline tl = block_timeline(t, 0);
+  ASSERT_EQ(tl.warps, 2u);
+  EXPECT_EQ(tl.columns, 6u);
+  ASSERT_EQ(tl.barrier_columns.size(), 1u);
+  EXPECT_EQ(tl.barrier_columns[0], 3u);
+  ASSERT_EQ(tl.per_warp[0].size(), 6u);
+  EXPECT_EQ(tl.per_warp[0][2].column, 2u);
+  EXPECT_EQ(tl.per_warp[0][3].column, 3u);  // the barrier
+  EXPECT_EQ(t.events[tl.per_warp[0][3].event].type, ws::EventType::Barrier);
+  EXPECT_EQ(tl.per_warp[0][4].column, 4u);
+  ASSERT_EQ(tl.per_warp[1].size(), 4u);
+  EXPECT_EQ(tl.per_warp[1][0].column, 0u);
+  EXPECT_EQ(tl.per_warp[1][1].column, 3u);
+  EXPECT_EQ(tl.per_warp[1][2].column, 4u);
+  EXPECT_EQ(tl.per_warp[1][3].column, 5u);
+  // 8 instructions: 32+16+16+8+32+32+32+1 active lanes.
+  EXPECT_EQ(tl.instructions, 8u);
+  EXPECT_EQ(tl.active_lanes, 169u);
+  EXPECT_NEAR(tl.simd_efficiency(), 169.0 / 256.0, 1e-12);
+}
+
+// Issue clock: one column per distinct time; the barrier (two events, one time in a real trace;
+// the builder gives them consecutive times) is still a column of its own.
+TEST(Views, TimelineIssueClock) {
+  ws::Trace t = two_warps();
+  t.events[5].time = t.events[4].time;  // one release time for both warps, like the emulator
+  BlockTimeline tl = block_timeline(t, 0, TimelineMode::IssueClock);
+  EXPECT_EQ(tl.columns, 9u);
+  ASSERT_EQ(tl.barrier_columns.size(), 1u);
+  EXPECT_EQ(tl.barrier_columns[0], 4u);
+  EXPECT_EQ(tl.per_warp[1][0].column, 1u);
+}
+
+// Stride-2 words: banks 0, 2, ..., 30 serve 2 words each, odd banks none.
+TEST(Views, BankRowsCountWords) {
+  TraceBuilder b({32, 1, 1});
+  uint32_t s = b.alloc("s", MemSpace::Shared, 4, 64);
+  uint32_t g = b.alloc("g", MemSpace::Global, 4, 64, 4096);
+  uint32_t site = b.site(3, "s[2*t]");
+  b.access_fn(0, 0, site, s, AccessKind::Load, 4, kFull, [](uint32_t l) { return 8ull * l; });
+  b.access_fn(0, 0, site, g, AccessKind::Load, 4, kFull, [](uint32_t l) { return 4ull * l; });
+  b.access_fn(0, 0, site, s, AccessKind::Store, 4, kFull, [](uint32_t l) { return 4ull * l; });
+  ws::Trace t = b.finish();
+  auto rows = bank_rows(t);
+  ASSERT_EQ(rows.size(), 2u);  // the global load is not a bank row
+  EXPECT_EQ(rows[0].event, 0u);
+  EXPECT_EQ(rows[0].words[0], 2);
+  EXPECT_EQ(rows[0].words[1], 0);
+  EXPECT_EQ(rows[0].ways[30], 2);
+  EXPECT_EQ(rows[0].wavefronts, 2);
+  EXPECT_EQ(rows[0].conflicts, 1);
+  EXPECT_EQ(rows[1].event, 2u);
+  EXPECT_EQ(rows[1].words[5], 1);
+  EXPECT_EQ(rows[1].conflicts, 0);
+  EXPECT_EQ(bank_rows(t, {.block = 0, .warp = 1}).size(), 0u);
+}
+
+TEST(Views, ElementCountsUpToAnEvent) {
+  ws::Trace t = two_warps();
+  // Events 0..2: warp 0 stores s[0..31], warp 1 stores s[32..47], warp 0 stores the even of s[0..31].
+  ElementCounts c = element_counts(t, 0, 0, 3);
+  ASSERT_EQ(c.stores.size(), 64u);
+  EXPECT_EQ(c.stores[0], 2u);
+  EXPECT_EQ(c.stores[1], 1u);
+  EXPECT_EQ(c.stores[47], 1u);
+  EXPECT_EQ(c.stores[48], 0u);
+  EXPECT_EQ(c.max_total, 2u);
+  EXPECT_EQ(c.loads[0], 0u);
+  // Only block 1 (its one store of s[0..31]).
+  ElementCounts c1 = element_counts(t, 0, 0, t.events.size(), {.block = 1});
+  EXPECT_EQ(c1.stores[0], 1u);
+  EXPECT_EQ(c1.stores[40], 0u);
+  // An unknown allocation gives no elements.
+  EXPECT_TRUE(element_counts(t, 9, 0, 3).stores.empty());
+}
