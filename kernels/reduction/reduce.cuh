@@ -12,6 +12,10 @@
 #include "ws/catalog/checks.h"
 #include "ws/kernel.cuh"
 
+#if defined(__CUDACC__)
+#include <cub/device/device_reduce.cuh>
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // Step 1: interleaved addressing with divergent branching. `tid % (2*s)` keeps every other lane
 // of a warp busy, then every fourth...: the warps diverge at every step.
@@ -278,6 +282,9 @@ struct ReduceEntry {
         {"7", "multiple elements per thread", "a grid-stride loop: each thread sums many pairs, few full blocks"},
         {"8", "warp shuffles", "__shfl_down_sync instead of shared memory for the tree inside a warp"},
         {"9", "warp shuffles + 16-byte loads", "each thread loads an int4/float4: a warp reads 512 contiguous bytes"},
+        {"cub", "CUB DeviceReduce::Sum (reference)",
+         "NVIDIA's library reduction that ships with CUDA: the bar every variant is measured against", false, {},
+         true},
         {"5u", "unrolled last warp WITHOUT volatile/__syncwarp",
          "the lecture's first version of step 5", true,
          "correct only under lockstep: Volta and later GPUs need volatile and __syncwarp()"},
@@ -297,6 +304,7 @@ struct ReduceEntry {
     const uint32_t b = c.block.x;
     if (c.block.y != 1 || c.block.z != 1) return "the reduction kernels use 1D blocks: block must be (x, 1, 1)";
     const std::string& v = c.variant;
+    if (v == "cub") return {};
     if (v == "8" || v == "9") {
       if (b % 32) return "variant " + v + " shuffles whole warps: the block size must be a multiple of 32 (got " + std::to_string(b) + ")";
       return {};
@@ -352,6 +360,21 @@ struct ReduceEntry {
     double ref = 0, abs_sum = 0;
     for (T x : host) ref += double(x), abs_sum += std::fabs(double(x));
     ws::global_array<T> in = be.upload("g_idata", host);
+    if (c.variant == "cub") {
+      // The library's own multi-pass reduction; only the GPU backends get here (gpu_only).
+#if defined(__CUDACC__)
+      ws::global_array<T> sum = be.template alloc<T>("sum", 1);
+      size_t temp_bytes = 0;
+      cub::DeviceReduce::Sum(nullptr, temp_bytes, in.data(), sum.data(), int(c.n));
+      ws::global_array<unsigned char> temp = be.template alloc<unsigned char>("cub_temp", std::max<size_t>(temp_bytes, 1));
+      if (!be.call("cub::DeviceReduce::Sum", [&] {
+            return cub::DeviceReduce::Sum(temp.data(), temp_bytes, in.data(), sum.data(), int(c.n));
+          }))
+        return;
+      ws::check_scalar(out, "sum", be.download(sum)[0], ref, abs_sum, c.n);
+#endif
+      return;
+    }
     uint64_t count = c.n;
     for (int pass = 0;; ++pass) {
       const uint32_t blocks = blocks_for(c.variant, count, c.block.x, c);

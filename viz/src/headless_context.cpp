@@ -91,7 +91,9 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(std::string& error) {
     error = "cannot load libEGL.so.1 (install libegl1 and a driver: libegl-mesa0 or NVIDIA's)";
     return nullptr;
   }
-  if (!GLAD_EGL_EXT_device_enumeration || !GLAD_EGL_EXT_platform_device ||
+  // NVIDIA's driver advertises the older EGL_EXT_device_base (enumeration + query in one) rather
+  // than EGL_EXT_device_enumeration; either provides eglQueryDevicesEXT.
+  if (!(GLAD_EGL_EXT_device_enumeration || GLAD_EGL_EXT_device_base) || !GLAD_EGL_EXT_platform_device ||
       !eglQueryDevicesEXT || !eglGetPlatformDisplayEXT) {
     error = "EGL has no device platform (EGL_EXT_device_enumeration / EGL_EXT_platform_device); "
             "install libegl-mesa0 or an NVIDIA driver";

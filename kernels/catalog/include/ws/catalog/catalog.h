@@ -40,6 +40,10 @@ struct ParamSpec {
 };
 
 struct VariantSpec {
+  VariantSpec(std::string id_, std::string name_, std::string summary_, bool broken_ = false,
+              std::string broken_note_ = {}, bool gpu_only_ = false)
+      : id(std::move(id_)), name(std::move(name_)), summary(std::move(summary_)), broken(broken_),
+        broken_note(std::move(broken_note_)), gpu_only(gpu_only_) {}
   std::string id;        // "3"
   std::string name;      // "sequential addressing"
   std::string summary;   // one line: what this step changes, as the lecture says it

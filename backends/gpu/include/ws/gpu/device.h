@@ -1,0 +1,34 @@
+// The CUDA device, seen from plain C++ (no CUDA headers): is there one, what is it, and turning
+// CUDA errors into messages. Implemented in backends/gpu (built only with CUDA).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ws::gpu {
+
+struct DeviceInfo {
+  bool present = false;
+  std::string why_not;       // when !present: "no CUDA device (cudaGetDeviceCount: ...)"
+  std::string name;          // "NVIDIA H100 80GB HBM3"
+  int major = 0, minor = 0;  // compute capability
+  int sm_count = 0;
+  uint64_t l2_bytes = 0;
+  uint64_t global_bytes = 0;
+  int sm_clock_khz = 0, mem_clock_khz = 0, bus_width_bits = 0;
+};
+
+// Queried once and cached; never throws, never aborts without a driver.
+const DeviceInfo& device();
+
+// "cudaErrorIllegalAddress: an illegal memory access was encountered"
+std::string error_text(int cuda_error);
+
+// True for errors that leave the context unusable (an illegal address, a trap, a launch
+// failure): after one, the device must be reset before anything else runs.
+bool is_sticky(int cuda_error);
+
+// Resets the device after a sticky error; every device pointer is invalid afterwards.
+void reset_device();
+
+}  // namespace ws::gpu

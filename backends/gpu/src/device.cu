@@ -1,0 +1,67 @@
+#include <cuda_runtime.h>
+
+#include <mutex>
+
+#include "ws/gpu/device.h"
+
+namespace ws::gpu {
+
+const DeviceInfo& device() {
+  static DeviceInfo info;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+      info.why_not = err != cudaSuccess ? "no CUDA device (" + error_text(err) + ")" : "no CUDA device";
+      cudaGetLastError();  // clear it: the emulator goes on without a GPU
+      return;
+    }
+    cudaDeviceProp p{};
+    if ((err = cudaGetDeviceProperties(&p, 0)) != cudaSuccess) {
+      info.why_not = "cannot query the CUDA device: " + error_text(err);
+      return;
+    }
+    info.present = true;
+    info.name = p.name;
+    info.major = p.major;
+    info.minor = p.minor;
+    info.sm_count = p.multiProcessorCount;
+    info.l2_bytes = uint64_t(p.l2CacheSize);
+    info.global_bytes = uint64_t(p.totalGlobalMem);
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, 0) == cudaSuccess) info.sm_clock_khz = v;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, 0) == cudaSuccess) info.mem_clock_khz = v;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrGlobalMemoryBusWidth, 0) == cudaSuccess) info.bus_width_bits = v;
+  });
+  return info;
+}
+
+std::string error_text(int e) {
+  const cudaError_t err = static_cast<cudaError_t>(e);
+  return std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
+}
+
+bool is_sticky(int e) {
+  switch (static_cast<cudaError_t>(e)) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void reset_device() {
+  cudaDeviceReset();
+  cudaGetLastError();
+}
+
+}  // namespace ws::gpu

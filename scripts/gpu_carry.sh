@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Packs what the GPU machine needs into .carry/ (ignored by git): the CUDA build's binaries and
+# the shared libraries it lacks (it has no package registry). Then, with the device tool:
+#   carry: [".carry", ".gl"]   command: bash scripts/gpu_check.sh .carry
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-cuda}
+rm -rf .carry && mkdir -p .carry/bin .carry/lib
+for b in app/warpscope tests/gpu/test_gpu bench/bench_gpu_overhead bench/bench_gpu_trace tests/kernels/test_kernels; do
+  [ -x "$build/$b" ] && cp "$build/$b" .carry/bin/
+done
+# Shared libraries outside glibc/libstdc++ that the binaries use.
+for bin in .carry/bin/*; do
+  ldd "$bin" | awk '/=> \// {print $3}'
+done | sort -u | grep -vE '/(libc|libm|libstdc\+\+|libgcc_s|libdl|libpthread|librt|ld-linux)[.-]' |
+  while read -r lib; do cp -L "$lib" .carry/lib/; done
+du -sh .carry

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The GPU machine's check, in one call: the gpu-labelled tests, the zero-overhead benchmark, the
+# SASS comparison, and a headless screenshot through the NVIDIA EGL driver. Prints a short table.
+#
+# It runs what was built on a developer machine (the GPU machine has no package registry, so it
+# cannot build the viewer's dependencies): `scripts/gpu_carry.sh` packs .carry/, then
+#   device run  carry [".carry", ".gl"]  command: bash scripts/gpu_check.sh .carry
+# Results also go to $OUT (or /tmp/warpscope-gpu).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+carry=${1:-.carry}
+out=${OUT:-/tmp/warpscope-gpu}
+mkdir -p "$out"
+export LD_LIBRARY_PATH="$PWD/$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ -d .gl ] && ls .gl/*.deb > /dev/null 2>&1; then
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
+[ -f /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ] &&
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+
+echo "== device"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader
+
+echo "== gpu tests (gpu-fast correctness of every catalog kernel)"
+"$carry/bin/test_gpu" 2>&1 | tee "$out/test_gpu.log" | grep -E "^device:|PASSED|FAILED|SKIPPED|Failure" | head -20
+
+echo "== zero overhead: gpu-fast vs hand-written twins"
+"$carry/bin/bench_gpu_overhead" 2>&1 | tee "$out/overhead.txt"
+if command -v cuobjdump > /dev/null; then
+  cuobjdump -sass "$carry/bin/bench_gpu_overhead" > "$out/sass.txt" 2>&1
+  python3 scripts/sass_compare.py sm_90 < "$out/sass.txt" | tee "$out/sass_compare.txt"
+fi
+
+if [ -x "$carry/bin/bench_gpu_trace" ]; then
+  echo "== gpu-trace recording overhead"
+  "$carry/bin/bench_gpu_trace" 2>&1 | tee "$out/trace_overhead.txt"
+fi
+
+echo "== headless screenshot through the NVIDIA EGL driver"
+"$carry/bin/warpscope" --headless --size 1600x900 --screenshot "$out/gpu_headless.png" 2>&1 | tail -3
+ls -la "$out/gpu_headless.png" 2>&1 | tail -1
