@@ -1,0 +1,190 @@
+// Matrix multiply P = M N (seed 001, "Tiled multiply using thread blocks", "Shared memory bank
+// conflicts", "What about matrix multiplication?"). M is n x k, N is k x m, P is n x m, row-major;
+// any sizes (tiles past the edge are filled with zeros, outputs past the edge not written).
+//
+//   naive            : each thread walks a row of M and a column of N in global memory.
+//   tiled            : "one block computes one square sub-matrix Psub of size BLOCK_SIZE; one thread
+//                      computes one element of Psub". In the inner loop a warp reads Msub[ty][kk]
+//                      (every lane the same word: broadcast) and Nsub[kk][tx] (neighbouring words):
+//                      no bank conflicts, as the lecture says.
+//   tiled-transposed : the same, with the N tile stored transposed (NsubT[tx][ty]) and read by
+//                      columns, NsubT[tx][kk]: the "common bank conflict pattern (2D)": for
+//                      BLOCK_SIZE 32 all 32 lanes hit one bank (32-way), for 16 it is 8-way.
+//   padded           : the 2D-padding remedy: NsubT[BLOCK_SIZE][BLOCK_SIZE + 1], "add one float
+//                      to the end of each row, stride becomes odd": conflict-free again.
+//
+// BLOCK_SIZE is the block's side: --block 16 (or 16,16) runs 16 x 16 tiles; 8, 16 or 32.
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "matrix/matrix_check.h"
+#include "ws/catalog/catalog.h"
+#include "ws/catalog/checks.h"
+#include "ws/kernel.cuh"
+
+template <class T>
+__global__ void matmul_naive(ws::global_array<const T> M, ws::global_array<const T> N, ws::global_array<T> P,
+                             unsigned n, unsigned k, unsigned m) {
+  unsigned row = blockIdx.y * blockDim.y + threadIdx.y;
+  unsigned col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < n && col < m) {
+    T sum = 0;
+    for (unsigned kk = 0; kk < k; ++kk)
+      sum += T(M[row * k + kk]) * T(N[kk * m + col]);
+    P[row * m + col] = sum;
+  }
+}
+
+template <class T, unsigned BLOCK_SIZE>
+__global__ void matmul_tiled(ws::global_array<const T> M, ws::global_array<const T> N, ws::global_array<T> P,
+                             unsigned n, unsigned k, unsigned m) {
+  __shared__ ws::shared_array<T, BLOCK_SIZE * BLOCK_SIZE, "Msub"> Msub;  // Msub[ty][tx]
+  __shared__ ws::shared_array<T, BLOCK_SIZE * BLOCK_SIZE, "Nsub"> Nsub;  // Nsub[ty][tx]
+  unsigned tx = threadIdx.x, ty = threadIdx.y;
+  unsigned row = blockIdx.y * BLOCK_SIZE + ty;
+  unsigned col = blockIdx.x * BLOCK_SIZE + tx;
+  T sum = 0;
+  for (unsigned t = 0; t < (k + BLOCK_SIZE - 1) / BLOCK_SIZE; ++t) {
+    // Each thread loads one element of each tile (zero past the edges).
+    unsigned mc = t * BLOCK_SIZE + tx, nr = t * BLOCK_SIZE + ty;
+    Msub[ty * BLOCK_SIZE + tx] = row < n && mc < k ? T(M[row * k + mc]) : T(0);
+    Nsub[ty * BLOCK_SIZE + tx] = nr < k && col < m ? T(N[nr * m + col]) : T(0);
+    __syncthreads();  // the tiles are complete
+    for (unsigned kk = 0; kk < BLOCK_SIZE; ++kk)
+      sum += T(Msub[ty * BLOCK_SIZE + kk]) * T(Nsub[kk * BLOCK_SIZE + tx]);  // broadcast, then neighbours
+    __syncthreads();  // everyone is done with the tiles before they are overwritten
+  }
+  if (row < n && col < m) P[row * m + col] = sum;
+}
+
+// The N tile kept transposed: NsubT[tx][ty] = N[..][col]; the inner loop reads NsubT[tx][kk], a
+// column of the tile. PAD = 0 (bank conflicts) or 1 (the padded remedy).
+template <class T, unsigned BLOCK_SIZE, unsigned PAD>
+__global__ void matmul_tiled_transposed(ws::global_array<const T> M, ws::global_array<const T> N, ws::global_array<T> P,
+                                        unsigned n, unsigned k, unsigned m) {
+  __shared__ ws::shared_array<T, BLOCK_SIZE * BLOCK_SIZE, "Msub"> Msub;
+  __shared__ ws::shared_array<T, BLOCK_SIZE * (BLOCK_SIZE + PAD), "NsubT"> NsubT;  // NsubT[tx][ty], row stride BLOCK_SIZE + PAD
+  unsigned tx = threadIdx.x, ty = threadIdx.y;
+  unsigned row = blockIdx.y * BLOCK_SIZE + ty;
+  unsigned col = blockIdx.x * BLOCK_SIZE + tx;
+  T sum = 0;
+  for (unsigned t = 0; t < (k + BLOCK_SIZE - 1) / BLOCK_SIZE; ++t) {
+    unsigned mc = t * BLOCK_SIZE + tx, nr = t * BLOCK_SIZE + ty;
+    Msub[ty * BLOCK_SIZE + tx] = row < n && mc < k ? T(M[row * k + mc]) : T(0);
+    NsubT[tx * (BLOCK_SIZE + PAD) + ty] = nr < k && col < m ? T(N[nr * m + col]) : T(0);  // a column of NsubT
+    __syncthreads();
+    for (unsigned kk = 0; kk < BLOCK_SIZE; ++kk)
+      sum += T(Msub[ty * BLOCK_SIZE + kk]) * T(NsubT[tx * (BLOCK_SIZE + PAD) + kk]);  // stride BLOCK_SIZE + PAD
+    __syncthreads();
+  }
+  if (row < n && col < m) P[row * m + col] = sum;
+}
+
+// ---------------------------------------------------------------------------------------------
+struct MatmulEntry {
+  static ws::KernelSpec spec() {
+    ws::KernelSpec s;
+    s.name = "matmul";
+    s.title = "Matrix multiply: naive, shared-memory tiles, the padding remedy";
+    s.description =
+        "P = M N with M n x k and N k x m (k, m params; 0 = n). Tiled: BLOCK_SIZE x BLOCK_SIZE tiles "
+        "in shared memory, BLOCK_SIZE = the block's side (8, 16, 32); Msub is read as a broadcast, Nsub "
+        "by neighbouring words. Tiled-transposed keeps the N tile by columns (bank conflicts); padded "
+        "adds one word per tile row (conflict-free).";
+    s.source = "matrix/matmul.cuh";
+    s.lecture = "seed 001 (tiled multiply, shared memory bank conflicts, pad the rows)";
+    s.variants = {
+        {"naive", "naive", "each thread reads a row of M and a column of N from global memory"},
+        {"tiled", "shared-memory tiles (BLOCK_SIZE)", "Msub[ty][kk] broadcast, Nsub[kk][tx] neighbours: conflict-free"},
+        {"tiled-transposed", "tiles with N stored transposed", "NsubT[tx][kk]: a column of the tile, BLOCK_SIZE words apart: bank conflicts"},
+        {"padded", "transposed tile padded to BLOCK_SIZE + 1", "one extra word per row: odd stride, conflict-free"},
+    };
+    s.params = {
+        {"k", "columns of M = rows of N (0 = n)", 0, 1 << 14, 0, {}},
+        {"m", "columns of N and P (0 = n)", 0, 1 << 14, 0, {}},
+    };
+    s.default_n = 64;
+    s.default_block = 16;
+    s.dtypes = {"float", "int"};
+    return s;
+  }
+
+  static uint64_t dim(const ws::RunConfig& c, const char* p) {
+    const int64_t v = c.param(p, 0);
+    return v > 0 ? uint64_t(v) : c.n;
+  }
+
+  static ws::Dim3 shape(const ws::RunConfig& c) {
+    ws::Dim3 b = c.block;
+    if (b.y == 1) b.y = b.x;  // --block 16 means 16 x 16
+    return b;
+  }
+
+  static std::string validate(const ws::RunConfig& c) {
+    const ws::Dim3 b = shape(c);
+    if (b.z != 1) return "matrix multiply uses 2D blocks: block z must be 1";
+    if (b.count() > 1024) return "block " + ws::matrix::shape_text(b) + " has over 1024 threads";
+    const uint64_t k = dim(c, "k"), m = dim(c, "m");
+    if (c.n * k * m > (1ull << 27))
+      return "n*k*m = " + std::to_string(c.n * k * m) + " multiply-adds: too many for the emulator demo (<= 134217728)";
+    if (c.n > 65535ull * b.y) return "the grid's y dimension would be over 65535 blocks: use a smaller n";
+    if (c.variant != "naive") {
+      if (b.x != b.y || (b.x != 8 && b.x != 16 && b.x != 32))
+        return "the tiled variants use square BLOCK_SIZE x BLOCK_SIZE blocks with BLOCK_SIZE 8, 16 or 32 (got " +
+               ws::matrix::shape_text(b) + ")";
+    }
+    if (c.dtype == "int" && k > 10000) return "int products of 0..9 summed over k > 10000 could overflow: use float";
+    return {};
+  }
+
+  template <class T, unsigned BS, class B>
+  static bool launch_tiled(B& be, const std::string& v, ws::Dim3 grid, ws::Dim3 blk, ws::global_array<T> M,
+                           ws::global_array<T> N, ws::global_array<T> P, unsigned n, unsigned k, unsigned m) {
+    const std::string bs = "<" + std::to_string(BS) + ">";
+    if (v == "tiled") return be.launch("matmul_tiled" + bs, grid, blk, 0, matmul_tiled<T, BS>, M, N, P, n, k, m);
+    if (v == "tiled-transposed")
+      return be.launch("matmul_tiled_transposed" + bs, grid, blk, 0, matmul_tiled_transposed<T, BS, 0>, M, N, P, n, k, m);
+    return be.launch("matmul_tiled_padded" + bs, grid, blk, 0, matmul_tiled_transposed<T, BS, 1>, M, N, P, n, k, m);
+  }
+
+  template <class T, class B>
+  static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
+    const uint64_t n = c.n, k = dim(c, "k"), m = dim(c, "m");
+    const bool is_int = std::is_integral_v<T>;
+    const std::vector<T> hm = ws::random_input<T>(n * k, c.seed, is_int ? 0 : -1, is_int ? 9 : 1);
+    const std::vector<T> hn = ws::random_input<T>(k * m, c.seed + 31, is_int ? 0 : -1, is_int ? 9 : 1);
+    ws::global_array<T> M = be.upload("M", hm), N = be.upload("N", hn);
+    ws::global_array<T> P = be.template alloc<T>("P", n * m);
+    const ws::Dim3 blk = shape(c);
+    if (blk.y != c.block.y) out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (--block " + std::to_string(c.block.x) + " means a square block)");
+    const ws::Dim3 grid{ws::matrix::div_up(m, blk.x), ws::matrix::div_up(n, blk.y), 1};
+    bool ok;
+    if (c.variant == "naive") ok = be.launch("matmul_naive", grid, blk, 0, matmul_naive<T>, M, N, P, unsigned(n), unsigned(k), unsigned(m));
+    else if (blk.x == 8) ok = launch_tiled<T, 8>(be, c.variant, grid, blk, M, N, P, unsigned(n), unsigned(k), unsigned(m));
+    else if (blk.x == 16) ok = launch_tiled<T, 16>(be, c.variant, grid, blk, M, N, P, unsigned(n), unsigned(k), unsigned(m));
+    else ok = launch_tiled<T, 32>(be, c.variant, grid, blk, M, N, P, unsigned(n), unsigned(k), unsigned(m));
+    if (!ok) return;
+    std::vector<double> ref(n * m), abs_ref(n * m);
+    for (uint64_t r = 0; r < n; ++r)
+      for (uint64_t col = 0; col < m; ++col) {
+        double s = 0, a = 0;
+        for (uint64_t kk = 0; kk < k; ++kk) {
+          const double p = double(hm[r * k + kk]) * double(hn[kk * m + col]);
+          s += p;
+          a += std::fabs(p);
+        }
+        ref[r * m + col] = s;
+        abs_ref[r * m + col] = a;
+      }
+    ws::matrix::check_products(out, "P", be.download(P), ref, abs_ref, m, k);
+  }
+
+  template <class B>
+  static void run(B& be, const ws::RunConfig& c, ws::RunResult& out) {
+    if (c.dtype == "int") run_typed<int>(be, c, out);
+    else run_typed<float>(be, c, out);
+  }
+};

@@ -1,0 +1,199 @@
+// The shortcut problem (seed 004, "Programming Parallel Computers", chapter 4): given an n x n
+// matrix d of edge costs, r[i][j] = min over k of d[i][k] + d[k][j] -- a matrix product in the
+// (min, +) semiring.
+//
+//   V0 : one thread per output. Thread (x, y) computes r[i][j] with i from threadIdx.x, so the
+//        lanes of a warp read d[n*i + k] with i = 0..15: a stride of n floats, a different cache
+//        line per lane.
+//   V1 : a preprocessing kernel writes the transpose t = d^T after d; the main kernel reads
+//        t[n*k + i] instead of d[n*i + k]: neighbouring lanes read neighbouring words (coalesced).
+//   V2 : "reuse data in registers": 8 x 8 threads per block, each computing 8 x 8 outputs kept in
+//        registers (v[8][8]), so a block computes a 64 x 64 region; per k a thread reads 8 values
+//        of t and 8 of d and does 64 min-plus operations. The padding kernel (64 threads per row)
+//        copies d and its transpose into a 2 x nn x nn buffer, nn = n rounded up to 64, padded with
+//        +infinity, so the main kernel needs no edge tests inside its loops. In a warp the lanes
+//        read t[0..7] four times and d[0..3] eight times: "the blue dots always span continuous
+//        regions".
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "matrix/matrix_check.h"
+#include "ws/catalog/catalog.h"
+#include "ws/catalog/checks.h"
+#include "ws/kernel.cuh"
+
+// ---- V0 -----------------------------------------------------------------------------------
+__global__ void shortcut_v0(ws::global_array<float> r, ws::global_array<const float> d, int n) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  int j = threadIdx.y + blockIdx.y * blockDim.y;
+  if (i >= n || j >= n) return;
+  float v = HUGE_VALF;
+  for (int k = 0; k < n; ++k) {
+    float x = d[n * i + k];  // lanes: i = 0, 1, 2, ... -> n floats apart
+    float y = d[n * k + j];
+    float z = x + y;
+    v = min(v, z);
+  }
+  r[n * i + j] = v;
+}
+
+// ---- V1 -----------------------------------------------------------------------------------
+// Preprocessing: d[0 .. n*n) = the input, d[n*n .. 2*n*n) = its transpose t.
+__global__ void shortcut_v1_transpose(ws::global_array<const float> r, ws::global_array<float> d, int n) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  int j = threadIdx.y + blockIdx.y * blockDim.y;
+  if (i >= n || j >= n) return;
+  float v = r[n * j + i];  // lanes read a row of the input (i consecutive)
+  d[n * j + i] = v;
+  d[n * n + n * i + j] = v;  // t[i][j] = d[j][i]
+}
+
+__global__ void shortcut_v1(ws::global_array<float> r, ws::global_array<const float> d, int n) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  int j = threadIdx.y + blockIdx.y * blockDim.y;
+  if (i >= n || j >= n) return;
+  // const float* t = d + n * n;
+  float v = HUGE_VALF;
+  for (int k = 0; k < n; ++k) {
+    float x = d[n * n + n * k + i];  // t[n*k + i]: lanes i = 0, 1, 2, ... -> neighbouring words
+    float y = d[n * k + j];
+    float z = x + y;
+    v = min(v, z);
+  }
+  r[n * i + j] = v;
+}
+
+// ---- V2 -----------------------------------------------------------------------------------
+// The padding kernel: one block per row of the padded input, 64 threads, each 1/64th of a row.
+__global__ void myppkernel(ws::global_array<const float> r, ws::global_array<float> d, int n, int nn) {
+  int ja = threadIdx.x;
+  int i = blockIdx.y;
+  // float* t = d + nn * nn;
+  for (int jb = 0; jb < nn; jb += 64) {
+    int j = jb + ja;
+    float v = (i < n && j < n) ? float(r[n * i + j]) : HUGE_VALF;
+    d[nn * i + j] = v;
+    d[nn * nn + nn * j + i] = v;  // t[nn*j + i]
+  }
+}
+
+__global__ void mykernel(ws::global_array<float> r, ws::global_array<const float> d, int n, int nn) {
+  int ia = threadIdx.x;
+  int ja = threadIdx.y;
+  int ic = blockIdx.x;
+  int jc = blockIdx.y;
+  // const float* t = d + nn * nn;
+
+  float v[8][8];
+  for (int ib = 0; ib < 8; ++ib) {
+    for (int jb = 0; jb < 8; ++jb) {
+      v[ib][jb] = HUGE_VALF;
+    }
+  }
+  for (int k = 0; k < n; ++k) {
+    float x[8];
+    float y[8];
+    for (int ib = 0; ib < 8; ++ib) {
+      int i = ic * 64 + ib * 8 + ia;
+      x[ib] = d[nn * nn + nn * k + i];  // t[nn*k + i]
+    }
+    for (int jb = 0; jb < 8; ++jb) {
+      int j = jc * 64 + jb * 8 + ja;
+      y[jb] = d[nn * k + j];
+    }
+    for (int ib = 0; ib < 8; ++ib) {
+      for (int jb = 0; jb < 8; ++jb) {
+        v[ib][jb] = min(v[ib][jb], x[ib] + y[jb]);
+      }
+    }
+  }
+  for (int ib = 0; ib < 8; ++ib) {
+    for (int jb = 0; jb < 8; ++jb) {
+      int i = ic * 64 + ib * 8 + ia;
+      int j = jc * 64 + jb * 8 + ja;
+      if (i < n && j < n) {
+        r[n * i + j] = v[ib][jb];
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+struct ShortcutEntry {
+  static ws::KernelSpec spec() {
+    ws::KernelSpec s;
+    s.name = "shortcut";
+    s.title = "The shortcut problem (min-plus product)";
+    s.description =
+        "r[i][j] = min_k d[i][k] + d[k][j] for an n x n matrix. V0 naive (strided reads), V1 reads a "
+        "transposed copy (coalesced), V2 keeps 8 x 8 results per thread in registers, 64 x 64 per 8 x 8 "
+        "block, after a padding kernel (nn = n rounded up to 64, +infinity padding).";
+    s.source = "matrix/shortcut.cuh";
+    s.lecture = "seed 004 (PPC chapter 4: V0, V1, V2 with the padding kernel)";
+    s.variants = {
+        {"0", "V0: naive", "thread (x,y) -> r[i][j], i from threadIdx.x: lanes read d[n*i + k], n floats apart"},
+        {"1", "V1: transposed copy", "a preprocessing kernel writes t = d^T; lanes read t[n*k + i]: coalesced"},
+        {"2", "V2: 8x8 register blocking", "padding kernel to nn = 64*ceil(n/64); each 8x8 block computes 64x64 outputs, 8x8 per thread"},
+    };
+    s.params = {};
+    s.default_n = 100;
+    s.default_block = 16;
+    s.dtypes = {"float"};
+    return s;
+  }
+
+  static ws::Dim3 shape(const ws::RunConfig& c) {
+    if (c.variant == "2") return c.block.y == 1 ? ws::Dim3{8, 8, 1} : c.block;
+    ws::Dim3 b = c.block;
+    if (b.y == 1) b.y = b.x;  // --block 16 means dim3(16, 16), the course's block
+    return b;
+  }
+
+  static std::string validate(const ws::RunConfig& c) {
+    const ws::Dim3 b = shape(c);
+    if (b.z != 1) return "the shortcut kernels use 2D blocks: block z must be 1";
+    if (b.count() > 1024) return "block " + ws::matrix::shape_text(b) + " has over 1024 threads";
+    if (c.n > 1024) return "n = " + std::to_string(c.n) + ": the n^3 min-plus operations are too many for the emulator demo (n <= 1024)";
+    if (c.variant == "2" && (b.x != 8 || b.y != 8))
+      return "V2 is built for 8 x 8 threads, each computing 8 x 8 outputs (64 x 64 per block): block must be (8,8), got " +
+             ws::matrix::shape_text(b);
+    return {};
+  }
+
+  template <class B>
+  static void run(B& be, const ws::RunConfig& c, ws::RunResult& out) {
+    const int n = int(c.n);
+    const std::vector<float> host = ws::random_input<float>(uint64_t(n) * n, c.seed, 0, 1);
+    ws::global_array<float> rGPU = be.upload("r", host);  // the input, then the result (as in the course)
+    const ws::Dim3 blk = shape(c);
+    if (blk.y != c.block.y) out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (the variant's shape for --block " + std::to_string(c.block.x) + ")");
+    if (c.variant == "0") {
+      const ws::Dim3 grid{ws::matrix::div_up(n, blk.x), ws::matrix::div_up(n, blk.y), 1};
+      // V0 reads d and writes r: d is a copy of the input.
+      ws::global_array<float> dGPU = be.upload("d", host);
+      if (!be.launch("shortcut_v0", grid, blk, 0, shortcut_v0, rGPU, dGPU, n)) return;
+    } else if (c.variant == "1") {
+      const ws::Dim3 grid{ws::matrix::div_up(n, blk.x), ws::matrix::div_up(n, blk.y), 1};
+      ws::global_array<float> dGPU = be.template alloc<float>("d", 2ull * n * n);
+      if (!be.launch("shortcut_v1_transpose", grid, blk, 0, shortcut_v1_transpose, rGPU, dGPU, n)) return;
+      if (!be.launch("shortcut_v1", grid, blk, 0, shortcut_v1, rGPU, dGPU, n)) return;
+    } else {
+      const int nn = (n + 63) / 64 * 64;
+      ws::global_array<float> dGPU = be.template alloc<float>("d", 2ull * nn * nn);
+      if (!be.launch("myppkernel", ws::Dim3{1, uint32_t(nn), 1}, ws::Dim3{64, 1, 1}, 0, myppkernel, rGPU, dGPU, n, nn)) return;
+      if (!be.launch("mykernel", ws::Dim3{uint32_t(nn / 64), uint32_t(nn / 64), 1}, blk, 0, mykernel, rGPU, dGPU, n, nn)) return;
+      out.notes.push_back("padded to nn = " + std::to_string(nn));
+    }
+    std::vector<float> want(uint64_t(n) * n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        float v = HUGE_VALF;
+        for (int k = 0; k < n; ++k) v = std::min(v, host[uint64_t(n) * i + k] + host[uint64_t(n) * k + j]);
+        want[uint64_t(n) * i + j] = v;
+      }
+    ws::matrix::check_exact(out, "r", be.download(rGPU), want, uint64_t(n));
+  }
+};

@@ -1,0 +1,152 @@
+// Matrix transpose (seed 001: memory coalescing, "Common bank conflict patterns (2D)": "pad the
+// rows: add one float to the end of each row, stride becomes odd"). out = in^T for a rows x cols
+// row-major matrix (any size: square, non-square, not multiples of the tile).
+//
+//   naive   : a warp reads a row of `in` (coalesced) but writes a column of `out`: 32 lanes,
+//             32 different 128-byte lines per store.
+//   tile    : the block stages a TILE x TILE tile in shared memory; reads and writes of global
+//             memory are both row-wise (coalesced), but reading the tile by columns puts a warp's
+//             32 lanes on ONE bank: tile[threadIdx.x][...] has stride TILE words -> 32-way
+//             conflicts for TILE = 32.
+//   padded  : tile[TILE][TILE + 1]: the column stride becomes 33 words (odd): conflict-free.
+//   rows    : the padded tile with TILE x TILE/4 threads (32 x 8 for TILE 32): each thread copies
+//             4 elements, so a block moves the same tile with a quarter of the threads.
+//
+// TILE is the block's x size (8, 16 or 32). The shared tile is a 1D array indexed
+// [row * (TILE + PAD) + col], the slide's tile[row][col].
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "matrix/matrix_check.h"
+#include "ws/catalog/catalog.h"
+#include "ws/catalog/checks.h"
+#include "ws/kernel.cuh"
+
+template <class T>
+__global__ void transpose_naive(ws::global_array<const T> in, ws::global_array<T> out, unsigned rows, unsigned cols) {
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;  // column of in
+  unsigned y = blockIdx.y * blockDim.y + threadIdx.y;  // row of in
+  if (x < cols && y < rows)
+    out[x * rows + y] = in[y * cols + x];  // read a row (coalesced), write a column (stride rows)
+}
+
+// Shared-memory tile; PAD = 0 (bank conflicts on the column read) or 1 (padded). Each thread
+// copies TILE / blockDim.y elements (one for a TILE x TILE block, four for TILE x TILE/4).
+template <class T, unsigned TILE, unsigned PAD>
+__global__ void transpose_tile(ws::global_array<const T> in, ws::global_array<T> out, unsigned rows, unsigned cols) {
+  __shared__ ws::shared_array<T, TILE * (TILE + PAD), "tile"> tile;  // T tile[TILE][TILE + PAD]
+  unsigned x = blockIdx.x * TILE + threadIdx.x;
+  unsigned y = blockIdx.y * TILE + threadIdx.y;
+  for (unsigned j = 0; j < TILE; j += blockDim.y)
+    if (x < cols && y + j < rows)
+      tile[(threadIdx.y + j) * (TILE + PAD) + threadIdx.x] = in[(y + j) * cols + x];  // row-wise in, row-wise tile
+  __syncthreads();
+  x = blockIdx.y * TILE + threadIdx.x;  // the transposed block
+  y = blockIdx.x * TILE + threadIdx.y;
+  for (unsigned j = 0; j < TILE; j += blockDim.y)
+    if (x < rows && y + j < cols)
+      out[(y + j) * rows + x] = tile[threadIdx.x * (TILE + PAD) + threadIdx.y + j];  // column of the tile
+}
+
+// ---------------------------------------------------------------------------------------------
+struct TransposeEntry {
+  static ws::KernelSpec spec() {
+    ws::KernelSpec s;
+    s.name = "transpose";
+    s.title = "Matrix transpose: coalescing and the padded tile";
+    s.description =
+        "out = in^T (rows = n, cols param). Naive: uncoalesced writes. Shared tile: coalesced both ways, "
+        "but the tile's column read is a TILE-way bank conflict. Padded tile [TILE][TILE+1]: conflict-free. "
+        "Padded tile with TILE x TILE/4 threads: 4 elements per thread. TILE = block x (8, 16, 32); a 1D "
+        "--block T means the variant's shape (T,T) or (T,T/4).";
+    s.source = "matrix/transpose.cuh";
+    s.lecture = "seed 001 (coalescing; common bank conflict patterns 2D: pad the rows)";
+    s.variants = {
+        {"naive", "naive", "out[x*rows + y] = in[y*cols + x]: reads coalesced, writes stride rows"},
+        {"tile", "shared-memory tile", "coalesced both ways; the tile's column read is TILE-way bank conflicted"},
+        {"padded", "padded tile [TILE][TILE+1]", "one extra word per tile row: odd stride, conflict-free"},
+        {"rows", "padded tile, TILE x TILE/4 threads", "32x8 threads for a 32x32 tile: each thread copies 4 elements"},
+    };
+    s.params = {
+        {"cols", "columns of the input (0 = n: square)", 0, 1 << 16, 0, {}},
+    };
+    s.default_n = 96;
+    s.default_block = 32;
+    s.dtypes = {"float", "double"};
+    return s;
+  }
+
+  static uint64_t cols(const ws::RunConfig& c) {
+    const int64_t v = c.param("cols", 0);
+    return v > 0 ? uint64_t(v) : c.n;
+  }
+
+  // The launched block: a 1D --block T stands for the tile variants' own shape.
+  static ws::Dim3 shape(const ws::RunConfig& c) {
+    ws::Dim3 b = c.block;
+    if (c.variant == "tile" || c.variant == "padded") {
+      if (b.y == 1) b.y = b.x;
+    } else if (c.variant == "rows") {
+      if (b.y == 1) b.y = std::max(1u, b.x / 4);
+    }
+    return b;
+  }
+
+  static std::string validate(const ws::RunConfig& c) {
+    const ws::Dim3 b = shape(c);
+    if (b.z != 1) return "the transpose uses 2D blocks: block z must be 1";
+    if (c.n * cols(c) > (1u << 24)) return "the matrix has over 16M elements: too large for the emulator demo (rows * cols <= 16777216)";
+    if (c.variant == "naive") return {};
+    if (b.x != 8 && b.x != 16 && b.x != 32)
+      return "the tile is block.x wide: block x must be 8, 16 or 32 (got " + std::to_string(b.x) + ")";
+    if (c.variant == "rows" && b.y != b.x / 4)
+      return "variant rows uses TILE x TILE/4 threads (e.g. 32x8): block must be (" + std::to_string(b.x) + "," +
+             std::to_string(b.x / 4) + "), got " + ws::matrix::shape_text(b);
+    if (c.variant != "rows" && b.y != b.x)
+      return "variant " + c.variant + " uses one thread per tile element: block must be (" + std::to_string(b.x) + "," +
+             std::to_string(b.x) + "), got " + ws::matrix::shape_text(b) + " (variant rows does 4 per thread)";
+    return {};
+  }
+
+  template <class T, unsigned TILE, class B>
+  static bool launch_tile(B& be, const ws::RunConfig& c, ws::Dim3 grid, ws::Dim3 blk, ws::global_array<T> in,
+                          ws::global_array<T> out, unsigned rows, unsigned cols) {
+    if (c.variant == "tile")
+      return be.launch("transpose_tile<" + std::to_string(TILE) + ">", grid, blk, 0, transpose_tile<T, TILE, 0>, in, out, rows, cols);
+    return be.launch("transpose_tile<" + std::to_string(TILE) + ",padded>", grid, blk, 0, transpose_tile<T, TILE, 1>, in, out,
+                     rows, cols);
+  }
+
+  template <class T, class B>
+  static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
+    const uint64_t rows = c.n, ncols = cols(c);
+    const std::vector<T> host = ws::random_input<T>(rows * ncols, c.seed, -100, 100);
+    ws::global_array<T> in = be.upload("in", host);
+    ws::global_array<T> o = be.template alloc<T>("out", rows * ncols);
+    const ws::Dim3 blk = shape(c);
+    if (blk.y != c.block.y) out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (the variant's shape for --block " + std::to_string(c.block.x) + ")");
+    bool ok = false;
+    if (c.variant == "naive") {
+      const ws::Dim3 grid{ws::matrix::div_up(ncols, blk.x), ws::matrix::div_up(rows, blk.y), 1};
+      ok = be.launch("transpose_naive", grid, blk, 0, transpose_naive<T>, in, o, unsigned(rows), unsigned(ncols));
+    } else {
+      const ws::Dim3 grid{ws::matrix::div_up(ncols, blk.x), ws::matrix::div_up(rows, blk.x), 1};
+      if (blk.x == 8) ok = launch_tile<T, 8>(be, c, grid, blk, in, o, unsigned(rows), unsigned(ncols));
+      else if (blk.x == 16) ok = launch_tile<T, 16>(be, c, grid, blk, in, o, unsigned(rows), unsigned(ncols));
+      else ok = launch_tile<T, 32>(be, c, grid, blk, in, o, unsigned(rows), unsigned(ncols));
+    }
+    if (!ok) return;
+    std::vector<T> want(rows * ncols);
+    for (uint64_t r = 0; r < rows; ++r)
+      for (uint64_t col = 0; col < ncols; ++col) want[col * rows + r] = host[r * ncols + col];
+    ws::matrix::check_exact(out, "out", be.download(o), want, rows);
+  }
+
+  template <class B>
+  static void run(B& be, const ws::RunConfig& c, ws::RunResult& out) {
+    if (c.dtype == "double") run_typed<double>(be, c, out);
+    else run_typed<float>(be, c, out);
+  }
+};
