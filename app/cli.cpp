@@ -3,6 +3,8 @@
 #include "commands/commands.h"
 #include "headless.h"
 #include "options.h"
+#include "session.h"
+#include "view_export.h"
 #include "window.h"
 
 #include "ws/viz/png.h"
@@ -66,6 +68,72 @@ int run_headless_cli(const Options& opt) {
   return 0;
 }
 
+int run_view_cli(const Options& opt) {
+  if (!opt.headless || opt.screenshot.empty()) {
+    std::cerr << "warpscope: --view renders one view to a PNG: it needs --headless and --screenshot FILE\n";
+    return 2;
+  }
+  ViewRun run;
+  run.view = opt.view;
+  std::string err;
+  if (view_panel_id(opt.view, err).empty()) {
+    std::cerr << "warpscope: " << err << "\n";
+    return 2;
+  }
+  run.request = default_request();
+  if (!opt.kernel.empty() && opt.kernel != run.request.kernel) {
+    run.request.kernel = opt.kernel;
+    run.request.config.variant.clear();
+    run.request.config.n = 0;
+    run.request.config.block = {0, 1, 1};
+  }
+  if (!opt.variant.empty()) run.request.config.variant = opt.variant;
+  if (opt.n) run.request.config.n = opt.n;
+  if (!opt.block.empty()) {
+    unsigned v[3] = {1, 1, 1};
+    int k = 0;
+    const char* p = opt.block.c_str();
+    const char* end = p + opt.block.size();
+    while (p < end && k < 3) {
+      auto [q, ec] = std::from_chars(p, end, v[k]);
+      if (ec != std::errc() || v[k] == 0) break;
+      ++k;
+      p = q;
+      if (p < end && *p == ',') ++p; else break;
+    }
+    if (k == 0 || p != end) {
+      std::cerr << "warpscope: --block '" << opt.block << "' is not X[,Y[,Z]] with numbers >= 1\n";
+      return 2;
+    }
+    run.request.config.block = {v[0], v[1], v[2]};
+  }
+  if (!opt.dtype.empty()) run.request.config.dtype = opt.dtype;
+  if (opt.seed_given) run.request.config.seed = opt.seed;
+  run.select = opt.select;
+  if (opt.size_given) {
+    run.width = opt.width;
+    run.height = opt.height;
+  }
+  run.factor = opt.scale;
+  run.presentation = opt.presentation;
+  ws::viz::Image img;
+  if (!render_view(run, img, err)) {
+    std::cerr << "warpscope: " << err << "\n";
+    return 1;
+  }
+  err = ws::viz::save_png(opt.screenshot, img);
+  if (!err.empty()) {
+    std::cerr << "warpscope: " << err << "\n";
+    return 1;
+  }
+  auto d = session().data();
+  std::cout << "warpscope: wrote " << opt.screenshot << " (" << img.width << "x" << img.height << ", view "
+            << view_panel_id(opt.view, err) << ", " << run.request.kernel << " "
+            << (d ? d->resolved.variant : run.request.config.variant) << ")\n";
+  if (d && !d->error.empty()) std::cout << "warpscope: the run reported: " << d->error << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -101,6 +169,22 @@ int run_cli(int argc, char** argv) {
       ->check(CLI::Range(1, 100000));
   app.add_flag("--presentation", opt.presentation,
                "Presentation mode: larger font, high-contrast theme, fullscreen (F11 toggles)");
+  app.add_option("--view", opt.view,
+                 "With --headless: render only this view (e.g. warp-access-map, bank-conflict-heatmap, "
+                 "divergence-timeline, block-layout, memory-heatmap, source-view, reduction-lab, playback); "
+                 "--size is the view's size (default 1000x640), --scale multiplies the pixels (2 for slides)")
+      ->type_name("NAME");
+  app.add_option("--kernel", opt.kernel, "With --view: catalog kernel to run (default reduce)")->type_name("K");
+  app.add_option("--variant", opt.variant, "With --view: variant id (default 1)")->type_name("V");
+  app.add_option("--n", opt.n, "With --view: problem size (default 4096)")->type_name("N");
+  app.add_option("--block", opt.block, "With --view: block shape X[,Y[,Z]] (default 256)")->type_name("B");
+  app.add_option("--dtype", opt.dtype, "With --view: element type (int, float)")->type_name("T");
+  auto* seed_opt = app.add_option("--seed", opt.seed, "With --view: seed of the random input")->type_name("S");
+  app.add_option("--select", opt.select,
+                 "With --view: what is selected, e.g. block=0,warp=1,event=12 (keys: launch, block, warp, "
+                 "event = index in the trace, step = the warp's issue step, site, lane, alloc, element, "
+                 "cursor = playback position)")
+      ->type_name("K=V,...");
   app.footer(
       "Keys in the viewer: F1 help, F11 presentation mode, F12 screenshot, Ctrl +/- UI scale, "
       "Ctrl+Q quit.\n"
@@ -119,6 +203,7 @@ int run_cli(int argc, char** argv) {
   int rc = run_selected_command(app);
   if (rc >= 0) return rc;
   opt.scale_given = scale_opt->count() > 0;
+  opt.seed_given = seed_opt->count() > 0;
 
   if (!size_text.empty()) {
     std::string err;
@@ -127,6 +212,7 @@ int run_cli(int argc, char** argv) {
     opt.height = s.height;
     opt.size_given = true;
   }
+  if (!opt.view.empty()) return run_view_cli(opt);
   if (opt.headless) return run_headless_cli(opt);
   return run_window(opt);
 }

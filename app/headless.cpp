@@ -2,6 +2,7 @@
 
 #include "device_probe.h"
 #include "frame.h"
+#include "session.h"
 
 #include "ws/viz/framebuffer.h"
 #include "ws/viz/headless_context.h"
@@ -37,6 +38,9 @@ bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& r
   bool ok = ws::viz::imgui_gl_init();
   if (!ok) error = "cannot initialize the OpenGL renderer";
 
+  // The same picture every time: the session's first run is finished before the first frame.
+  session().start_default();
+  session().wait_idle();
   auto last = std::chrono::steady_clock::now();
   for (int f = 0; ok && f < run.frames; ++f) {
     shell_prepare(s, 1.0f);  // an action of the previous frame may have changed the look

@@ -45,9 +45,15 @@ ShellLayout compute_layout(ImVec2 display, float font_px, const ImGuiStyle& styl
     b = {ImVec2(x + wa + gap, y), ImVec2(w - wa - gap, h)};
   };
 
-  Rect reduction, memory_lab, access, bank, divergence, block, heat, source, timing;
-  split(top, height, 0.55f, reduction, memory_lab, x0, left);
-  split(top, height, 0.60f, source, timing, x2, right);
+  Rect reduction, memory_lab, access, bank, divergence, block, heat, source, playback, timing, rest;
+  split(top, height, 0.74f, reduction, memory_lab, x0, left);
+  // Right column: source view, the playback bar (a fixed few lines), timing.
+  split(top, height, 0.52f, source, rest, x2, right);
+  {
+    const float ph = std::min(std::round(6.6f * em), std::round(rest.size.y * 0.5f));
+    playback = {rest.pos, ImVec2(right, ph)};
+    timing = {ImVec2(x2, rest.pos.y + ph + gap), ImVec2(right, rest.size.y - ph - gap)};
+  }
   // Center: the access map on top (largest: it is the picture lectures show most), then two rows
   // of two.
   float row = std::round((height - 2 * gap) * 0.29f);
@@ -61,6 +67,7 @@ ShellLayout compute_layout(ImVec2 display, float font_px, const ImGuiStyle& styl
       {"warp-access-map", access},  {"bank-conflict-heatmap", bank},
       {"divergence-timeline", divergence}, {"block-layout", block},
       {"memory-heatmap", heat},     {"source-view", source},
+      {"playback", playback},
       {"timing", timing}};
   auto panels = all_panels();
   L.panels.assign(panels.size(), Rect{ImVec2(x1, top), ImVec2(center, height)});

@@ -18,7 +18,12 @@ struct Options {
   std::string screenshot;  // "" = none
   int frames = 0;          // 0 = default (4 headless; run until quit in a window)
   bool presentation = false;
-  std::string program = "warpscope";  // argv[0], so hints show a command that runs as typed
+  std::string program = "warpscope";
+  // One view alone (--view): what to run and select. Empty kernel: the viewer's default run.
+  std::string view;
+  std::string kernel, variant, block, dtype, select;
+  uint64_t n = 0, seed = 1;
+  bool seed_given = false;  // argv[0], so hints show a command that runs as typed
 };
 
 struct Size {

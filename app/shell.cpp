@@ -2,6 +2,8 @@
 
 #include "layout.h"
 #include "panels/panels.h"
+#include "session.h"
+#include "views/views.h"
 
 #include "ws/viz/panel_capture.h"
 #include "ws/viz/png.h"
@@ -109,6 +111,11 @@ std::filesystem::path export_path(const ShellState& s, const std::string& what, 
 void shell_frame(ShellState& s, const FrameInput& in) {
   for (Action a : in.actions) apply_action(s, a);
   ImGuiIO& io = ImGui::GetIO();
+  // The session: start the first run once, take in a finished run, advance playback.
+  Session& ses = session();
+  ses.start_default();
+  ses.poll();
+  tick_playback(ses, io.DeltaTime);
   if (io.DeltaTime > 0) {
     float ms = io.DeltaTime * 1000.0f;
     s.frame_ms = s.frame_ms == 0.0f ? ms : s.frame_ms * 0.9f + ms * 0.1f;

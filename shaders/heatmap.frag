@@ -9,6 +9,8 @@ uniform sampler2D u_values;  // R32F; NaN = no data
 uniform vec2 u_range;        // values mapped to the two ends of the color map
 uniform vec4 u_empty;        // color of cells without data and of the grid lines
 uniform vec2 u_line;         // grid line width as a fraction of a cell (x, y); 0 = none
+uniform int u_categories;    // 1: values are indices into u_palette instead of a viridis scale
+uniform vec4 u_palette[8];   // Okabe-Ito (ws::viz::category)
 
 // Viridis (perceptually uniform, readable in grey and by the color-blind), polynomial fit.
 vec3 viridis(float t) {
@@ -30,6 +32,11 @@ void main() {
   vec2 f = fract(cell);
   if (isnan(v) || f.x < u_line.x || f.y < u_line.y) {
     frag_color = u_empty;
+    return;
+  }
+  if (u_categories == 1) {
+    int k = int(floor(v + 0.5));
+    frag_color = u_palette[((k % 8) + 8) % 8];
     return;
   }
   float t = clamp((v - u_range.x) / max(u_range.y - u_range.x, 1e-20), 0.0, 1.0);

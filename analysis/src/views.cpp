@@ -158,4 +158,20 @@ ElementCounts element_counts(const Trace& trace, uint32_t alloc, size_t first, s
   return c;
 }
 
+std::vector<uint32_t> sector_byte_masks(const InstructionMetrics& m) {
+  const auto& sectors = m.global.sector_addresses;
+  std::vector<uint32_t> out(sectors.size(), 0);
+  const uint32_t width = std::max<uint32_t>(m.width, 1);
+  for (uint32_t l = 0; l < kWarpSize; ++l) {
+    if (m.global.lane_sector[l] < 0) continue;
+    const uint64_t a = m.lane_address[l];
+    for (uint64_t b = a; b < a + width; ++b) {
+      const uint64_t sector = b / kSectorBytes * kSectorBytes;
+      auto it = std::lower_bound(sectors.begin(), sectors.end(), sector);
+      if (it != sectors.end() && *it == sector) out[size_t(it - sectors.begin())] |= 1u << (b % kSectorBytes);
+    }
+  }
+  return out;
+}
+
 }  // namespace ws::analysis

@@ -1,12 +1,14 @@
-// Bank-conflict heatmap: bank x instruction (or source site).
+// Bank-conflict heatmap panel (views/bank_heatmap.cpp).
 #include "panels/panels.h"
+#include "views/views.h"
 
 namespace ws::app {
 
-// Placeholder until the view lands; the sentence is what the finished panel shows.
-void draw_bank_conflict_heatmap() {
-  draw_placeholder(
-      "Will show the 32 shared-memory banks against instructions or source sites, colored by how many lanes hit each bank.");
+BankHeatmapState& bank_heatmap_state() {
+  static BankHeatmapState s;
+  return s;
 }
+
+void draw_bank_conflict_heatmap() { draw_bank_heatmap(session(), bank_heatmap_state()); }
 
 }  // namespace ws::app

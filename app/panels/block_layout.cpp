@@ -1,12 +1,14 @@
-// Block layout: the threads of a block colored by warp.
+// Block layout panel (views/block_layout.cpp).
 #include "panels/panels.h"
+#include "views/views.h"
 
 namespace ws::app {
 
-// Placeholder until the view lands; the sentence is what the finished panel shows.
-void draw_block_layout() {
-  draw_placeholder(
-      "Will show the threads of a block colored by warp: why dim3(16,16) and dim3(128,2) group threads differently.");
+BlockLayoutState& block_layout_state() {
+  static BlockLayoutState s;
+  return s;
 }
+
+void draw_block_layout() { draw_block_layout_view(session(), block_layout_state()); }
 
 }  // namespace ws::app

@@ -1,12 +1,14 @@
-// Divergence timeline: lanes x issue steps per warp.
+// Divergence timeline panel (views/divergence_timeline.cpp).
 #include "panels/panels.h"
+#include "views/views.h"
 
 namespace ws::app {
 
-// Placeholder until the view lands; the sentence is what the finished panel shows.
-void draw_divergence_timeline() {
-  draw_placeholder(
-      "Will show each warp's 32 lanes against issue steps: which lanes were active, where the warp split and reconverged, where it waited at __syncthreads().");
+TimelineState& timeline_state() {
+  static TimelineState s;
+  return s;
 }
+
+void draw_divergence_timeline() { draw_divergence_timeline_view(session(), timeline_state()); }
 
 }  // namespace ws::app

@@ -1,12 +1,14 @@
-// Memory heatmap: how often each element of an array was touched.
+// Memory heatmap panel (views/memory_heatmap.cpp).
 #include "panels/panels.h"
+#include "views/views.h"
 
 namespace ws::app {
 
-// Placeholder until the view lands; the sentence is what the finished panel shows.
-void draw_memory_heatmap() {
-  draw_placeholder(
-      "Will show every element of an array colored by how often it was read, written or updated atomically.");
+MemoryHeatmapState& memory_heatmap_state() {
+  static MemoryHeatmapState s;
+  return s;
 }
+
+void draw_memory_heatmap() { draw_memory_heatmap_view(session(), memory_heatmap_state()); }
 
 }  // namespace ws::app

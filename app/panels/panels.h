@@ -2,7 +2,8 @@
 // panel_window.cpp wraps a body in a movable window with its "Save as PNG" actions, and the same
 // body renders the panel alone for an export (ws::viz::render_panel).
 //
-// Until the views land (later issues), every body is a placeholder saying what it will show.
+// The bodies bind the views (app/views/) to the one session; Memory lab and Timing are still
+// placeholders saying what they will show.
 #pragma once
 
 #include <span>
@@ -33,5 +34,6 @@ void draw_block_layout();
 void draw_memory_heatmap();
 void draw_source_view();
 void draw_timing();
+void draw_playback_panel();
 
 }  // namespace ws::app

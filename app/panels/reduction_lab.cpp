@@ -1,12 +1,14 @@
-// Reduction lab: the lecture's reduction variants side by side.
+// Reduction lab panel (issue 6): the lecture's variants, toggled live (views/lab.cpp).
 #include "panels/panels.h"
+#include "views/views.h"
 
 namespace ws::app {
 
-// Placeholder until the view lands; the sentence is what the finished panel shows.
-void draw_reduction_lab() {
-  draw_placeholder(
-      "Will run the lecture's reduction variants (interleaved, sequential, warp shuffle, ...) for a chosen block size and n: result checked against the CPU, time, and what each step buys.");
+LabState& lab_state() {
+  static LabState s;
+  return s;
 }
+
+void draw_reduction_lab() { draw_lab(session(), lab_state()); }
 
 }  // namespace ws::app

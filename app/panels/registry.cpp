@@ -16,6 +16,7 @@ const PanelInfo kPanels[] = {
     {"block-layout", "Block layout", draw_block_layout},
     {"memory-heatmap", "Memory heatmap", draw_memory_heatmap},
     {"source-view", "Source view", draw_source_view},
+    {"playback", "Playback", draw_playback_panel},
     {"timing", "Timing", draw_timing},
 };
 }  // namespace

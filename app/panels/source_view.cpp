@@ -1,12 +1,14 @@
-// Source view: the kernel's source with per-line numbers.
+// Source view panel (views/source_view.cpp).
 #include "panels/panels.h"
+#include "views/views.h"
 
 namespace ws::app {
 
-// Placeholder until the view lands; the sentence is what the finished panel shows.
-void draw_source_view() {
-  draw_placeholder(
-      "Will show the kernel's source with per-line numbers (accesses, wavefronts, bank conflicts, sectors per request, active lanes); a click selects that line's accesses.");
+SourceViewState& source_view_state() {
+  static SourceViewState s;
+  return s;
 }
+
+void draw_source_view() { draw_source_view_body(session(), source_view_state()); }
 
 }  // namespace ws::app

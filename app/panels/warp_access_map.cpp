@@ -1,12 +1,14 @@
-// Warp access map: lanes of one warp-instruction above, memory below.
+// Warp access map panel: the selected warp instruction (views/access_map.cpp).
 #include "panels/panels.h"
+#include "views/views.h"
 
 namespace ws::app {
 
-// Placeholder until the view lands; the sentence is what the finished panel shows.
-void draw_warp_access_map() {
-  draw_placeholder(
-      "Will show the 32 lanes of the selected warp-instruction above and memory below (shared-memory banks, or global sectors and 128-byte lines), one line per lane, conflicts colored.");
+AccessMapState& access_map_state() {
+  static AccessMapState s;
+  return s;
 }
+
+void draw_warp_access_map() { draw_access_map(session(), access_map_state()); }
 
 }  // namespace ws::app

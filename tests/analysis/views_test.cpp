@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+
 using ws::AccessKind;
 using ws::MemSpace;
 using namespace ws::analysis;
@@ -128,4 +130,23 @@ TEST(Views, ElementCountsUpToAnEvent) {
   EXPECT_EQ(c1.stores[40], 0u);
   // An unknown allocation gives no elements.
   EXPECT_TRUE(element_counts(t, 9, 0, 3).stores.empty());
+}
+
+// 32 lanes x 4 bytes from byte 4 of a 128-byte line: 5 sectors; the first misses its 4 first
+// bytes, the last uses only its first 4.
+TEST(Views, SectorByteMasks) {
+  TraceBuilder b({32, 1, 1});
+  uint32_t g = b.alloc("g", MemSpace::Global, 4, 64, 4096);
+  uint32_t site = b.site(3, "g[t+1]");
+  b.access_fn(0, 0, site, g, AccessKind::Load, 4, kFull, [](uint32_t l) { return 4ull * (l + 1); });
+  ws::Trace t = b.finish();
+  auto m = metrics_of(t, t.events[0]);
+  auto masks = sector_byte_masks(m);
+  ASSERT_EQ(masks.size(), 5u);
+  EXPECT_EQ(masks[0], 0xfffffff0u);
+  EXPECT_EQ(masks[1], 0xffffffffu);
+  EXPECT_EQ(masks[4], 0x0000000fu);
+  uint64_t used = 0;
+  for (uint32_t x : masks) used += uint64_t(std::popcount(x));
+  EXPECT_EQ(used, m.global.bytes_unique);
 }

@@ -1,5 +1,6 @@
 #include "ws/viz/heatmap.h"
 
+#include "ws/viz/colormap.h"
 #include "ws/viz/gl.h"
 #include "ws/viz/shader.h"
 
@@ -57,6 +58,13 @@ bool HeatmapRenderer::draw(const Heatmap& h, ImVec4 empty, std::string& error) {
   glUniform2f(m.program.uniform("u_range"), h.vmin, h.vmax);
   glUniform4f(m.program.uniform("u_empty"), empty.x, empty.y, empty.z, empty.w);
   glUniform2f(m.program.uniform("u_line"), h.line, h.line);
+  glUniform1i(m.program.uniform("u_categories"), h.categories ? 1 : 0);
+  float palette[4 * kCategoryColors];
+  for (int i = 0; i < kCategoryColors; ++i) {
+    const ImVec4 c = category(i);
+    palette[4 * i] = c.x, palette[4 * i + 1] = c.y, palette[4 * i + 2] = c.z, palette[4 * i + 3] = c.w;
+  }
+  glUniform4fv(m.program.uniform("u_palette"), kCategoryColors, palette);
   glBindVertexArray(m.vao);
   glDrawArrays(GL_TRIANGLES, 0, 3);
 

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "ws/analysis/instruction.h"
 #include "ws/trace/trace.h"
 
 namespace ws::analysis {
@@ -83,6 +84,11 @@ struct ElementCounts {
 };
 ElementCounts element_counts(const Trace& trace, uint32_t alloc, size_t first, size_t last,
                              const EventFilter& filter = {});
+
+// Global access (the access map's sector strip): which bytes of each touched 32-byte sector the
+// active lanes use; bit b = byte b of the sector. Parallel to m.global.sector_addresses.
+// popcount of all masks = bytes_unique; sectors x 32 = bytes_moved.
+std::vector<uint32_t> sector_byte_masks(const InstructionMetrics& m);
 
 // The element index of lane_offset in `a` (offset / elem_size).
 inline uint64_t element_of(const Allocation& a, uint64_t lane_offset) {

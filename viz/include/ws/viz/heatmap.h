@@ -21,6 +21,9 @@ struct Heatmap {
   float vmin = 0.0f;          // mapped to the dark end of the color map
   float vmax = 1.0f;          // mapped to the bright end
   float line = 0.0f;          // grid line width as a fraction of a cell (0 = no lines)
+  // false: viridis between vmin and vmax; true: each value is a category index drawn in
+  // ws::viz::category(index) (warps, kinds): colorblind-safe, cycling through 8 colors.
+  bool categories = false;
 };
 
 class HeatmapRenderer {

@@ -1,0 +1,278 @@
+#include "session.h"
+
+#include "ws/analysis/views.h"
+
+#include <algorithm>
+#include <exception>
+
+namespace ws::app {
+
+namespace {
+
+std::string describe(const RunRequest& r) {
+  std::string s = r.kernel + " " + (r.config.variant.empty() ? "(default)" : r.config.variant);
+  s += " (n = " + std::to_string(r.config.n) + ", block " + std::to_string(r.config.block.x);
+  if (r.config.block.y != 1 || r.config.block.z != 1)
+    s += "x" + std::to_string(r.config.block.y) + "x" + std::to_string(r.config.block.z);
+  return s + ")";
+}
+
+std::shared_ptr<SessionData> execute(const RunRequest& req) {
+  auto d = std::make_shared<SessionData>();
+  d->request = req;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    const Catalog& cat = Catalog::instance();
+    d->resolved = req.config;
+    if (const CatalogEntry* e = cat.find(req.kernel)) {
+      if (std::string why = cat.resolve(*e, d->resolved); !why.empty()) d->error = why;
+    }
+    if (d->error.empty()) {
+      d->result = cat.run(req.kernel, req.config, req.backend);
+      if (!d->result.refused.empty()) {
+        d->error = d->result.refused;
+      } else {
+        analysis::Options opt;
+        for (const Trace& t : d->result.launches) d->reports.push_back(analysis::analyze(t, opt));
+        if (!d->result.completed) {
+          d->error = "the kernel stopped before it finished";
+          for (const Diagnostic& e : d->result.errors) d->error += ": " + e.message;
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    d->error = std::string("the run failed: ") + e.what();
+  } catch (...) {
+    d->error = "the run failed with an unknown error";
+  }
+  d->run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return d;
+}
+
+}  // namespace
+
+RunRequest default_request() {
+  RunRequest r;
+  r.kernel = "reduce";
+  r.config.variant = "1";
+  r.config.n = 4096;
+  r.config.block = {256, 1, 1};
+  r.config.record_blocks = {0, 1, 2, 3};
+  return r;
+}
+
+KeyNumbers key_numbers(const SessionData& d) {
+  KeyNumbers k;
+  if (!d.error.empty() && d.reports.empty()) return k;
+  k.valid = true;
+  k.passed = d.result.passed;
+  uint64_t active = 0, instr = 0, greq_ld = 0, gmov_ld = 0, greq_st = 0, gmov_st = 0;
+  for (const analysis::Report& r : d.reports) {
+    const auto& t = r.totals;
+    for (int i = 0; i < 3; ++i) {
+      k.shared_conflicts += t.shared[size_t(i)].conflicts;
+      k.shared_wavefronts += t.shared[size_t(i)].wavefronts;
+      k.shared_instructions += t.shared[size_t(i)].instructions;
+      k.global_sectors += t.global[size_t(i)].sectors;
+      k.global_requests += t.global[size_t(i)].requests;
+    }
+    greq_ld += t.global[analysis::kLd].bytes_requested;
+    gmov_ld += t.global[analysis::kLd].bytes_moved;
+    greq_st += t.global[analysis::kSt].bytes_requested;
+    gmov_st += t.global[analysis::kSt].bytes_moved;
+    active += t.divergence.active_lanes;
+    instr += t.divergence.instructions;
+    k.hazards += t.hazards;
+  }
+  k.instructions = instr;
+  k.simd_efficiency = instr ? double(active) / (32.0 * double(instr)) : 0.0;
+  k.global_load_efficiency = gmov_ld ? double(greq_ld) / double(gmov_ld) : 0.0;
+  k.global_store_efficiency = gmov_st ? double(greq_st) / double(gmov_st) : 0.0;
+  return k;
+}
+
+// The catalog is made first so it outlives the worker thread that uses it.
+Session::Session() : catalog_(Catalog::instance()), thread_([this](std::stop_token st) { worker(st); }) {}
+
+void Session::set_data(std::shared_ptr<SessionData> d) {
+  {
+    std::lock_guard lock(mu_);
+    ready_ = std::move(d);
+  }
+  poll();
+}
+
+Session::~Session() {
+  thread_.request_stop();
+  cv_.notify_all();
+}
+
+void Session::request(RunRequest r) {
+  {
+    std::lock_guard lock(mu_);
+    pending_ = r;
+    ++requested_;
+    last_request_ = std::move(r);
+  }
+  cv_.notify_all();
+}
+
+void Session::start_default() {
+  if (default_started_) return;
+  default_started_ = true;
+  request(default_request());
+}
+
+void Session::worker(std::stop_token st) {
+  for (;;) {
+    RunRequest req;
+    uint64_t seq = 0;
+    {
+      std::unique_lock lock(mu_);
+      if (!cv_.wait(lock, st, [&] { return pending_.has_value(); })) return;
+      req = std::move(*pending_);
+      pending_.reset();
+      seq = requested_;
+      running_ = true;
+      running_text_ = describe(req);
+    }
+    auto d = execute(req);
+    {
+      std::lock_guard lock(mu_);
+      running_ = false;
+      // A newer request came in while this one ran: drop this result, the newer one follows.
+      if (seq == requested_) {
+        ready_ = std::move(d);
+        finished_ = seq;
+      }
+    }
+    cv_.notify_all();
+  }
+}
+
+bool Session::busy() const {
+  std::lock_guard lock(mu_);
+  return running_ || pending_.has_value() || (ready_ != nullptr);
+}
+
+std::string Session::busy_text() const {
+  std::lock_guard lock(mu_);
+  if (running_) return "running " + running_text_ + "…";
+  if (pending_) return "queued " + describe(*pending_) + "…";
+  return {};
+}
+
+bool Session::wait_idle(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mu_);
+  const bool ok = cv_.wait_for(lock, timeout, [&] { return !running_ && !pending_.has_value(); });
+  lock.unlock();
+  poll();
+  return ok;
+}
+
+bool Session::poll() {
+  std::shared_ptr<SessionData> d;
+  {
+    std::lock_guard lock(mu_);
+    d.swap(ready_);
+  }
+  if (!d) return false;
+  d->generation = ++generation_;
+  if (d->error.empty() || !d->reports.empty())
+    history[history_key(d->request.kernel, d->resolved)] = key_numbers(*d);
+  data_ = std::move(d);
+  fix_selection();
+  ++sel_version;
+  return true;
+}
+
+std::string Session::history_key(const std::string& kernel, const RunConfig& c) {
+  return kernel + "/" + c.variant + "/" + std::to_string(c.n) + "/" + std::to_string(c.block.x) + "x" +
+         std::to_string(c.block.y) + "x" + std::to_string(c.block.z) + "/" + c.dtype + "/" + std::to_string(c.seed);
+}
+
+const Trace* Session::trace() const {
+  if (!data_ || sel.launch >= data_->result.launches.size()) return nullptr;
+  return &data_->result.launches[sel.launch];
+}
+
+const analysis::Report* Session::report() const {
+  if (!data_ || sel.launch >= data_->reports.size()) return nullptr;
+  return &data_->reports[sel.launch];
+}
+
+void Session::fix_selection() {
+  // Keep what still makes sense in the new run (same block/warp/site when they exist), so a
+  // lecturer switching variants keeps looking at the same warp.
+  const Trace* t = nullptr;
+  if (data_ && !data_->result.launches.empty()) {
+    if (sel.launch >= data_->result.launches.size()) sel.launch = 0;
+    t = &data_->result.launches[sel.launch];
+  }
+  if (!t) {
+    sel.event = -1;
+    sel.cursor = -1;
+    return;
+  }
+  if (std::find(t->recorded_blocks.begin(), t->recorded_blocks.end(), sel.block) == t->recorded_blocks.end())
+    sel.block = t->recorded_blocks.empty() ? 0 : t->recorded_blocks.front();
+  const uint32_t warps = uint32_t((t->launch.block.count() + 31) / 32);
+  if (sel.warp >= warps) sel.warp = 0;
+  if (sel.site != kNone && sel.site >= t->sites.size()) sel.site = kNone;
+  if (sel.alloc != kNone && sel.alloc >= t->allocations.size()) sel.alloc = kNone;
+  sel.element = -1;
+  sel.cursor = -1;
+  playing = false;
+  // The selected event: the first shared access of the selected warp (what the access map shows
+  // first), else its first access.
+  sel.event = -1;
+  auto [first, last] = analysis::block_events(*t, sel.block);
+  int64_t any = -1;
+  for (size_t i = first; i < last; ++i) {
+    const Event& e = t->events[i];
+    if (e.warp != sel.warp || e.type != EventType::Access) continue;
+    if (any < 0) any = int64_t(i);
+    if (e.space == MemSpace::Shared && (sel.site == kNone || e.site == sel.site)) {
+      sel.event = int64_t(i);
+      break;
+    }
+  }
+  if (sel.event < 0) sel.event = any;
+  if (sel.event >= 0 && sel.site == kNone) sel.site = t->events[size_t(sel.event)].site;
+}
+
+void Session::select_event(int64_t event) {
+  const Trace* t = trace();
+  if (!t || event < 0 || size_t(event) >= t->events.size()) return;
+  const Event& e = t->events[size_t(event)];
+  sel.event = event;
+  sel.block = e.block;
+  sel.warp = e.warp;
+  sel.site = e.site;
+  if (e.type == EventType::Access) sel.alloc = e.alloc;
+  ++sel_version;
+}
+
+void Session::set_cursor(int64_t cursor) {
+  const Trace* t = trace();
+  if (!t) return;
+  auto [first, last] = analysis::block_events(*t, sel.block);
+  const int64_t n = int64_t(last - first);
+  sel.cursor = cursor < 0 ? -1 : std::min(cursor, n);
+  // The views follow: the last issued event becomes the selected one.
+  if (sel.cursor > 0) {
+    const int64_t ev = int64_t(first) + sel.cursor - 1;
+    const Event& e = t->events[size_t(ev)];
+    sel.event = ev;
+    sel.warp = e.warp;
+    sel.site = e.site;
+  }
+  ++sel_version;
+}
+
+Session& session() {
+  static Session s;
+  return s;
+}
+
+}  // namespace ws::app

@@ -1,0 +1,145 @@
+// The session: what the viewer is looking at. One run of a catalog kernel (its RunConfig, the
+// RunResult with one Trace per launch, an analysis Report per launch) and the Selection every view
+// reads and writes: click a bank in the heatmap and the access map, the timeline and the source
+// view follow.
+//
+// Runs happen on a background thread so the UI never blocks: request() queues a run and returns;
+// a newer request supersedes an older one (a run that is already going finishes, and its result is
+// dropped as stale); poll(), once per frame on the UI thread, swaps a finished run in. Refusals and
+// kernel faults come back as text in the data (never an exception, never a crash).
+//
+//   Session& s = session();
+//   s.request(RunRequest{"reduce", cfg});
+//   ... each frame: s.poll(); if (auto d = s.data()) draw(d->result.launches[sel.launch]) ...
+#pragma once
+
+#include "ws/analysis/analysis.h"
+#include "ws/catalog/catalog.h"
+#include "ws/trace/trace.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace ws::app {
+
+inline constexpr uint32_t kNone = 0xffffffffu;
+
+// What is selected, in the current run. Indices refer to data()->result.launches[launch].
+struct Selection {
+  uint32_t launch = 0;    // which kernel launch of the run
+  uint32_t block = 0;     // linear block index (must be a recorded block)
+  uint32_t warp = 0;      // warp of the block
+  int64_t event = -1;     // index in the launch's Trace::events (-1 = none)
+  uint32_t site = kNone;  // site index in the trace
+  int lane = -1;          // lane of the warp (-1 = none)
+  uint32_t alloc = kNone; // allocation (memory heatmap)
+  int64_t element = -1;   // element of `alloc`
+  // Playback: how many of the selected block's events have issued (-1 = all: no playback).
+  int64_t cursor = -1;
+};
+
+struct RunRequest {
+  std::string kernel = "reduce";
+  RunConfig config;
+  BackendKind backend = BackendKind::Emu;
+};
+
+// A finished run. Immutable once published; views hold it through a shared_ptr.
+struct SessionData {
+  uint64_t generation = 0;  // increases with every published run
+  RunRequest request;       // as asked
+  RunConfig resolved;       // with the kernel's defaults filled in
+  RunResult result;
+  std::vector<analysis::Report> reports;  // one per launch
+  std::string error;        // refused / failed: readable, for the panels
+  double run_ms = 0;        // emulator + analysis wall time
+};
+
+// Key numbers of a run, remembered per variant so the lab can compare steps side by side.
+struct KeyNumbers {
+  bool valid = false;
+  bool passed = false;
+  uint64_t shared_conflicts = 0, shared_wavefronts = 0, shared_instructions = 0;
+  double simd_efficiency = 0;
+  double global_load_efficiency = 0, global_store_efficiency = 0;
+  uint64_t global_sectors = 0, global_requests = 0;
+  uint64_t hazards = 0;
+  uint64_t instructions = 0;
+};
+KeyNumbers key_numbers(const SessionData& d);  // over every launch of the run
+
+class Session {
+ public:
+  Session();
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Queues a run (replaces a queued one); returns at once.
+  void request(RunRequest r);
+  // The first frame's run (reduce, variant 1, n = 4096, block 256, blocks 0..3 recorded), once.
+  void start_default();
+  // UI thread, once per frame: publishes a finished run. Returns true when the data changed.
+  bool poll();
+  // Publishes `d` at once, as if a run had just finished (tests and tools with a trace in hand).
+  void set_data(std::shared_ptr<SessionData> d);
+  // Waits until no run is queued or going and the last one is published (headless renders, tests).
+  bool wait_idle(std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
+  std::shared_ptr<const SessionData> data() const { return data_; }
+  bool busy() const;                  // a run is queued or going
+  std::string busy_text() const;      // "running reduce 3 (n = 4096, block 256)…"
+  const RunRequest& last_request() const { return last_request_; }  // what the controls show
+
+  Selection sel;
+  uint64_t sel_version = 0;  // bump when the selection changes (views redraw their caches)
+  void select_event(int64_t event);  // also sets warp, block, site from the event
+  void set_cursor(int64_t cursor);   // playback position (clamped to the block's events)
+
+  // The selected launch's trace / report, or null.
+  const Trace* trace() const;
+  const analysis::Report* report() const;
+
+  // Key numbers of earlier runs, keyed "kernel/variant/n/block/dtype".
+  std::map<std::string, KeyNumbers> history;
+  static std::string history_key(const std::string& kernel, const RunConfig& c);
+
+  bool playing = false;
+  float play_speed = 8.0f;  // events per second
+  double play_accum = 0;
+
+ private:
+  void worker(std::stop_token st);
+  void fix_selection();
+
+  mutable std::mutex mu_;
+  std::condition_variable_any cv_;
+  std::optional<RunRequest> pending_;
+  bool running_ = false;
+  uint64_t requested_ = 0;   // sequence number of the newest request
+  uint64_t finished_ = 0;    // sequence number of the newest finished run
+  std::shared_ptr<SessionData> ready_;  // finished, not yet published
+  std::string running_text_;
+  std::shared_ptr<const SessionData> data_;
+  uint64_t generation_ = 0;
+  RunRequest last_request_;
+  bool default_started_ = false;
+  const Catalog& catalog_;  // made before the worker starts, so it outlives it
+  std::jthread thread_;  // last member: joined first
+};
+
+// The viewer's one session (panels are plain functions).
+Session& session();
+
+// The default run of the viewer (and of `--view` without options).
+RunRequest default_request();
+
+}  // namespace ws::app

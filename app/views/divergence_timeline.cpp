@@ -1,0 +1,239 @@
+// Divergence timeline: for each warp of the selected block a band of 32 lane rows; x = issue
+// steps (each warp's own steps, aligned at every __syncthreads(); or the block's issue clock).
+// A cell is lit when the lane executed that instruction, colored by what it was (shared, global,
+// warp-synchronous); barriers are vertical lines across all warps. Drawn by shaders/timeline.frag.
+#include "views/views.h"
+
+#include "ws/viz/colormap.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+
+namespace ws::app {
+
+namespace {
+
+uint8_t kind_of(const Event& e) {
+  switch (e.type) {
+    case EventType::Access: return e.space == MemSpace::Shared ? ws::viz::kTlShared : ws::viz::kTlGlobal;
+    case EventType::WarpSync: return ws::viz::kTlSync;
+    case EventType::Fence: return ws::viz::kTlFence;
+    case EventType::Barrier: return ws::viz::kTlBarrier;
+  }
+  return ws::viz::kTlNone;
+}
+
+}  // namespace
+
+void draw_divergence_timeline_view(Session& s, TimelineState& st) {
+  if (!view_ready(s, "the timeline shows which lanes of each warp were active at every step.")) return;
+  const Trace& t = *s.trace();
+  const auto d = s.data();
+  const float E = em();
+  selection_bar(s, false);
+  ImGui::SameLine();
+  int mode = int(st.mode);
+  ImGui::SetNextItemWidth(8.5f * E);
+  const char* modes[] = {"steps, aligned at barriers", "block issue clock"};
+  if (ImGui::Combo("##x", &mode, modes, 2)) {
+    st.mode = analysis::TimelineMode(mode);
+    st.zoom = 0;
+    st.col0 = 0;
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton("fit")) st.zoom = 0, st.col0 = 0;
+  ImGui::SameLine();
+  const bool zoom_in = ImGui::SmallButton("+");
+  ImGui::SameLine();
+  const bool zoom_out = ImGui::SmallButton("-");
+
+  uint64_t key = ws::viz::hash_mix(ws::viz::kHashSeed, d->generation);
+  key = ws::viz::hash_mix(key, s.sel.launch);
+  key = ws::viz::hash_mix(key, s.sel.block);
+  key = ws::viz::hash_mix(key, uint64_t(st.mode));
+  if (key != st.cache_key) {
+    st.cache_key = key;
+    st.timeline = analysis::block_timeline(t, s.sel.block, st.mode);
+    auto& g = st.grid;
+    const auto& tl = st.timeline;
+    g.warps = int(std::min<uint32_t>(tl.warps, ws::viz::kTimelineMaxWarps));
+    g.columns = int(tl.columns);
+    g.masks.assign(size_t(g.warps) * size_t(g.columns), 0);
+    g.kinds.assign(size_t(g.warps) * size_t(g.columns), 0);
+    g.column_flags.assign(size_t(g.columns), 0);
+    g.live.assign(size_t(g.warps), 0);
+    for (int w = 0; w < g.warps; ++w) {
+      const uint32_t live = tl.live_lanes[size_t(w)];
+      g.live[size_t(w)] = live >= 32 ? 0xffffffffu : ((1u << live) - 1u);
+      for (const auto& en : tl.per_warp[size_t(w)]) {
+        const Event& e = t.events[size_t(en.event)];
+        const size_t i = size_t(w) * size_t(g.columns) + en.column;
+        g.masks[i] = e.mask;
+        g.kinds[i] = kind_of(e);
+      }
+    }
+    for (uint32_t c : tl.barrier_columns) g.column_flags[c] = ws::viz::kTlBarrier;
+    ++g.version;
+  }
+  const auto& tl = st.timeline;
+  const auto& g = st.grid;
+  if (g.columns == 0 || g.warps == 0) {
+    ImGui::TextWrapped("Block %u has no recorded instruction.", s.sel.block);
+    return;
+  }
+
+  // Block SIMD efficiency and the per-warp numbers (from the report) on the left of each band.
+  const analysis::Report* rep = s.report();
+  ImGui::Text("block %u: %llu instructions, SIMD efficiency %.0f%% (active lanes / 32)", s.sel.block,
+              static_cast<unsigned long long>(tl.instructions), 100.0 * tl.simd_efficiency());
+  if (tl.warps > uint32_t(g.warps))
+    ImGui::TextDisabled("(the first %d of %u warps are drawn)", g.warps, tl.warps);
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float label_w = std::floor(4.6f * E);
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 1.2f;
+  const float gap_px = std::floor(std::max(0.35f * E, 3.0f));
+  const float room = std::max(avail.y - legend_h, 4 * E);
+  // Lane rows fill the height (whole pixels once they are 3 px or more; below that, the eye
+  // sees the band, not the rows).
+  float lane_px = std::clamp((room - gap_px * float(g.warps - 1)) / float(32 * g.warps), 1.0f, 0.5f * E);
+  if (lane_px >= 3) lane_px = std::floor(lane_px);
+  const float band = 32 * lane_px + gap_px;
+  const float height = band * g.warps - gap_px;
+  const bool scrolls = height + 2 > room;
+  const float canvas_w =
+      std::floor(std::max(avail.x - label_w - (scrolls ? ImGui::GetStyle().ScrollbarSize + 2 : 0.0f), 8 * E));
+  const float fit = canvas_w / float(g.columns);
+  if (st.zoom <= 0) st.zoom = fit;
+  if (zoom_in) st.zoom *= 2;
+  if (zoom_out) st.zoom = std::max(st.zoom / 2, fit);
+  const float col_px = st.zoom;
+  const float visible_cols = canvas_w / col_px;
+  st.col0 = std::clamp(st.col0, 0.0f, std::max(0.0f, float(g.columns) - visible_cols));
+  // Taller than the panel (many warps): the bands scroll, the legend stays.
+  ImGui::BeginChild("##bands", ImVec2(0, std::min(height + 2, room)), false,
+                    scrolls ? ImGuiWindowFlags_AlwaysVerticalScrollbar : ImGuiWindowFlags_None);
+
+  // Playback: columns of events not yet issued are dimmed.
+  ws::viz::TimelineView view;
+  view.col0 = st.col0;
+  view.col_px = col_px;
+  view.lane_px = lane_px;
+  view.gap_px = gap_px;
+  auto [first, last] = analysis::block_events(t, s.sel.block);
+  if (s.sel.cursor >= 0) {
+    view.cursor = 0;
+    const uint64_t issued_end = first + uint64_t(s.sel.cursor);
+    for (const auto& w : tl.per_warp)
+      for (const auto& en : w)
+        if (en.event < issued_end) view.cursor = std::max(view.cursor, float(en.column + 1));
+  }
+
+  ImVec2 o = ImGui::GetCursorScreenPos();
+  o = ImVec2(std::floor(o.x), std::floor(o.y));
+  const ImVec2 gmin(o.x + label_w, o.y);
+  st.grid_min = gmin;
+  st.col_px = col_px;
+  st.lane_px = lane_px;
+  st.gap_px = gap_px;
+  const ws::viz::ViewColors vc = ws::viz::view_colors();
+  ws::viz::TimelineColors colors = {vc.empty, vc.inactive, vc.active, vc.global, vc.sync, vc.sync, vc.barrier, vc.empty};
+  uint64_t ck = ws::viz::hash_mix(g.version, uint64_t(col_px * 64));
+  ck = ws::viz::hash_mix(ck, uint64_t(st.col0 * 64));
+  ck = ws::viz::hash_mix(ck, uint64_t(view.cursor));
+  ck = ws::viz::hash_mix(ck, uint64_t(lane_px * 16));
+  ck = ws::viz::hash_mix(ck, uint64_t(vc.background.x * 1000));
+  ImGui::SetCursorScreenPos(gmin);
+  std::string err;
+  if (!st.canvas.show(ImVec2(canvas_w, height), ck, [&](std::string& e) { return st.renderer.draw(g, view, colors, e); }, err))
+    ImGui::TextColored(vc.conflict, "cannot draw the timeline: %s", err.c_str());
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  // Warp labels with their SIMD efficiency.
+  for (int w = 0; w < g.warps; ++w) {
+    const float y = gmin.y + w * band;
+    double eff = 0;
+    if (rep)
+      for (const auto& wm : rep->warps)
+        if (wm.block == s.sel.block && wm.warp == uint32_t(w)) eff = wm.simd_efficiency();
+    char lab[32];
+    std::snprintf(lab, sizeof lab, "warp %d", w);
+    const float th = ImGui::GetTextLineHeight();
+    const bool two_lines = 32 * lane_px >= 2 * th;
+    dl->AddText(ImVec2(o.x, y + (two_lines ? 0 : (32 * lane_px - th) / 2)), ImGui::GetColorU32(ImGuiCol_Text), lab);
+    if (two_lines) {
+      std::snprintf(lab, sizeof lab, "%.0f%%", 100 * eff);
+      dl->AddText(ImVec2(o.x, y + th), ImGui::GetColorU32(ImGuiCol_TextDisabled), lab);
+    }
+    if (uint32_t(w) == s.sel.warp)
+      dl->AddRectFilled(ImVec2(gmin.x - 4, y), ImVec2(gmin.x - 2, y + 32 * lane_px), ImGui::ColorConvertFloat4ToU32(vc.selection));
+  }
+  // The selected instruction.
+  if (s.sel.event >= 0 && t.events[size_t(s.sel.event)].block == s.sel.block) {
+    const Event& e = t.events[size_t(s.sel.event)];
+    for (const auto& en : tl.per_warp[e.warp])
+      if (int64_t(en.event) == s.sel.event && e.warp < uint32_t(g.warps)) {
+        const float x = gmin.x + (float(en.column) - st.col0) * col_px;
+        const float y = gmin.y + e.warp * band;
+        if (x >= gmin.x - col_px && x <= gmin.x + canvas_w)
+          dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + std::max(col_px, 2.0f) + 1, y + 32 * lane_px + 1),
+                      ImGui::ColorConvertFloat4ToU32(vc.selection), 0, 0, 2.0f);
+      }
+  }
+  if (hovered) {
+    ImGuiIO& io = ImGui::GetIO();
+    const ImVec2 mp = io.MousePos;
+    const int col = int(std::floor(st.col0 + (mp.x - gmin.x) / col_px));
+    const int w = int((mp.y - gmin.y) / band);
+    const float within = mp.y - gmin.y - float(w) * band;
+    const int lane = int(within / lane_px);
+    if (w >= 0 && w < g.warps && lane >= 0 && lane < 32 && col >= 0 && col < g.columns) {
+      const analysis::TimelineEntry* hit = nullptr;
+      for (const auto& en : tl.per_warp[size_t(w)])
+        if (en.column == uint32_t(col)) hit = &en;
+      const Dim3 th = t.thread_index(uint32_t(w), uint32_t(lane));
+      if (hit) {
+        const Event& e = t.events[size_t(hit->event)];
+        const bool active = (e.mask >> lane) & 1u;
+        ImGui::SetTooltip("warp %d, lane %d (threadIdx %u,%u,%u): %s\n%s at %s\n%s\nmask %08x: %d of 32 lanes active (step %u)",
+                          w, lane, th.x, th.y, th.z, active ? "active" : "inactive", e.type == EventType::Access ? to_string(e.kind) : to_string(e.type),
+                          site_label(t, e.site).c_str(), e.site < t.sites.size() ? t.sites[e.site].text.c_str() : "", e.mask,
+                          std::popcount(e.mask), e.step);
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+          s.select_event(int64_t(hit->event));
+          s.sel.lane = lane;
+        }
+      } else {
+        ImGui::SetTooltip("warp %d, lane %d (threadIdx %u,%u,%u)\nno instruction of this warp in column %d", w, lane, th.x, th.y,
+                          th.z, col);
+      }
+    }
+    // Wheel: zoom around the mouse; shift+wheel or drag: pan.
+    if (io.MouseWheel != 0 && (io.KeyCtrl || !scrolls)) {
+      if (io.KeyShift) {
+        st.col0 -= io.MouseWheel * 8 / col_px * E;
+      } else {
+        const float at = st.col0 + (mp.x - gmin.x) / col_px;
+        st.zoom = std::max(fit, st.zoom * (io.MouseWheel > 0 ? 1.25f : 0.8f));
+        st.col0 = at - (mp.x - gmin.x) / st.zoom;
+      }
+    }
+    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) st.col0 -= io.MouseDelta.x / col_px;
+  }
+  ImGui::EndChild();
+  swatch(vc.active, "shared");
+  ImGui::SameLine(0, E);
+  swatch(vc.global, "global");
+  ImGui::SameLine(0, E);
+  swatch(vc.sync, "warp sync");
+  ImGui::SameLine(0, E);
+  swatch(vc.inactive, "inactive lane");
+  ImGui::SameLine(0, E);
+  swatch(vc.barrier, "__syncthreads");
+  ImGui::SameLine(0, E);
+  ImGui::TextDisabled("x: %s, y: lanes 0-31 per warp", st.mode == analysis::TimelineMode::AlignedSteps ? "issue steps" : "issue clock");
+}
+
+}  // namespace ws::app

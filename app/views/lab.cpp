@@ -1,0 +1,239 @@
+// Reduction lab (issue 6, "In the viewer"): the kernel's variants in lecture order, each with the
+// one line of what the step changes; n, block size, dtype and seed; the result and its check; and
+// the key numbers from the analysis, next to those of the variants already run with the same
+// launch, so moving from step 2 to step 3 visibly removes the bank conflicts. Every change re-runs
+// in the background (the session); the views follow when the run lands.
+#include "views/views.h"
+
+#include "ws/viz/colormap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace ws::app {
+
+namespace {
+
+void rerun(Session& s, RunRequest r, LabState& st) {
+  // Validate on the spot: an invalid combination keeps the last picture and says why.
+  const Catalog& cat = Catalog::instance();
+  st.invalid.clear();
+  if (const CatalogEntry* e = cat.find(r.kernel)) {
+    RunConfig c = r.config;
+    st.invalid = cat.resolve(*e, c);
+  }
+  if (st.invalid.empty()) s.request(std::move(r));
+}
+
+void badge(const char* text, ImVec4 color, LabState& st, bool pass) {
+  const ImVec2 ts = ImGui::CalcTextSize(text);
+  const float pad = 0.35f * em();
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  p = ImVec2(std::floor(p.x), std::floor(p.y));
+  const ImVec2 q(p.x + ts.x + 2 * pad, p.y + ts.y + 0.3f * pad);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p, q, ImGui::ColorConvertFloat4ToU32(color), 3.0f);
+  dl->AddText(ImVec2(p.x + pad, p.y + 0.15f * pad), IM_COL32(0, 0, 0, 255), text);
+  st.verdict_min = p;
+  st.verdict_max = q;
+  st.verdict = pass ? 1 : 0;
+  ImGui::Dummy(ImVec2(q.x - p.x, q.y - p.y));
+}
+
+std::string percent(double v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "%.0f%%", 100 * v);
+  return b;
+}
+
+}  // namespace
+
+void draw_lab(Session& s, LabState& st) {
+  const Catalog& cat = Catalog::instance();
+  const ws::viz::ViewColors vc = ws::viz::view_colors();
+  const float E = em();
+  RunRequest req = s.last_request();
+  if (req.kernel.empty()) req = default_request();
+  const CatalogEntry* entry = cat.find(req.kernel);
+  st.verdict = -1;
+  if (!entry) {
+    ImGui::TextColored(vc.conflict, "The catalog has no kernel '%s'.", req.kernel.c_str());
+    return;
+  }
+  const KernelSpec& spec = entry->spec;
+  if (!st.synced) {
+    st.n = int(req.config.n ? req.config.n : spec.default_n);
+    st.block = int(req.config.block.x ? req.config.block.x : spec.default_block);
+    st.seed = int(req.config.seed);
+    st.synced = true;
+  }
+
+  // Kernel picker (the catalog grows: dot products, atomics...).
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##kernel", (spec.title + "  (" + spec.name + ")").c_str())) {
+    for (const CatalogEntry& e : cat.entries())
+      if (ImGui::Selectable((e.spec.title + "  (" + e.spec.name + ")").c_str(), e.spec.name == spec.name) &&
+          e.spec.name != spec.name) {
+        RunRequest r = default_request();
+        r.kernel = e.spec.name;
+        r.config.variant.clear();
+        r.config.n = e.spec.default_n;
+        r.config.block = {e.spec.default_block, 1, 1};
+        st.n = int(e.spec.default_n);
+        st.block = int(e.spec.default_block);
+        rerun(s, r, st);
+      }
+    ImGui::EndCombo();
+  }
+
+  // Variants in lecture order.
+  const std::string current = req.config.variant.empty() ? spec.variants.front().id : req.config.variant;
+  const float list_h = std::min(ImGui::GetContentRegionAvail().y * 0.5f,
+                                float(spec.variants.size()) * ImGui::GetTextLineHeightWithSpacing() * 2.05f + E * 0.5f);
+  if (ImGui::BeginChild("##variants", ImVec2(0, list_h), true)) {
+    for (const VariantSpec& v : spec.variants) {
+      const bool selected = v.id == current || v.name == current;
+      char label[160];
+      std::snprintf(label, sizeof label, "%-2s %s%s##%s", v.id.c_str(), v.name.c_str(), v.gpu_only ? "  [GPU only]" : "", v.id.c_str());
+      ImGui::PushID(v.id.c_str());
+      if (v.broken) ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
+      if (ImGui::Selectable(label, selected) && !selected) {
+        RunRequest r = req;
+        r.config.variant = v.id;
+        rerun(s, r, st);
+      }
+      if (v.broken) ImGui::PopStyleColor();
+      if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+      ImGui::Indent(1.6f * E);
+      ImGui::PushStyleColor(ImGuiCol_Text, v.broken ? vc.conflict : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s%s", v.broken ? "BROKEN ON PURPOSE: " : "", v.broken ? v.broken_note.c_str() : v.summary.c_str());
+      ImGui::PopStyleColor();
+      ImGui::Unindent(1.6f * E);
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndChild();
+
+  // Launch controls.
+  const float field = 6.5f * E;
+  bool changed = false;
+  RunRequest r = req;
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt("n", &st.n, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue)) changed = true;
+  if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
+  ImGui::SameLine(0, E);
+  ImGui::SetNextItemWidth(field);
+  char bl[16];
+  std::snprintf(bl, sizeof bl, "%d", st.block);
+  if (ImGui::BeginCombo("block", bl)) {
+    for (int b : {32, 64, 96, 128, 192, 256, 512, 1024})
+      if (ImGui::Selectable(std::to_string(b).c_str(), b == st.block)) st.block = b, changed = true;
+    ImGui::EndCombo();
+  }
+  ImGui::SetNextItemWidth(field);
+  const std::string dtype = req.config.dtype.empty() ? spec.dtypes.front() : req.config.dtype;
+  if (ImGui::BeginCombo("dtype", dtype.c_str())) {
+    for (const std::string& d : spec.dtypes)
+      if (ImGui::Selectable(d.c_str(), d == dtype)) r.config.dtype = d, changed = true;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine(0, E);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt("seed", &st.seed, 1, 0)) changed = true;
+  if (changed) {
+    r.config.n = uint64_t(std::max(st.n, 1));
+    st.n = int(r.config.n);
+    r.config.block = {uint32_t(std::max(st.block, 1)), 1, 1};
+    r.config.seed = uint64_t(std::max(st.seed, 0));
+    rerun(s, r, st);
+  }
+  if (!st.invalid.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
+    ImGui::TextWrapped("Refused: %s", st.invalid.c_str());
+    ImGui::PopStyleColor();
+  }
+
+  // The run: progress, result, check.
+  ImGui::Separator();
+  const auto d = s.data();
+  const std::string busy = s.busy_text();
+  if (!busy.empty()) ImGui::TextColored(vc.barrier, "%s", busy.c_str());
+  if (!d) {
+    if (busy.empty()) ImGui::TextDisabled("Nothing has run yet: pick a variant.");
+    return;
+  }
+  const RunResult& res = d->result;
+  ImGui::TextWrapped("Ran variant %s, n = %llu, block %u, %s: %zu launch%s, %.0f ms on the emulator", d->resolved.variant.c_str(),
+              static_cast<unsigned long long>(d->resolved.n), d->resolved.block.x, d->resolved.dtype.c_str(),
+              res.launches.size(), res.launches.size() == 1 ? "" : "es", d->run_ms);
+  if (!res.refused.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
+    ImGui::TextWrapped("Refused: %s", res.refused.c_str());
+    ImGui::PopStyleColor();
+    return;
+  }
+  if (!res.completed) {
+    badge("FAULT", vc.conflict, st, false);
+    ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
+    ImGui::TextWrapped("%s", d->error.c_str());
+    ImGui::PopStyleColor();
+  } else {
+    badge(res.passed ? "PASS" : "FAIL", res.passed ? vc.ok : vc.conflict, st, res.passed);
+    ImGui::SameLine(0, 0.6f * E);
+    ImGui::BeginGroup();
+    ImGui::Text("%s   (expected %s)", res.result.c_str(), res.expected.c_str());
+    ImGui::TextDisabled("check: %s", res.check.c_str());
+    ImGui::EndGroup();
+  }
+  for (const std::string& n : res.notes) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("note: %s", n.c_str());
+    ImGui::PopStyleColor();
+  }
+
+  // Key numbers, this run and the other variants already run with the same launch.
+  const KeyNumbers k = key_numbers(*d);
+  if (!k.valid) return;
+  ImGui::Spacing();
+  ImGui::TextUnformatted("Key numbers (recorded blocks, every launch):");
+  if (ImGui::BeginTable("##keys", 5, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("variant");
+    ImGui::TableSetupColumn("bank confl.");
+    ImGui::TableSetupColumn("SIMD eff.");
+    ImGui::TableSetupColumn("gld eff.");
+    ImGui::TableSetupColumn("check");
+    ImGui::TableHeadersRow();
+    for (const VariantSpec& v : spec.variants) {
+      RunConfig c = d->resolved;
+      c.variant = v.id;
+      auto it = s.history.find(Session::history_key(req.kernel, c));
+      if (it == s.history.end()) continue;
+      const KeyNumbers& h = it->second;
+      const bool cur = v.id == d->resolved.variant;
+      ImGui::TableNextRow();
+      if (cur) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, ImGui::GetColorU32(ImGuiCol_Header));
+      ImGui::TableNextColumn();
+      ImGui::Text("%s%s", v.id.c_str(), cur ? "  (now)" : "");
+      ImGui::TableNextColumn();
+      if (h.shared_conflicts) ImGui::TextColored(vc.conflict, "%llu", static_cast<unsigned long long>(h.shared_conflicts));
+      else ImGui::TextColored(vc.ok, "0");
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(percent(h.simd_efficiency).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(h.global_load_efficiency > 0 ? percent(h.global_load_efficiency).c_str() : "-");
+      ImGui::TableNextColumn();
+      if (h.passed) ImGui::TextColored(vc.ok, "pass");
+      else ImGui::TextColored(vc.conflict, "fail");
+    }
+    ImGui::EndTable();
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("This run: %llu shared wavefronts, %llu warp instructions, %llu hazard%s. Each variant run with this "
+                     "n, block, dtype and seed stays in the table for comparison.",
+                     static_cast<unsigned long long>(k.shared_wavefronts), static_cast<unsigned long long>(k.instructions),
+                     static_cast<unsigned long long>(k.hazards), k.hazards == 1 ? "" : "s");
+  ImGui::PopStyleColor();
+}
+
+}  // namespace ws::app

@@ -1,0 +1,147 @@
+// Memory heatmap: each allocation as a grid of its elements, colored by how many lane accesses
+// touched them (untouched: blank). Shared arrays are 32 elements per row (for 4-byte elements a
+// column is a bank). With playback, only the selected block's events issued so far count: the
+// reduction tree folds the array step by step.
+#include "views/views.h"
+
+#include "ws/viz/colormap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace ws::app {
+
+namespace {
+// Past this many elements an allocation is drawn from the report's binned heat (all blocks).
+constexpr uint64_t kMaxElements = 1u << 20;
+}  // namespace
+
+void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st) {
+  if (!view_ready(s, "the memory heatmap shows each array's elements colored by access count.")) return;
+  const Trace& t = *s.trace();
+  const analysis::Report* rep = s.report();
+  const ws::viz::ViewColors vc = ws::viz::view_colors();
+  const float E = em();
+  selection_bar(s, false);
+  ImGui::SameLine();
+  ImGui::TextDisabled(s.sel.cursor >= 0 ? "playback: block %u, first %lld events" : "all recorded blocks", s.sel.block,
+                      static_cast<long long>(s.sel.cursor));
+
+  auto [first, last] = analysis::block_events(t, s.sel.block);
+  uint64_t key = ws::viz::hash_mix(ws::viz::kHashSeed, s.data()->generation);
+  key = ws::viz::hash_mix(key, s.sel.launch);
+  key = ws::viz::hash_mix(key, uint64_t(s.sel.cursor + 1));
+  key = ws::viz::hash_mix(key, s.sel.cursor >= 0 ? s.sel.block : 0);
+  if (key != st.cache_key) {
+    st.cache_key = key;
+    while (st.allocs.size() < t.allocations.size()) st.allocs.push_back(std::make_unique<MemoryHeatmapState::Alloc>());
+    st.allocs.resize(t.allocations.size());
+    for (size_t a = 0; a < t.allocations.size(); ++a) {
+      auto& A = *st.allocs[a];
+      const Allocation& al = t.allocations[a];
+      if (al.extent <= kMaxElements) {
+        if (s.sel.cursor >= 0)
+          A.counts = analysis::element_counts(t, uint32_t(a), first, first + size_t(s.sel.cursor), {.block = s.sel.block});
+        else
+          A.counts = analysis::element_counts(t, uint32_t(a), 0, t.events.size());
+      } else {
+        A.counts = analysis::ElementCounts{};  // binned below
+      }
+      const bool binned = al.extent > kMaxElements;
+      uint64_t n = al.extent;
+      std::vector<float> v;
+      if (binned && rep && a < rep->heat.size()) {
+        const auto& h = rep->heat[a];
+        n = h.loads.size();
+        v.resize(n);
+        for (size_t i = 0; i < n; ++i) v[i] = float(h.loads[i] + h.stores[i] + h.atomics[i]);
+      } else {
+        v.resize(n);
+        for (size_t i = 0; i < n; ++i) v[i] = float(A.counts.total(i));
+      }
+      const int cols = al.space == MemSpace::Shared ? 32 : n > 2048 ? 128 : 64;
+      A.cols = int(std::min<uint64_t>(n ? n : 1, uint64_t(cols)));
+      const int rows = int((n + uint64_t(A.cols) - 1) / uint64_t(A.cols));
+      A.map = ws::viz::Heatmap{};
+      A.map.cols = A.cols;
+      A.map.rows = std::max(rows, 1);
+      A.map.values.assign(size_t(A.map.cols) * size_t(A.map.rows), NAN);
+      float vmax = 1;
+      for (size_t i = 0; i < n; ++i) {
+        if (v[i] > 0) A.map.values[i] = v[i];
+        vmax = std::max(vmax, v[i]);
+      }
+      A.map.vmin = 1;
+      A.map.vmax = std::max(vmax, 2.0f);
+    }
+  }
+  float global_max = 2;
+  for (const auto& A : st.allocs) global_max = std::max(global_max, A->map.vmax);
+
+  const float avail_w = ImGui::GetContentRegionAvail().x;
+  if (ImGui::BeginChild("##allocs", ImVec2(0, -2.4f * ImGui::GetTextLineHeightWithSpacing()))) {
+    // Shared arrays first: they are where a block's reduction tree folds.
+    std::vector<size_t> order;
+    for (size_t a = 0; a < t.allocations.size(); ++a)
+      if (t.allocations[a].space == MemSpace::Shared) order.push_back(a);
+    for (size_t a = 0; a < t.allocations.size(); ++a)
+      if (t.allocations[a].space != MemSpace::Shared) order.push_back(a);
+    for (size_t a : order) {
+      auto& A = *st.allocs[a];
+      const Allocation& al = t.allocations[a];
+      const bool binned = al.extent > kMaxElements;
+      ImGui::Text("%s %s %s[%llu]%s", to_string(al.space), al.type_name.c_str(), al.name.c_str(),
+                  static_cast<unsigned long long>(al.extent), binned ? "  (binned, all blocks)" : "");
+      const float cell = std::clamp(std::floor((avail_w - E) / float(A.cols)), 2.0f, 1.6f * E);
+      ImVec2 o = ImGui::GetCursorScreenPos();
+      o = ImVec2(std::floor(o.x), std::floor(o.y));
+      ImGui::SetCursorScreenPos(o);
+      A.grid_min = o;
+      A.cell = cell;
+      ws::viz::Heatmap& m = A.map;
+      m.vmax = global_max;  // one scale for every array: counts compare across them
+      m.line = cell >= 6 ? 1.0f / cell : 0.0f;
+      std::string err;
+      const ImVec4 empty = vc.empty;
+      ImGui::PushID(int(a));
+      if (!A.canvas.show(ImVec2(cell * float(m.cols), cell * float(m.rows)),
+                         ws::viz::hash_mix(ws::viz::hash_mix(key, uint64_t(global_max)), uint64_t(vc.background.x * 1000)),
+                         [&](std::string& e) { return A.renderer.draw(m, empty, e); }, err))
+        ImGui::TextColored(vc.conflict, "cannot draw %s: %s", al.name.c_str(), err.c_str());
+      if (ImGui::IsItemHovered()) {
+        const ImVec2 mp = ImGui::GetIO().MousePos;
+        const int c = int((mp.x - o.x) / cell), r = int((mp.y - o.y) / cell);
+        const size_t i = size_t(r) * size_t(m.cols) + size_t(c);
+        if (c >= 0 && c < m.cols && r >= 0 && i < (binned ? m.values.size() : al.extent)) {
+          if (binned) {
+            const uint64_t per = rep->heat[a].elements_per_bin;
+            ImGui::SetTooltip("%s[%llu .. %llu]: %g lane accesses", al.name.c_str(), static_cast<unsigned long long>(i * per),
+                              static_cast<unsigned long long>((i + 1) * per - 1), std::isnan(m.values[i]) ? 0.0 : double(m.values[i]));
+          } else {
+            ImGui::SetTooltip("%s[%zu] (byte offset %llu%s)\n%u loads, %u stores, %u atomics", al.name.c_str(), i,
+                              static_cast<unsigned long long>(i * al.elem_size),
+                              al.space == MemSpace::Shared ? (", bank " + std::to_string((al.base / 4 + i * al.elem_size / 4) % 32)).c_str() : "",
+                              A.counts.loads[i], A.counts.stores[i], A.counts.atomics[i]);
+            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+              s.sel.alloc = uint32_t(a);
+              s.sel.element = int64_t(i);
+              ++s.sel_version;
+            }
+          }
+        }
+      }
+      if (s.sel.alloc == a && s.sel.element >= 0 && size_t(s.sel.element) < m.values.size()) {
+        const int c = int(s.sel.element % m.cols), r = int(s.sel.element / m.cols);
+        ImGui::GetWindowDrawList()->AddRect(ImVec2(o.x + c * cell - 1, o.y + r * cell - 1), ImVec2(o.x + (c + 1) * cell + 1, o.y + (r + 1) * cell + 1),
+                                            ImGui::ColorConvertFloat4ToU32(vc.selection), 0, 0, 2.0f);
+      }
+      ImGui::PopID();
+      ImGui::Spacing();
+    }
+  }
+  ImGui::EndChild();
+  viridis_legend(1, global_max, "lane accesses per element (blank: untouched)", true);
+}
+
+}  // namespace ws::app

@@ -1,0 +1,133 @@
+// Source view: the kernel's source (embedded at build time, ws::source_text) with per-line numbers
+// from the analysis in a gutter: warp instructions, bank conflicts, sectors per request, SIMD
+// efficiency. Clicking a line selects its site in every view.
+#include "views/views.h"
+
+#include "ws/trace/sources.h"
+#include "ws/viz/colormap.h"
+#include "ws/viz/fonts.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace ws::app {
+
+void draw_source_view_body(Session& s, SourceViewState& st) {
+  if (!view_ready(s, "the source view shows the kernel with per-line numbers.")) return;
+  const Trace& t = *s.trace();
+  const analysis::Report* rep = s.report();
+  const ws::viz::ViewColors vc = ws::viz::view_colors();
+  // The file: the selected site's, else the first site's.
+  std::string file;
+  if (s.sel.site < t.sites.size()) file = t.sites[s.sel.site].file;
+  else if (!t.sites.empty()) file = t.sites.front().file;
+  if (file.empty()) {
+    ImGui::TextDisabled("The trace names no source file (no site was recorded).");
+    return;
+  }
+  const std::string text = ws::source_text(file);
+  if (text.empty()) {
+    ImGui::TextWrapped("The source of %s is not embedded in this build and not readable from disk.", file.c_str());
+    return;
+  }
+  std::vector<std::string> lines;
+  {
+    std::stringstream in(text);
+    std::string l;
+    while (std::getline(in, l)) lines.push_back(l);
+  }
+  const uint32_t sel_line = s.sel.site < t.sites.size() ? t.sites[s.sel.site].line : 0;
+  ImGui::TextDisabled("kernels/%s (recorded blocks of launch %u)", file.c_str(), s.sel.launch);
+  ImGui::PushFont(ws::viz::mono_font());
+  const float ch = ImGui::CalcTextSize("0").x;
+  const float gutter = ch * 26;
+  // Column heads over the gutter: warp instructions, bank conflicts, sectors per request, SIMD %.
+  ImGui::TextDisabled("%5s %5s %5s %4s %4s", "instr", "confl", "sect", "simd", "line");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("instr: warp instructions on the line\nconfl: shared-memory bank conflicts\n"
+                      "sect: global 32-byte sectors per request (4 = coalesced 4-byte loads)\n"
+                      "simd: active lanes / 32, in percent");
+  const float lh = ImGui::GetTextLineHeightWithSpacing();
+  if (ImGui::BeginChild("##source", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar)) {
+    const uint64_t want = ws::viz::hash_mix(s.sel_version, s.sel.site);
+    if (st.scrolled_for != want && sel_line > 0) {
+      st.scrolled_for = want;
+      ImGui::SetScrollY(std::max(0.0f, (float(sel_line) - 1) * lh - ImGui::GetWindowHeight() * 0.4f));
+    }
+    ImGuiListClipper clip;
+    clip.Begin(int(lines.size()), lh);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    while (clip.Step()) {
+      for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+        const uint32_t ln = uint32_t(i + 1);
+        const analysis::LineMetrics* lm = nullptr;
+        if (rep)
+          for (const auto& m : rep->lines)
+            if (m.line == ln && m.file == file) lm = &m;
+        ImGui::PushID(i);
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const bool selected = ln == sel_line;
+        if (ImGui::Selectable("##line", selected, ImGuiSelectableFlags_SpanAllColumns, ImVec2(0, ImGui::GetTextLineHeight())) && lm) {
+          // The line's first site with a recorded instruction; the selected warp's instance of it.
+          for (uint32_t k = 0; k < t.sites.size(); ++k)
+            if (t.sites[k].file == file && t.sites[k].line == ln) {
+              auto [first, last] = analysis::block_events(t, s.sel.block);
+              int64_t pick = -1, any = -1;
+              for (size_t e = first; e < last; ++e)
+                if (t.events[e].site == k) {
+                  if (any < 0) any = int64_t(e);
+                  if (t.events[e].warp == s.sel.warp && pick < 0) pick = int64_t(e);
+                }
+              if (pick < 0) pick = any;
+              if (pick < 0) continue;
+              s.select_event(pick);
+              break;
+            }
+        }
+        char g[64] = "";
+        if (lm) {
+          char conf[16], sec[16], simd[16];
+          std::snprintf(conf, sizeof conf, "%llu", static_cast<unsigned long long>(lm->shared_conflicts));
+          if (lm->global_requests)
+            std::snprintf(sec, sizeof sec, "%.1f", double(lm->global_sectors) / double(lm->global_requests));
+          else
+            std::snprintf(sec, sizeof sec, "-");
+          double active = 0;
+          uint64_t instr = 0;
+          for (const auto& dv : rep->divergence)
+            if (dv.site < t.sites.size() && t.sites[dv.site].line == ln && t.sites[dv.site].file == file)
+              active += double(dv.active_lanes), instr += dv.instructions;
+          if (instr) std::snprintf(simd, sizeof simd, "%.0f", 100 * active / (32.0 * double(instr)));
+          else std::snprintf(simd, sizeof simd, "-");
+          std::snprintf(g, sizeof g, "%5llu %5s %5s %4s", static_cast<unsigned long long>(lm->instructions), conf, sec, simd);
+          if (lm->shared_conflicts)
+            dl->AddRectFilled(ImVec2(p.x + ch * 6, p.y), ImVec2(p.x + ch * 12, p.y + ImGui::GetTextLineHeight()),
+                              ImGui::ColorConvertFloat4ToU32(ImVec4(vc.conflict.x, vc.conflict.y, vc.conflict.z, 0.35f)));
+        }
+        dl->AddText(p, ImGui::GetColorU32(lm ? ImGuiCol_Text : ImGuiCol_TextDisabled), g);
+        char num[16];
+        std::snprintf(num, sizeof num, "%4u", ln);
+        dl->AddText(ImVec2(p.x + gutter - ch * 5, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);
+        dl->AddText(ImVec2(p.x + gutter, p.y), ImGui::GetColorU32(ImGuiCol_Text), lines[size_t(i)].c_str());
+        if (lm && ImGui::IsItemHovered())
+          ImGui::SetTooltip("line %u: %llu warp instructions, %llu shared wavefronts (%llu bank conflicts)\n"
+                            "global: %llu requests, %llu sectors, %llu of %llu bytes used\n"
+                            "warps split here %llu times, reconverged %llu times\nclick: select this line's site everywhere",
+                            ln, static_cast<unsigned long long>(lm->instructions), static_cast<unsigned long long>(lm->shared_wavefronts),
+                            static_cast<unsigned long long>(lm->shared_conflicts), static_cast<unsigned long long>(lm->global_requests),
+                            static_cast<unsigned long long>(lm->global_sectors), static_cast<unsigned long long>(lm->global_bytes_requested),
+                            static_cast<unsigned long long>(lm->global_bytes_moved), static_cast<unsigned long long>(lm->splits),
+                            static_cast<unsigned long long>(lm->reconverges));
+        // Keep the horizontal extent for the scrollbar.
+        ImGui::SameLine(gutter + ImGui::CalcTextSize(lines[size_t(i)].c_str()).x);
+        ImGui::Dummy(ImVec2(1, ImGui::GetTextLineHeight()));
+        ImGui::PopID();
+      }
+    }
+  }
+  ImGui::EndChild();
+  ImGui::PopFont();
+}
+
+}  // namespace ws::app

@@ -1,0 +1,140 @@
+// The views of the viewer (issue 7): each is a draw function over the Session (its trace, its
+// analysis report, the shared Selection) and a state struct that lives across frames (zoom, GL
+// caches) and records where the last draw put things (hover, and tests that check pixels).
+//
+// Every view draws into the current ImGui window: the panels (app/panels/*.cpp) call them with
+// session(), and `warpscope --headless --view NAME` renders one alone. Large grids go through our
+// shaders (ws::viz::Canvas + HeatmapRenderer / TimelineRenderer), never a rectangle per cell.
+#pragma once
+
+#include "session.h"
+
+#include "ws/analysis/views.h"
+#include "ws/viz/canvas.h"
+#include "ws/viz/heatmap.h"
+#include "ws/viz/timeline.h"
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ws::app {
+
+// --- Warp access map -----------------------------------------------------------------------------
+struct AccessMapState {
+  // Last draw (screen coordinates of the current ImGui context).
+  int64_t event = -1;           // the instruction drawn
+  bool shared = false;
+  int wavefront_rows = 0;       // rows drawn below the lanes (shared: one per wavefront)
+  int sector_boxes = 0;         // global: 32-byte sectors drawn
+  ImVec2 lanes_min{0, 0};       // top-left of lane 0's box
+  ImVec2 grid_min{0, 0};        // top-left of the bank grid / sector strip
+  float cell_w = 0, row_h = 0;  // one bank column / lane box width, one wavefront row height
+};
+void draw_access_map(Session& s, AccessMapState& st);
+
+// --- Bank-conflict heatmap -----------------------------------------------------------------------
+enum class BankScope : int { Warp = 0, Block = 1, Launch = 2 };
+struct BankHeatmapState {
+  BankScope scope = BankScope::Warp;
+  ws::viz::Canvas canvas;
+  ws::viz::HeatmapRenderer renderer;
+  // Cached rows (recomputed when the data or the scope changes).
+  uint64_t cache_key = ~0ull;
+  std::vector<analysis::BankRow> rows;
+  ws::viz::Heatmap map;
+  // Last draw.
+  ImVec2 grid_min{0, 0};
+  float cell_w = 0, cell_h = 0;
+  int first_row = 0, visible_rows = 0;
+  float vmax = 1;
+};
+void draw_bank_heatmap(Session& s, BankHeatmapState& st);
+
+// --- Divergence timeline -------------------------------------------------------------------------
+struct TimelineState {
+  analysis::TimelineMode mode = analysis::TimelineMode::AlignedSteps;
+  float zoom = 0;     // pixels per column; 0 = fit the width
+  float col0 = 0;     // first visible column (pan)
+  ws::viz::Canvas canvas;
+  ws::viz::TimelineRenderer renderer;
+  uint64_t cache_key = ~0ull;
+  analysis::BlockTimeline timeline;
+  ws::viz::TimelineGrid grid;
+  // Last draw.
+  ImVec2 grid_min{0, 0};
+  float col_px = 0, lane_px = 0, gap_px = 0;
+};
+void draw_divergence_timeline_view(Session& s, TimelineState& st);
+
+// --- Block layout --------------------------------------------------------------------------------
+struct BlockLayoutState {
+  ws::viz::Canvas canvas;
+  ws::viz::HeatmapRenderer renderer;
+  ws::viz::Heatmap map;
+  uint64_t cache_key = ~0ull;
+  int edit_block[3] = {0, 0, 0};
+  // Last draw.
+  ImVec2 grid_min{0, 0};
+  float cell = 0;
+  int cols = 0, rows = 0;
+};
+void draw_block_layout_view(Session& s, BlockLayoutState& st);
+
+// --- Memory heatmap ------------------------------------------------------------------------------
+struct MemoryHeatmapState {
+  struct Alloc {
+    ws::viz::Canvas canvas;
+    ws::viz::HeatmapRenderer renderer;
+    ws::viz::Heatmap map;
+    analysis::ElementCounts counts;
+    ImVec2 grid_min{0, 0};
+    float cell = 0;
+    int cols = 0;
+  };
+  std::vector<std::unique_ptr<Alloc>> allocs;  // (GL objects do not move)
+  uint64_t cache_key = ~0ull;
+};
+void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st);
+
+// --- Source view ---------------------------------------------------------------------------------
+struct SourceViewState {
+  uint64_t scrolled_for = ~0ull;  // scroll to the selected line once per selection
+};
+void draw_source_view_body(Session& s, SourceViewState& st);
+
+// --- Playback ------------------------------------------------------------------------------------
+void draw_playback(Session& s);
+// Advances playback by `dt` seconds when playing (called once per frame by the shell).
+void tick_playback(Session& s, float dt);
+
+// --- Reduction lab -------------------------------------------------------------------------------
+struct LabState {
+  int n = 0, block = 0, seed = 1;
+  bool synced = false;  // controls initialised from the session's request
+  std::string invalid;  // the catalog's refusal of the controls' combination ("" = fine)
+  // Last draw: the PASS / FAIL badge (tests check its color).
+  ImVec2 verdict_min{0, 0}, verdict_max{0, 0};
+  int verdict = -1;  // -1 none, 0 fail, 1 pass
+};
+void draw_lab(Session& s, LabState& st);
+
+// --- Shared pieces (view_common.cpp) -------------------------------------------------------------
+// Shows why there is nothing to draw (running, refused, faulted, empty, no recorded block) and
+// returns false then. With a trace, shows a truncation / fault banner when there is one.
+bool view_ready(Session& s, const char* what);
+// "reduce.cuh:47" for a site of the trace.
+std::string site_label(const Trace& t, uint32_t site);
+// Launch / block / warp pickers on one line (what the view is looking at).
+void selection_bar(Session& s, bool warp);
+// A color scale legend: `steps` swatches from vmin to vmax with tick labels and a caption.
+void viridis_legend(float vmin, float vmax, const char* caption, bool integers);
+// A small colored square and a label, on the current line.
+void swatch(ImVec4 color, const char* label);
+// Sizes in font units.
+inline float em() { return ImGui::GetFontSize(); }
+
+}  // namespace ws::app
