@@ -9,6 +9,8 @@
 //             32 lanes on ONE bank: tile[threadIdx.x][...] has stride TILE words -> 32-way
 //             conflicts for TILE = 32.
 //   padded  : tile[TILE][TILE + 1]: the column stride becomes 33 words (odd): conflict-free.
+//             (With TILE 16 a warp holds two tile rows, and stride 17 puts lanes (0, y) and
+//             (15, y+1) on one bank: still 2-way. The padding recipe assumes a warp = a tile row.)
 //   rows    : the padded tile with TILE x TILE/4 threads (32 x 8 for TILE 32): each thread copies
 //             4 elements, so a block moves the same tile with a quarter of the threads.
 //

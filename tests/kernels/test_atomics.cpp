@@ -1,0 +1,67 @@
+// atomics: every max, sum and count-6s variant gives the reference; the racy `*sum +=` loses
+// updates; the analysis shows the contention the lecture talks about.
+#include "catalog_cases.h"
+
+using namespace ws;
+using ws::test::Case;
+
+namespace {
+
+std::vector<Case> cases() {
+  std::vector<Case> v;
+  for (std::string var : {"max", "max-regional", "max-reduce", "add", "hier", "6cpu", "6barrier", "6atomic"})
+    for (uint64_t n : {4096u, 5000u, 37u})
+      for (uint32_t b : {64u, 256u}) {
+        v.push_back({var, n, {b, 1, 1}, "int", {}});
+        if (var == "add" || var == "hier") v.push_back({var, n, {b, 1, 1}, "float", {}});
+      }
+  v.push_back({"max-regional", 5000, {128, 1, 1}, "int", {{"regions", 1}}});
+  v.push_back({"max-regional", 5000, {128, 1, 1}, "int", {{"regions", 1000}}});
+  v.push_back({"add", 1000, {96, 1, 1}, "int", {}});  // any block size
+  return v;
+}
+
+class AtomicsVariants : public testing::TestWithParam<Case> {};
+
+}  // namespace
+
+TEST_P(AtomicsVariants, MatchesReference) { test::expect_pass(test::run_case("atomics", GetParam())); }
+
+INSTANTIATE_TEST_SUITE_P(Emu, AtomicsVariants, testing::ValuesIn(cases()),
+                         [](const testing::TestParamInfo<Case>& i) { return test::case_name(i.param); });
+
+TEST(AtomicsBroken, RacySumLosesUpdates) {
+  for (uint32_t b : {64u, 256u}) {
+    const RunResult r = test::run_case("atomics", {"6racy", 4096, {b, 1, 1}, "int", {}});
+    ASSERT_TRUE(r.refused.empty()) << r.refused;
+    ASSERT_TRUE(r.completed);
+    EXPECT_FALSE(r.passed) << r.result << " vs " << r.expected;  // lanes of a warp load the same old *sum
+  }
+}
+
+TEST(AtomicsContention, OneWordVersusHierarchical) {
+  // add: every lane of a warp atomically updates the same global word: 32 on one address.
+  const analysis::Report add = test::analyze_launch(test::run_case("atomics", {"add", 256, {64, 1, 1}, "int", {}}));
+  EXPECT_EQ(add.totals.atomics_global.max_same_address, 32u);
+  EXPECT_EQ(add.totals.atomics_global.instructions, 2u);  // block 0: 2 warps
+  EXPECT_EQ(add.totals.atomics_shared.instructions, 0u);
+  // hier: the contention moves to the shared partial sum; one global atomic per block.
+  const analysis::Report hier = test::analyze_launch(test::run_case("atomics", {"hier", 256, {64, 1, 1}, "int", {}}));
+  EXPECT_EQ(hier.totals.atomics_shared.max_same_address, 32u);
+  EXPECT_EQ(hier.totals.atomics_shared.instructions, 2u);
+  EXPECT_EQ(hier.totals.atomics_global.instructions, 1u);
+  EXPECT_EQ(hier.totals.atomics_global.max_same_address, 1u);
+  EXPECT_EQ(hier.totals.hazards, 0u);  // the barriers order the init, the atomics and the read
+  // max-reduce uses no atomics at all.
+  const analysis::Report red = test::analyze_launch(test::run_case("atomics", {"max-reduce", 256, {64, 1, 1}, "int", {}}));
+  EXPECT_EQ(red.totals.atomics_global.instructions + red.totals.atomics_shared.instructions, 0u);
+}
+
+TEST(AtomicsRefusals, ConstraintsAreNamed) {
+  EXPECT_NE(test::refusal("atomics", {"max", 100, {64, 1, 1}, "float", {}}).find("no float overload"), std::string::npos);
+  EXPECT_NE(test::refusal("atomics", {"6atomic", 100, {64, 1, 1}, "float", {}}).find("needs dtype int"), std::string::npos);
+  EXPECT_NE(test::refusal("atomics", {"max-reduce", 100, {96, 1, 1}, "int", {}}).find("power of two"), std::string::npos);
+  EXPECT_NE(test::refusal("atomics", {"6cpu", 5'000'000, {64, 1, 1}, "int", {}}).find("ONE block"), std::string::npos);
+  EXPECT_NE(test::refusal("atomics", {"max-regional", 100, {64, 1, 1}, "int", {{"regions", 0}}}).find("out of range"),
+            std::string::npos);
+}

@@ -1,0 +1,69 @@
+// matmul: every variant multiplies regular, irregular and sub-tile sizes; the analysis shows the
+// lecture's broadcast of M and conflict-free N, the column-read conflicts of the transposed N tile
+// and the padding remedy.
+#include "catalog_cases.h"
+
+using namespace ws;
+using ws::test::Case;
+
+namespace {
+
+std::vector<Case> cases() {
+  std::vector<Case> v;
+  struct Size {
+    uint64_t n;
+    int64_t k, m;
+  };
+  const std::vector<Size> sizes = {{48, 0, 0}, {37, 29, 41}, {5, 3, 7}};  // regular, irregular, smaller than a tile
+  for (std::string var : {"naive", "tiled", "tiled-transposed", "padded"})
+    for (const Size& s : sizes)
+      for (Dim3 b : var == "naive" ? std::vector<Dim3>{{16, 16, 1}, {32, 8, 1}} : std::vector<Dim3>{{16, 16, 1}, {32, 32, 1}})
+        for (std::string t : {"float", "int"}) v.push_back({var, s.n, b, t, {{"k", s.k}, {"m", s.m}}});
+  v.push_back({"tiled", 20, {8, 1, 1}, "float", {}});  // --block 8 means 8 x 8
+  return v;
+}
+class MatmulVariants : public testing::TestWithParam<Case> {};
+
+}  // namespace
+
+TEST_P(MatmulVariants, MatchesReference) { test::expect_pass(test::run_case("matmul", GetParam())); }
+
+INSTANTIATE_TEST_SUITE_P(Emu, MatmulVariants, testing::ValuesIn(cases()),
+                         [](const testing::TestParamInfo<Case>& i) { return test::case_name(i.param); });
+
+TEST(MatmulBanks, BroadcastOfMConflictsOfTheTransposedTileAndThePadding) {
+  // Per warp instruction of the inner loop (BLOCK_SIZE 32: a warp is one tile row ty, lanes tx):
+  //   Msub[ty][kk]          all lanes one word: broadcast, 1 wavefront
+  //   Nsub[kk][tx]          words 32kk + tx: 1 wavefront
+  //   NsubT[tx][kk]         words 32tx + kk: all in bank kk: 32 wavefronts (31 conflicts)
+  //   NsubT padded [tx][kk] words 33tx + kk: banks (tx + kk) % 32: 1 wavefront
+  // BLOCK_SIZE 16 (a warp = two tile rows of 16 lanes):
+  //   NsubT[tx][kk]         words 16tx + kk (both rows the same words): banks kk and kk+16, 8 words each: 8 wavefronts
+  struct Row {
+    std::string variant;
+    uint32_t bs;
+    const char* array;
+    uint64_t wavefronts_per_instr;
+  };
+  const std::vector<Row> rows = {
+      {"tiled", 32, "Msub", 1},           {"tiled", 32, "Nsub", 1},  {"tiled-transposed", 32, "Msub", 1},
+      {"tiled-transposed", 32, "NsubT", 32}, {"padded", 32, "NsubT", 1}, {"tiled-transposed", 16, "NsubT", 8},
+      {"padded", 16, "NsubT", 1},         {"tiled", 16, "Msub", 1},  {"tiled", 16, "Nsub", 1},
+  };
+  for (const Row& row : rows) {
+    const RunResult r = test::run_case("matmul", {row.variant, 64, {row.bs, row.bs, 1}, "float", {}});
+    test::expect_pass(r);
+    const test::SiteSum ld = test::site_sum(test::analyze_launch(r), row.array, MemSpace::Shared, AccessKind::Load);
+    // block 0: (bs*bs/32) warps x (64/bs tiles) x bs inner steps
+    EXPECT_EQ(ld.instructions, (row.bs * row.bs / 32) * (64 / row.bs) * row.bs) << row.variant << " " << row.array;
+    EXPECT_EQ(ld.wavefronts, row.wavefronts_per_instr * ld.instructions) << row.variant << " " << row.array << " bs " << row.bs;
+    EXPECT_EQ(ld.conflicts, (row.wavefronts_per_instr - 1) * ld.instructions) << row.variant << " " << row.array;
+  }
+}
+
+TEST(MatmulRefusals, ConstraintsAreNamed) {
+  EXPECT_NE(test::refusal("matmul", {"tiled", 64, {16, 8, 1}, "float", {}}).find("square BLOCK_SIZE"), std::string::npos);
+  EXPECT_NE(test::refusal("matmul", {"tiled", 64, {12, 12, 1}, "float", {}}).find("8, 16 or 32"), std::string::npos);
+  EXPECT_NE(test::refusal("matmul", {"naive", 64, {64, 1, 1}, "float", {}}).find("over 1024 threads"), std::string::npos);
+  EXPECT_NE(test::refusal("matmul", {"naive", 1024, {16, 16, 1}, "float", {}}).find("too many"), std::string::npos);
+}
