@@ -1,0 +1,339 @@
+// The views on real emulator traces, rendered headless (Mesa) and checked pixel by pixel against
+// the trace and the analysis: the bank heatmap's cells have the color map's color of their value,
+// the divergence timeline's lit cells are the trace's active masks, the access map draws one row
+// per wavefront, the reduction lab shows PASS. Also the session (background runs, superseding,
+// refusals) and `warpscope --headless --view`.
+#include "run_binary.h"
+
+#include "session.h"
+#include "view_export.h"
+#include "views/views.h"
+
+#include "ws/analysis/instruction.h"
+#include "ws/viz/colormap.h"
+#include "ws/viz/headless_context.h"
+#include "ws/viz/panel_capture.h"
+#include "ws/viz/png.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+using namespace ws::app;
+
+namespace {
+
+RunRequest reduce(const std::string& variant, uint32_t block = 64, uint64_t n = 256) {
+  RunRequest r = default_request();
+  r.config.variant = variant;
+  r.config.block = {block, 1, 1};
+  r.config.n = n;
+  r.config.record_blocks = {0};
+  return r;
+}
+
+void run(Session& s, const RunRequest& r) {
+  s.request(r);
+  ASSERT_TRUE(s.wait_idle());
+  ASSERT_TRUE(s.data());
+  ASSERT_TRUE(s.data()->error.empty()) << s.data()->error;
+}
+
+// Renders `draw` as a panel of w x h pixels (1x, normal look).
+ws::viz::Image render(int w, int h, const std::function<void()>& draw, bool presentation = false) {
+  ws::viz::PanelCapture cap{"view", ImVec2(float(w), float(h)), ws::viz::Look{1.0f, presentation}, 1.0f, draw};
+  ws::viz::Image img;
+  std::string err;
+  EXPECT_TRUE(ws::viz::render_panel(cap, img, err)) << err;
+  return img;
+}
+
+std::string rgb(const uint8_t* p) {
+  char b[32];
+  std::snprintf(b, sizeof b, "(%d,%d,%d)", p[0], p[1], p[2]);
+  return b;
+}
+
+::testing::AssertionResult near(const ws::viz::Image& img, float x, float y, ImVec4 c, const std::string& what) {
+  const int ix = int(std::floor(x)), iy = int(std::floor(y));
+  if (ix < 0 || iy < 0 || ix >= img.width || iy >= img.height)
+    return ::testing::AssertionFailure() << what << ": " << ix << "," << iy << " outside the image";
+  const uint8_t* p = img.pixel(ix, iy);
+  const int want[3] = {int(std::lround(c.x * 255)), int(std::lround(c.y * 255)), int(std::lround(c.z * 255))};
+  for (int k = 0; k < 3; ++k)
+    if (std::abs(int(p[k]) - want[k]) > 2)
+      return ::testing::AssertionFailure() << what << " at " << ix << "," << iy << " is " << rgb(p) << ", expected ("
+                                           << want[0] << "," << want[1] << "," << want[2] << ")";
+  return ::testing::AssertionSuccess();
+}
+
+class Views : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string err;
+    ctx_ = ws::viz::HeadlessContext::create(err);
+    ASSERT_TRUE(ctx_) << err;
+  }
+  std::unique_ptr<ws::viz::HeadlessContext> ctx_;
+};
+
+}  // namespace
+
+// Variant 2 (index = 2*s*tid), block 64: warp 0's shared loads stride 2, 4, 8... words. Every
+// cell of every visible row must have viridis(value) (or the empty color for an unused bank).
+TEST_F(Views, BankHeatmapCellsHaveTheirValuesColor) {
+  Session s;
+  run(s, reduce("2"));
+  BankHeatmapState st;
+  ws::viz::ViewColors vc;
+  ws::viz::Image img = render(900, 700, [&] {
+    vc = ws::viz::view_colors();
+    draw_bank_heatmap(s, st);
+  });
+  ASSERT_GT(st.visible_rows, 3);
+  ASSERT_GE(st.cell_w, 6.0f);
+  // The stride-2 row exists: bank 0 serves 2 words, bank 1 none.
+  bool stride2 = false;
+  for (int r = 0; r < st.visible_rows; ++r)
+    if (st.rows[size_t(r)].words[0] == 2 && st.rows[size_t(r)].words[1] == 0) stride2 = true;
+  EXPECT_TRUE(stride2);
+  int checked = 0;
+  for (int r = 0; r < st.visible_rows; ++r)
+    for (int b = 0; b < 32; ++b) {
+      const int v = st.rows[size_t(st.first_row + r)].words[size_t(b)];
+      ImVec4 want = vc.empty;
+      if (v > 0) {
+        auto c = ws::viz::viridis_rgb8(float(v), 1.0f, st.vmax);
+        want = ImVec4(c[0] / 255.f, c[1] / 255.f, c[2] / 255.f, 1);
+      }
+      const float x = st.grid_min.x + (b + 0.5f) * st.cell_w, y = st.grid_min.y + (r + 0.5f) * st.cell_h;
+      ASSERT_TRUE(near(img, x, y, want, "bank " + std::to_string(b) + " row " + std::to_string(r) + " value " + std::to_string(v)));
+      ++checked;
+    }
+  EXPECT_EQ(checked, 32 * st.visible_rows);
+}
+
+// Variant 1 (tid % (2*s)), block 64 = 2 warps: every lane row of every column of the timeline is
+// lit exactly when the trace's mask has the lane.
+TEST_F(Views, TimelineCellsAreTheActiveMasks) {
+  for (const char* variant : {"1", "3"}) {
+    SCOPED_TRACE(std::string("variant ") + variant);
+    Session s;
+    run(s, reduce(variant));
+    TimelineState st;
+    ws::viz::ViewColors vc;
+    ws::viz::Image img = render(1000, 700, [&] {
+      vc = ws::viz::view_colors();
+      draw_divergence_timeline_view(s, st);
+    });
+    const ws::Trace& t = *s.trace();
+    ASSERT_EQ(st.timeline.warps, 2u);
+    ASSERT_GE(st.lane_px, 3.0f);
+    ASSERT_EQ(st.lane_px, std::floor(st.lane_px));
+    const float band = 32 * st.lane_px + st.gap_px;
+    int lit = 0, dark = 0;
+    for (uint32_t w = 0; w < 2; ++w)
+      for (const auto& en : st.timeline.per_warp[w]) {
+        const ws::Event& e = t.events[size_t(en.event)];
+        const float x = st.grid_min.x + (float(en.column) + 0.4f) * st.col_px;
+        for (int lane = 0; lane < 32; ++lane) {
+          const float y = st.grid_min.y + float(w) * band + (float(lane) + 0.5f) * st.lane_px;
+          ImVec4 want;
+          if (e.type == ws::EventType::Barrier) want = vc.barrier;
+          else if (!((e.mask >> lane) & 1u)) want = vc.inactive, ++dark;
+          else want = e.type == ws::EventType::Access ? (e.space == ws::MemSpace::Shared ? vc.active : vc.global) : vc.sync, ++lit;
+          ASSERT_TRUE(near(img, x, y, want, "warp " + std::to_string(w) + " lane " + std::to_string(lane) + " column " + std::to_string(en.column)));
+        }
+      }
+    EXPECT_GT(lit, 100);
+    EXPECT_GT(dark, 100);  // variant 1's staircase, variant 3's halving: lanes sit out
+  }
+}
+
+// The access map draws one row per wavefront: a conflict-free instruction and the worst one.
+TEST_F(Views, AccessMapDrawsOneRowPerWavefront) {
+  Session s;
+  run(s, reduce("2", 256, 1024));
+  const ws::Trace& t = *s.trace();
+  std::vector<std::pair<int64_t, uint32_t>> picks(2, {-1, 0});  // (event, wavefronts)
+  for (size_t i = 0; i < t.events.size(); ++i) {
+    const ws::Event& e = t.events[i];
+    if (e.type != ws::EventType::Access || e.space != ws::MemSpace::Shared) continue;
+    const auto m = ws::analysis::metrics_of(t, e);
+    if (m.shared.wavefronts == 1 && picks[0].first < 0) picks[0] = {int64_t(i), 1};
+    if (m.shared.wavefronts > picks[1].second) picks[1] = {int64_t(i), m.shared.wavefronts};
+  }
+  ASSERT_GE(picks[0].first, 0);
+  ASSERT_GE(picks[1].second, 4u);  // block 256: 4-way at s = 2, 8-way at s = 4
+  for (auto [event, wavefronts] : picks) {
+    SCOPED_TRACE("event " + std::to_string(event));
+    s.select_event(event);
+    AccessMapState st;
+    ws::viz::ViewColors vc;
+    ws::viz::Image img = render(1000, 640, [&] {
+      vc = ws::viz::view_colors();
+      draw_access_map(s, st);
+    });
+    EXPECT_EQ(st.event, event);
+    EXPECT_TRUE(st.shared);
+    EXPECT_EQ(st.wavefront_rows, int(wavefronts));
+    const auto m = ws::analysis::metrics_of(t, t.events[size_t(event)]);
+    // Every word's cell, at its (bank, wavefront), in the first-pass or the conflict color.
+    for (const auto& w : m.shared.words) {
+      const float x = st.grid_min.x + w.bank * st.cell_w + 2, y = st.grid_min.y + w.wavefront * st.row_h + 2;
+      ASSERT_TRUE(near(img, x, y, w.wavefront == 0 ? vc.ok : vc.conflict, "word " + std::to_string(w.word)));
+    }
+    // Lanes: active ones in the active color, inactive ones grey.
+    const ws::Event& e = t.events[size_t(event)];
+    for (int l = 0; l < 32; ++l)
+      ASSERT_TRUE(near(img, st.lanes_min.x + l * st.cell_w + 2, st.lanes_min.y + 2,
+                       ((e.mask >> l) & 1u) ? vc.active : vc.inactive, "lane " + std::to_string(l)));
+    // Nothing below the last wavefront row.
+    const uint8_t* below = img.pixel(int(st.grid_min.x + 2), int(st.grid_min.y + wavefronts * st.row_h + 2));
+    const ImVec4 ok = vc.ok, bad = vc.conflict;
+    EXPECT_FALSE(std::abs(below[1] - int(ok.y * 255)) <= 2 && std::abs(below[0] - int(ok.x * 255)) <= 2) << rgb(below);
+    EXPECT_FALSE(std::abs(below[1] - int(bad.y * 255)) <= 2 && std::abs(below[0] - int(bad.x * 255)) <= 2) << rgb(below);
+  }
+}
+
+// A global load: coalesced 4-byte loads are 4 sectors of one line.
+TEST_F(Views, AccessMapGlobalSectors) {
+  Session s;
+  run(s, reduce("3"));
+  const ws::Trace& t = *s.trace();
+  int64_t ev = -1;
+  for (size_t i = 0; i < t.events.size() && ev < 0; ++i)
+    if (t.events[i].type == ws::EventType::Access && t.events[i].space == ws::MemSpace::Global &&
+        t.events[i].kind == ws::AccessKind::Load && t.events[i].mask == 0xffffffffu)
+      ev = int64_t(i);
+  ASSERT_GE(ev, 0);
+  s.select_event(ev);
+  AccessMapState st;
+  render(1000, 640, [&] { draw_access_map(s, st); });
+  EXPECT_FALSE(st.shared);
+  EXPECT_EQ(st.sector_boxes, 4);
+}
+
+TEST_F(Views, ReductionLabShowsPass) {
+  for (bool presentation : {false, true}) {
+    Session s;
+    run(s, reduce("3"));
+    LabState st;
+    ws::viz::ViewColors vc;
+    ws::viz::Image img = render(520, 760, [&] {
+      vc = ws::viz::view_colors();
+      draw_lab(s, st);
+    }, presentation);
+    ASSERT_EQ(st.verdict, 1);
+    ASSERT_TRUE(s.data()->result.passed);
+    const float y = (st.verdict_min.y + st.verdict_max.y) / 2;
+    EXPECT_TRUE(near(img, st.verdict_min.x + 3, y, vc.ok, "PASS badge"));
+    // The badge holds dark text (PASS): some pixels inside are far from the badge color.
+    int ink = 0;
+    for (int x = int(st.verdict_min.x); x < int(st.verdict_max.x); ++x)
+      if (img.pixel(x, int(y))[1] < 80) ++ink;
+    EXPECT_GT(ink, 3);
+  }
+}
+
+// Every view draws its explanation, not nothing, when there is no trace (a refused run).
+TEST_F(Views, RefusedRunIsExplained) {
+  Session s;
+  RunRequest r = reduce("3", 96);  // not a power of two: refused
+  s.request(r);
+  ASSERT_TRUE(s.wait_idle());
+  ASSERT_TRUE(s.data());
+  EXPECT_NE(s.data()->error.find("power of two"), std::string::npos) << s.data()->error;
+  EXPECT_EQ(s.trace(), nullptr);
+  AccessMapState a;
+  BankHeatmapState b;
+  TimelineState tl;
+  BlockLayoutState bl;
+  MemoryHeatmapState mh;
+  SourceViewState sv;
+  ws::viz::Image img = render(600, 400, [&] {
+    draw_access_map(s, a);
+    draw_bank_heatmap(s, b);
+    draw_divergence_timeline_view(s, tl);
+    draw_block_layout_view(s, bl);
+    draw_memory_heatmap_view(s, mh);
+    draw_source_view_body(s, sv);
+    draw_playback(s);
+  });
+  // The message is drawn in the warning color: count its pixels.
+  int warm = 0;
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x)
+      if (img.pixel(x, y)[0] > 180 && img.pixel(x, y)[2] < 60) ++warm;
+  EXPECT_GT(warm, 50);
+}
+
+// A newer request supersedes an older one: the last one asked for is what is shown.
+TEST(Session, NewerRequestWins) {
+  Session s;
+  s.request(reduce("1", 256, 1 << 16));
+  s.request(reduce("2"));
+  s.request(reduce("3"));
+  ASSERT_TRUE(s.wait_idle());
+  ASSERT_TRUE(s.data());
+  EXPECT_EQ(s.data()->resolved.variant, "3");
+  EXPECT_FALSE(s.busy());
+  EXPECT_EQ(s.data()->reports.size(), s.data()->result.launches.size());
+  // The history keeps the key numbers: variant 3 has no bank conflicts.
+  auto it = s.history.find(Session::history_key("reduce", s.data()->resolved));
+  ASSERT_NE(it, s.history.end());
+  EXPECT_EQ(it->second.shared_conflicts, 0u);
+  EXPECT_TRUE(it->second.passed);
+}
+
+TEST(Session, Variant2HasConflictsVariant3None) {
+  Session s;
+  run(s, reduce("2"));
+  const KeyNumbers k2 = key_numbers(*s.data());
+  run(s, reduce("3"));
+  const KeyNumbers k3 = key_numbers(*s.data());
+  EXPECT_GT(k2.shared_conflicts, 0u);
+  EXPECT_EQ(k3.shared_conflicts, 0u);
+  EXPECT_GT(k3.simd_efficiency, 0.0);
+}
+
+TEST(Session, SelectionSpec) {
+  Session s;
+  run(s, reduce("2"));
+  EXPECT_EQ(apply_selection(s, "block=0,warp=1,step=2"), "");
+  EXPECT_EQ(s.sel.warp, 1u);
+  ASSERT_GE(s.sel.event, 0);
+  EXPECT_EQ(s.trace()->events[size_t(s.sel.event)].step, 2u);
+  EXPECT_EQ(apply_selection(s, "event=5"), "");
+  EXPECT_EQ(s.sel.event, 5);
+  EXPECT_NE(apply_selection(s, "colour=3"), "");
+  EXPECT_NE(apply_selection(s, "event=x"), "");
+  EXPECT_NE(apply_selection(s, "event=999999"), "");
+  EXPECT_EQ(apply_selection(s, "cursor=10"), "");
+  EXPECT_EQ(s.sel.cursor, 10);
+}
+
+// The binary: one view to a PNG; bad names and missing --headless are usage errors.
+TEST(ViewCli, RendersOneView) {
+  const fs::path png = fs::temp_directory_path() / "ws-view-test.png";
+  fs::remove(png);
+  RunResult r = run_warpscope("--headless --view bank-conflict-heatmap --variant 2 --n 512 --block 64 --select block=0,warp=1 "
+                              "--size 640x400 --scale 2 --screenshot " + png.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  ws::viz::Image img;
+  std::string err;
+  ASSERT_TRUE(ws::viz::load_png(png, img, err)) << err;
+  EXPECT_EQ(img.width, 1280);
+  EXPECT_EQ(img.height, 800);
+  fs::remove(png);
+  EXPECT_EQ(run_warpscope("--headless --view nope --screenshot " + png.string()).exit_code, 2);
+  EXPECT_EQ(run_warpscope("--view timeline --screenshot " + png.string()).exit_code, 2);
+  RunResult bad = run_warpscope("--headless --view timeline --select warp=x --screenshot " + png.string());
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.out.find("not a number"), std::string::npos) << bad.out;
+  EXPECT_FALSE(fs::exists(png));
+}
