@@ -46,14 +46,14 @@ ShellLayout compute_layout(ImVec2 display, float font_px, const ImGuiStyle& styl
   };
 
   Rect reduction, memory_lab, access, bank, divergence, block, heat, source, playback, timing, rest;
-  split(top, height, 0.74f, reduction, memory_lab, x0, left);
-  // Right column: source view, the playback bar (a fixed few lines), timing.
-  split(top, height, 0.52f, source, rest, x2, right);
+  // Left column: the lab, the playback bar (a few lines), the memory lab.
+  split(top, height, 0.54f, reduction, rest, x0, left);
   {
     const float ph = std::min(std::round(6.6f * em), std::round(rest.size.y * 0.5f));
-    playback = {rest.pos, ImVec2(right, ph)};
-    timing = {ImVec2(x2, rest.pos.y + ph + gap), ImVec2(right, rest.size.y - ph - gap)};
+    playback = {rest.pos, ImVec2(left, ph)};
+    memory_lab = {ImVec2(x0, rest.pos.y + ph + gap), ImVec2(left, rest.size.y - ph - gap)};
   }
+  split(top, height, 0.60f, source, timing, x2, right);
   // Center: the access map on top (largest: it is the picture lectures show most), then two rows
   // of two.
   float row = std::round((height - 2 * gap) * 0.29f);

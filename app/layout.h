@@ -4,7 +4,7 @@
 //
 //   left column     center column                          right column
 //   Reduction lab   Warp access map                        Source view
-//                   Bank-conflict heatmap | Divergence tl. Playback
+//   Playback        Bank-conflict heatmap | Divergence tl.
 //   Memory lab      Block layout | Memory heatmap          Timing
 #pragma once
 
