@@ -40,6 +40,8 @@ std::optional<Size> parse_size(const std::string& text, std::string& error) {
 
 namespace {
 
+bool request_from_options(const Options& opt, RunRequest& req, std::string& error);
+
 int run_headless_cli(const Options& opt) {
   if (opt.screenshot.empty()) {
     std::cerr << "warpscope: --headless needs --screenshot FILE (there is nothing else to show)\n";
@@ -51,6 +53,17 @@ int run_headless_cli(const Options& opt) {
   run.scale = opt.scale;
   run.presentation = opt.presentation;
   run.frames = opt.frames > 0 ? opt.frames : 4;
+  if (!opt.kernel.empty() || !opt.variant.empty() || opt.n || !opt.block.empty() || !opt.dtype.empty() ||
+      opt.seed_given || !opt.select.empty()) {
+    std::string err;
+    RunRequest req;
+    if (!request_from_options(opt, req, err)) {
+      std::cerr << "warpscope: " << err << "\n";
+      return 2;
+    }
+    run.request = req;
+    run.select = opt.select;
+  }
   ws::viz::Image img;
   std::string renderer, error;
   if (!render_headless(run, img, renderer, error)) {
@@ -68,27 +81,18 @@ int run_headless_cli(const Options& opt) {
   return 0;
 }
 
-int run_view_cli(const Options& opt) {
-  if (!opt.headless || opt.screenshot.empty()) {
-    std::cerr << "warpscope: --view renders one view to a PNG: it needs --headless and --screenshot FILE\n";
-    return 2;
+// The run that --view or a whole-UI headless picture shows: the default run, changed by the
+// launch options given.
+bool request_from_options(const Options& opt, RunRequest& req, std::string& error) {
+  req = default_request();
+  if (!opt.kernel.empty() && opt.kernel != req.kernel) {
+    req.kernel = opt.kernel;
+    req.config.variant.clear();
+    req.config.n = 0;
+    req.config.block = {0, 1, 1};
   }
-  ViewRun run;
-  run.view = opt.view;
-  std::string err;
-  if (view_panel_id(opt.view, err).empty()) {
-    std::cerr << "warpscope: " << err << "\n";
-    return 2;
-  }
-  run.request = default_request();
-  if (!opt.kernel.empty() && opt.kernel != run.request.kernel) {
-    run.request.kernel = opt.kernel;
-    run.request.config.variant.clear();
-    run.request.config.n = 0;
-    run.request.config.block = {0, 1, 1};
-  }
-  if (!opt.variant.empty()) run.request.config.variant = opt.variant;
-  if (opt.n) run.request.config.n = opt.n;
+  if (!opt.variant.empty()) req.config.variant = opt.variant;
+  if (opt.n) req.config.n = opt.n;
   if (!opt.block.empty()) {
     unsigned v[3] = {1, 1, 1};
     int k = 0;
@@ -102,13 +106,32 @@ int run_view_cli(const Options& opt) {
       if (p < end && *p == ',') ++p; else break;
     }
     if (k == 0 || p != end) {
-      std::cerr << "warpscope: --block '" << opt.block << "' is not X[,Y[,Z]] with numbers >= 1\n";
-      return 2;
+      error = "--block '" + opt.block + "' is not X[,Y[,Z]] with numbers >= 1";
+      return false;
     }
-    run.request.config.block = {v[0], v[1], v[2]};
+    req.config.block = {v[0], v[1], v[2]};
   }
-  if (!opt.dtype.empty()) run.request.config.dtype = opt.dtype;
-  if (opt.seed_given) run.request.config.seed = opt.seed;
+  if (!opt.dtype.empty()) req.config.dtype = opt.dtype;
+  if (opt.seed_given) req.config.seed = opt.seed;
+  return true;
+}
+
+int run_view_cli(const Options& opt) {
+  if (!opt.headless || opt.screenshot.empty()) {
+    std::cerr << "warpscope: --view renders one view to a PNG: it needs --headless and --screenshot FILE\n";
+    return 2;
+  }
+  ViewRun run;
+  run.view = opt.view;
+  std::string err;
+  if (view_panel_id(opt.view, err).empty()) {
+    std::cerr << "warpscope: " << err << "\n";
+    return 2;
+  }
+  if (!request_from_options(opt, run.request, err)) {
+    std::cerr << "warpscope: " << err << "\n";
+    return 2;
+  }
   run.select = opt.select;
   if (opt.size_given) {
     run.width = opt.width;

@@ -3,6 +3,7 @@
 #include "device_probe.h"
 #include "frame.h"
 #include "session.h"
+#include "view_export.h"
 
 #include "ws/viz/framebuffer.h"
 #include "ws/viz/headless_context.h"
@@ -39,8 +40,15 @@ bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& r
   if (!ok) error = "cannot initialize the OpenGL renderer";
 
   // The same picture every time: the session's first run is finished before the first frame.
-  session().start_default();
-  session().wait_idle();
+  Session& ses = session();
+  if (run.request) ses.request(*run.request);
+  ses.start_default();  // (only if nothing was asked for: a request marks the default as taken)
+  ses.wait_idle();
+  if (!run.select.empty())
+    if (std::string err = apply_selection(ses, run.select); !err.empty()) {
+      error = err;
+      return false;
+    }
   auto last = std::chrono::steady_clock::now();
   for (int f = 0; ok && f < run.frames; ++f) {
     shell_prepare(s, 1.0f);  // an action of the previous frame may have changed the look

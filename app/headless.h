@@ -5,9 +5,11 @@
 #pragma once
 
 #include "actions.h"
+#include "session.h"
 
 #include "ws/viz/image.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,8 @@ struct HeadlessRun {
   bool presentation = false;
   int frames = 4;
   std::vector<Action> actions;  // applied on the first frame (e.g. ToggleHelp for the overlay)
+  std::optional<RunRequest> request;  // the session's run (default: the viewer's default run)
+  std::string select;                 // then this selection (view_export.h: apply_selection)
 };
 
 // Renders the shell; on success `out` is the last frame. `renderer` gets GL_RENDERER.

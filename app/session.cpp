@@ -108,6 +108,7 @@ Session::~Session() {
 }
 
 void Session::request(RunRequest r) {
+  default_started_ = true;  // the user's (or the command line's) run replaces the default one
   {
     std::lock_guard lock(mu_);
     pending_ = r;
