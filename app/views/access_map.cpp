@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cfloat>
 #include <cstdio>
 
 namespace ws::app {
@@ -37,10 +38,16 @@ int64_t step_event(const Trace& t, int64_t from, int dir) {
   return -1;
 }
 
+// Cell labels share one size per picture: the UI font, or smaller so that "999" fits a cell (a
+// projector's large font must not drop lane numbers 10-31).
+float g_label_px = 0;
+
 void centered_text(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, const char* text) {
-  const ImVec2 ts = ImGui::CalcTextSize(text);
+  ImFont* f = ImGui::GetFont();
+  const float px = g_label_px > 0 ? g_label_px : ImGui::GetFontSize();
+  const ImVec2 ts = f->CalcTextSizeA(px, FLT_MAX, 0, text);
   if (ts.x > (b.x - a.x) - 2 || ts.y > (b.y - a.y) + 2) return;  // does not fit: the tooltip has it
-  dl->AddText(ImVec2(std::floor((a.x + b.x - ts.x) / 2), std::floor((a.y + b.y - ts.y) / 2)), col, text);
+  dl->AddText(f, px, ImVec2(std::floor((a.x + b.x - ts.x) / 2), std::floor((a.y + b.y - ts.y) / 2)), col, text);
 }
 
 // Text that reads on a colored cell: black on light colors, white on dark ones.
@@ -143,6 +150,7 @@ void draw_access_map(Session& s, AccessMapState& st) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = u32(vc.text), text_dim = u32(vc.text_dim);
   const ImVec2 lanes_min(o.x + margin, o.y);
+  g_label_px = std::min(ImGui::GetFontSize(), std::floor(ImGui::GetFontSize() * (cw - 3) / ImGui::CalcTextSize("999").x));
   st.lanes_min = lanes_min;
   st.cell_w = cw;
   st.row_h = row_h;
