@@ -13,6 +13,7 @@
 // word, and the hierarchical version moves it to shared memory.
 #pragma once
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <string>

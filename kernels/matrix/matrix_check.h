@@ -3,6 +3,7 @@
 // Not kernel code: nothing here runs on the device.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>

@@ -16,6 +16,7 @@
 //        regions".
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>

@@ -14,6 +14,7 @@
 // n = the number of threads that take part (default one warp); the element type is the dtype.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <random>

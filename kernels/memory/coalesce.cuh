@@ -15,6 +15,7 @@
 //   soa    : struct of arrays, xs[], ys[], zs[]: the same sum with three fully coalesced loads.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>

@@ -12,6 +12,7 @@
 // power of 2!" (the tree halves the stride).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>

@@ -20,6 +20,7 @@
 // block only take part in the barriers.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 

@@ -13,6 +13,7 @@
 // grid-stride slice of the input; blockDim.x must be a power of two (the tree halves it).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
