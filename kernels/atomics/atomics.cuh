@@ -169,6 +169,12 @@ struct AtomicsEntry {
         {"6barrier", "count 6s: __syncthreads(), thread 0 gathers", "per-thread counts, a barrier, then thread 0 adds d_out"},
         {"6atomic", "count 6s: atomicAdd of per-thread counts", "per-thread counts, then atomicAdd(d_sum, d_out[threadIdx.x])"},
     };
+    // max-regional: whether a thread does the second atomicMax depends on the old value it got,
+    // i.e. on the order the threads ran (VariantSpec::order_dependent, where the catalog has it).
+    auto order_dependent = [](auto& v) {
+      if constexpr (requires { v.order_dependent; }) v.order_dependent = true;
+    };
+    order_dependent(s.variants[1]);
     s.params = {
         {"regions", "number of regional maxima (max-regional)", 1, 1 << 20, 32, {}},
     };

@@ -89,6 +89,12 @@ struct SinglePassEntry {
         {"fence", "threadfence + last block done",
          "partial sum, __threadfence(), atomicInc(&count, gridDim.x): the last block finishes the sum"},
     };
+    // Which block does the final sum depends on the order the blocks finish: its accesses differ
+    // from run to run (VariantSpec::order_dependent, where this catalog version has it).
+    auto order_dependent = [](auto& v) {
+      if constexpr (requires { v.order_dependent; }) v.order_dependent = true;
+    };
+    order_dependent(s.variants[0]);
     s.params = {
         {"max_blocks", "grid-size cap (each thread sums a grid-stride slice first)", 1, 65535, 64, {}},
     };
