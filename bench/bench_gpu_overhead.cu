@@ -11,7 +11,12 @@
 #include <cstdlib>
 #include <vector>
 
+#include "preamble.h"
+
+namespace fast {
 #include "reduction/reduce.cuh"
+}  // namespace fast
+using namespace fast;
 
 // ---- the twins: the lecture's code with raw pointers ------------------------------------------
 

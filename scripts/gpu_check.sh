@@ -37,6 +37,14 @@ if [ -x "$carry/bin/bench_gpu_trace" ]; then
   "$carry/bin/bench_gpu_trace" 2>&1 | tee "$out/trace_overhead.txt"
 fi
 
+echo "== cross-check: emulator vs gpu-trace, every catalog kernel (blocks 0 and 1)"
+"$carry/bin/warpscope" crosscheck 2>&1 | tee "$out/crosscheck.txt" | tail -60
+
+if [ "${WS_REFEREE:-1}" = 1 ] && command -v ncu > /dev/null; then
+  echo "== referees: Nsight Compute and compute-sanitizer"
+  python3 scripts/referee.py --warpscope "$carry/bin/warpscope" --out "$out" 2>&1 | tee "$out/referee.txt"
+fi
+
 echo "== headless screenshot through the NVIDIA EGL driver"
 "$carry/bin/warpscope" --headless --size 1600x900 --screenshot "$out/gpu_headless.png" 2>&1 | tail -3
 ls -la "$out/gpu_headless.png" 2>&1 | tail -1

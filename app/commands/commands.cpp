@@ -13,6 +13,7 @@
 
 #include "launch_options.h"
 #include "ws/analysis/analysis.h"
+#include "ws/analysis/crosscheck.h"
 #include "ws/catalog/catalog.h"
 #include "ws/trace/trace_io.h"
 
@@ -25,6 +26,7 @@ struct State {
   CLI::App* run = nullptr;
   CLI::App* trace = nullptr;
   CLI::App* analyze = nullptr;
+  CLI::App* crosscheck = nullptr;
   bool json = false;
   LaunchOptions launch;
   std::string output, format, trace_file;
@@ -186,6 +188,73 @@ int cmd_analyze(State& s) {
   return 0;
 }
 
+// --- crosscheck ------------------------------------------------------------------------------
+
+// Runs kernels on the emulator and on gpu-trace with the same launch and compares the lane
+// accesses (must be identical) and the grouping into warp instructions (reported).
+int cmd_crosscheck(State& s) {
+  const Catalog& cat = Catalog::instance();
+  std::vector<const CatalogEntry*> entries;
+  if (s.launch.kernel.empty()) {
+    for (const CatalogEntry& e : cat.entries()) entries.push_back(&e);
+  } else if (const CatalogEntry* e = cat.find(s.launch.kernel)) {
+    entries.push_back(e);
+  } else {
+    std::fprintf(stderr, "warpscope: no kernel named '%s'\n", s.launch.kernel.c_str());
+    return 2;
+  }
+  int failures = 0, compared = 0;
+  std::printf("%-12s %-16s %-7s %12s %12s  %-10s %s\n", "kernel", "variant", "launch", "emu acc.", "gpu acc.",
+              "accesses", "grouping differences");
+  for (const CatalogEntry* e : entries) {
+    if (!e->runners.count(BackendKind::GpuTrace)) {
+      std::fprintf(stderr, "warpscope: crosscheck needs the gpu-trace backend (this build has no CUDA)\n");
+      return 2;
+    }
+    for (const VariantSpec& v : e->spec.variants) {
+      if (v.gpu_only || (!s.launch.variant.empty() && v.id != s.launch.variant)) continue;
+      LaunchOptions opt = s.launch;
+      opt.kernel = e->spec.name;
+      opt.variant = v.id;
+      if (opt.blocks.empty()) opt.blocks = "0,1";
+      RunResult emu, gpu;
+      opt.backend = "emu";
+      if (run_kernel(opt, emu, true) != 0) continue;
+      opt.backend = "gpu-trace";
+      if (run_kernel(opt, gpu, true) != 0) continue;
+      if (!gpu.errors.empty() && gpu.errors[0].code == "no-cuda-device") {
+        std::fprintf(stderr, "warpscope: crosscheck needs a GPU: %s\n", gpu.errors[0].message.c_str());
+        return 2;
+      }
+      if (!gpu.completed) {
+        std::printf("%-12s %-16s gpu-trace fault: %s\n", e->spec.name.c_str(), v.id.c_str(),
+                    gpu.errors.empty() ? "?" : gpu.errors[0].message.c_str());
+        ++failures;
+        continue;
+      }
+      if (!emu.completed) {
+        std::printf("%-12s %-16s the emulator stopped it: %s\n", e->spec.name.c_str(), v.id.c_str(),
+                    emu.errors.empty() ? "?" : emu.errors[0].code.c_str());
+        continue;
+      }
+      for (size_t l = 0; l < std::min(emu.launches.size(), gpu.launches.size()); ++l) {
+        const analysis::Crosscheck c = analysis::crosscheck(emu.launches[l], gpu.launches[l]);
+        ++compared;
+        const bool bad = !c.identical && !v.order_dependent;
+        failures += bad;
+        std::printf("%-12s %-16s %-7zu %12llu %12llu  %-10s %llu of %zu lines%s\n", e->spec.name.c_str(), v.id.c_str(), l,
+                    static_cast<unsigned long long>(c.emu_accesses), static_cast<unsigned long long>(c.gpu_accesses),
+                    c.identical ? "identical" : (v.order_dependent ? "differ*" : "DIFFERENT"),
+                    static_cast<unsigned long long>(c.grouping_differences), c.grouping.size(),
+                    v.order_dependent ? "  (*order-dependent variant)" : "");
+        if (bad || (s.json && c.grouping_differences)) std::fputs(analysis::format_crosscheck(c).c_str(), stdout);
+      }
+    }
+  }
+  std::printf("%d launch(es) compared, %d with different accesses\n", compared, failures);
+  return failures ? 1 : 0;
+}
+
 }  // namespace
 
 void register_commands(CLI::App& app) {
@@ -208,9 +277,15 @@ void register_commands(CLI::App& app) {
   s.launch.add_to(*s.analyze, false);
   s.analyze->add_flag("--json", s.json, "Totals keyed by Nsight Compute metric names, per-site rows, hazards");
   s.analyze->add_option("--launch", s.launch_index, "Which launch of a multi-launch run (0 = first)")->capture_default_str();
+
+  s.crosscheck = app.add_subcommand(
+      "crosscheck", "Run kernels on the emulator and on gpu-trace and compare their lane accesses (needs a GPU)");
+  s.launch.add_to(*s.crosscheck, false);
+  s.crosscheck->add_flag("--details", s.json, "Print the grouping table of every launch whose grouping differs");
 }
 
 int run_selected_command(CLI::App&) {
+  if (state().crosscheck && state().crosscheck->parsed()) return cmd_crosscheck(state());
   State& s = state();
   if (s.list && s.list->parsed()) return cmd_list(s.json);
   if (s.run && s.run->parsed()) return cmd_run(s.launch);

@@ -8,13 +8,13 @@
 
 #include <cstring>
 
+#if defined(__CUDACC__)
+#include <cub/device/device_reduce.cuh>  // before ws/kernel.cuh: gpu-trace redefines __syncthreads
+#endif
+
 #include "ws/catalog/catalog.h"
 #include "ws/catalog/checks.h"
 #include "ws/kernel.cuh"
-
-#if defined(__CUDACC__)
-#include <cub/device/device_reduce.cuh>
-#endif
 
 // ---------------------------------------------------------------------------------------------
 // Step 1: interleaved addressing with divergent branching. `tid % (2*s)` keeps every other lane

@@ -168,6 +168,19 @@ void write_payload(Writer& w, const Trace& t) {
     w.put(d.block);
     w.put(d.thread);
   }
+  w.put<uint64_t>(t.site_counters.size());
+  for (const SiteCounters& c : t.site_counters) {
+    w.put(c.site);
+    w.put(uint8_t(c.kind));
+    w.put(uint8_t(c.space));
+    w.put(c.width);
+    w.put(c.instructions);
+    w.put(c.lanes);
+    w.put(c.wavefronts);
+    w.put(c.ideal_wavefronts);
+    w.put(c.sectors);
+    w.put(c.lines);
+  }
   w.put<uint64_t>(t.recorded_blocks.size());
   for (uint32_t b : t.recorded_blocks) w.put(b);
   w.put(t.total_blocks);
@@ -245,6 +258,19 @@ void read_payload(Reader& r, Trace& t) {
     d.block = r.get<uint32_t>();
     d.thread = r.get<uint32_t>();
   }
+  t.site_counters.resize(r.count(4 + 3 + 6 * 8, "site counters"));
+  for (SiteCounters& c : t.site_counters) {
+    c.site = r.get<uint32_t>();
+    c.kind = enum_in_range<AccessKind>(r, r.get<uint8_t>(), 2, "access kind");
+    c.space = enum_in_range<MemSpace>(r, r.get<uint8_t>(), 1, "memory space");
+    c.width = r.get<uint8_t>();
+    c.instructions = r.get<uint64_t>();
+    c.lanes = r.get<uint64_t>();
+    c.wavefronts = r.get<uint64_t>();
+    c.ideal_wavefronts = r.get<uint64_t>();
+    c.sectors = r.get<uint64_t>();
+    c.lines = r.get<uint64_t>();
+  }
   t.recorded_blocks.resize(r.count(4, "recorded blocks"));
   for (uint32_t& b : t.recorded_blocks) b = r.get<uint32_t>();
   t.total_blocks = r.get<uint64_t>();
@@ -271,6 +297,8 @@ std::string check_consistency(const Trace& t) {
   }
   for (const Diagnostic& d : t.diagnostics)
     if (d.site != Diagnostic::kNoSite && d.site >= t.sites.size()) return "a diagnostic names a missing site";
+  for (const SiteCounters& c : t.site_counters)
+    if (c.site >= t.sites.size()) return "a site counter names a missing site";
   return {};
 }
 

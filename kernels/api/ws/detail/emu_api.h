@@ -63,7 +63,11 @@ inline constexpr int warpSize = 32;
 using std::max;
 using std::min;
 
+// The emulator's, gpu-fast's and gpu-trace's wrappers are different classes with the same names,
+// and all three builds of a kernel live in one program: each mode's API sits in its own inline
+// namespace, so `ws::global_array` means the mode's class and the linker never mixes them.
 namespace ws {
+inline namespace emu_api {
 
 //-----------------------------------------------------------------------------
 // [SECTION] Source sites
@@ -422,6 +426,7 @@ T from_bits(uint64_t bits) {
 }
 
 }  // namespace detail
+}  // namespace emu_api
 }  // namespace ws
 
 //-----------------------------------------------------------------------------

@@ -13,6 +13,7 @@
 #include "ws/detail/type_name.h"
 
 namespace ws {
+inline namespace fast_api {  // see emu_api.h: one inline namespace per build mode
 
 namespace detail {
 // The block's dynamic shared memory (the third <<<>>> argument).
@@ -96,4 +97,5 @@ class dynamic_shared {
   }
 };
 
+}  // namespace fast_api
 }  // namespace ws

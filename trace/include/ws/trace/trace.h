@@ -130,8 +130,21 @@ struct Diagnostic {
   static constexpr uint32_t kNoSite = 0xffffffffu;
 };
 
+// Per-site totals over EVERY block of a launch, counted by the GPU recorder on the device, so
+// whole-grid numbers need no full trace (gpu-trace only; empty for emulator traces, whose
+// analysis counts from the events).
+struct SiteCounters {
+  uint32_t site = 0;
+  AccessKind kind = AccessKind::Load;
+  MemSpace space = MemSpace::Global;
+  uint8_t width = 0;
+  uint64_t instructions = 0, lanes = 0;
+  uint64_t wavefronts = 0, ideal_wavefronts = 0;  // shared
+  uint64_t sectors = 0, lines = 0;                 // global
+};
+
 struct Trace {
-  static constexpr uint32_t kFormatVersion = 1;
+  static constexpr uint32_t kFormatVersion = 2;
 
   LaunchInfo launch;
   std::vector<Allocation> allocations;
@@ -139,6 +152,7 @@ struct Trace {
   std::vector<Event> events;
   std::vector<uint64_t> lane_offsets;  // byte offset from the allocation's base, per active lane
   std::vector<Diagnostic> diagnostics;
+  std::vector<SiteCounters> site_counters;  // gpu-trace: every block; see SiteCounters
 
   std::vector<uint32_t> recorded_blocks;  // ascending; the blocks whose events are in `events`
   uint64_t total_blocks = 0;

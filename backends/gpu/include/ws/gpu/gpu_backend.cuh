@@ -18,8 +18,28 @@
 #include "ws/catalog/catalog.h"
 #include "ws/gpu/device.h"
 #include "ws/kernel.cuh"
+#if defined(WS_GPU_TRACE)
+#include "ws/gpu/decode.h"
+#endif
 
 namespace ws {
+// gpu-fast and gpu-trace backends are different classes (the trace one owns recording buffers):
+// one inline namespace each, so the two builds never share a symbol.
+#if defined(WS_GPU_TRACE)
+inline namespace gpu_trace_backend {
+#else
+inline namespace gpu_fast_backend {
+#endif
+
+#if defined(WS_GPU_TRACE)
+// Copies a NUL-terminated string from device memory (a source file name that
+// std::source_location gave the device code) into `dst`.
+static __global__ void copy_device_string(const char* src, char* dst, int cap) {
+  int i = 0;
+  for (; i + 1 < cap && src[i]; ++i) dst[i] = src[i];
+  dst[i] = 0;
+}
+#endif
 
 class GpuBackend {
  public:
@@ -54,8 +74,15 @@ class GpuBackend {
         allocations_.push_back(p);
       }
     }
-    names_.push_back(name);
-    return global_array<T>(static_cast<T*>(p), p ? count : 0, uint32_t(names_.size() - 1));
+    Allocation a;
+    a.name = name;
+    a.type_name = std::string(type_name<T>());
+    a.space = MemSpace::Global;
+    a.elem_size = sizeof(T);
+    a.extent = p ? count : 0;
+    a.base = reinterpret_cast<uintptr_t>(p);
+    globals_.push_back(std::move(a));
+    return global_array<T>(static_cast<T*>(p), p ? count : 0, uint32_t(globals_.size() - 1));
   }
   template <class T>
   global_array<T> upload(const std::string& name, const std::vector<T>& host) {
@@ -81,9 +108,17 @@ class GpuBackend {
               Args... args) {
     if (failed_) return false;
     record_launch(entry, grid, block, dynamic_shared);
+#if defined(WS_GPU_TRACE)
+    if (!begin_recording(grid)) return false;
+#endif
     kernel<<<dim3(grid.x, grid.y, grid.z), dim3(block.x, block.y, block.z), dynamic_shared>>>(args...);
     if (!check("launching " + entry, cudaGetLastError())) return false;
-    return check(entry, cudaDeviceSynchronize());
+    if (!check(entry, cudaDeviceSynchronize())) return false;
+#if defined(WS_GPU_TRACE)
+    return end_recording();
+#else
+    return true;
+#endif
   }
 
   // For library calls that launch their own kernels (CUB): `f` returns a cudaError_t.
@@ -141,13 +176,102 @@ class GpuBackend {
     out_.errors.push_back(std::move(d));
   }
 
+#if defined(WS_GPU_TRACE)
+  // [gpu-trace] Device buffers for one launch: the control block, the records, the bitmap of
+  // blocks recorded in full, the per-SM site counters.
+  struct Recording {
+    gpu_trace::Control host{};
+    gpu_trace::Control* control = nullptr;
+    std::vector<uint32_t> full_blocks;
+  } rec_;
+
+  template <class T>
+  T* device_alloc(size_t count) {
+    void* p = nullptr;
+    if (!check("cudaMalloc (gpu-trace buffers)", cudaMalloc(&p, std::max<size_t>(count, 1) * sizeof(T)))) return nullptr;
+    allocations_.push_back(p);
+    return static_cast<T*>(p);
+  }
+
+  bool begin_recording(Dim3 grid) {
+    const uint64_t blocks = grid.count();
+    rec_ = Recording{};
+    std::vector<uint32_t> bitmap((blocks + 31) / 32, 0);
+    if (cfg_.record_blocks.empty()) {
+      for (uint64_t b = 0; b < blocks; ++b) rec_.full_blocks.push_back(uint32_t(b));
+    } else {
+      for (uint32_t b : cfg_.record_blocks)
+        if (b < blocks) rec_.full_blocks.push_back(b);
+      if (rec_.full_blocks.empty()) rec_.full_blocks.push_back(0);  // a later, smaller launch
+    }
+    for (uint32_t b : rec_.full_blocks) bitmap[b / 32] |= 1u << (b % 32);
+    gpu_trace::Control& h = rec_.host;
+    h.capacity = std::min<unsigned long long>(cfg_.max_events, 1ull << 20);
+    h.records = device_alloc<gpu_trace::Record>(h.capacity);
+    uint32_t* bits = device_alloc<uint32_t>(bitmap.size());
+    h.sm_count = uint32_t(std::max(1, gpu::device().sm_count));
+    h.counters = device_alloc<gpu_trace::SiteCounter>(size_t(h.sm_count) * gpu_trace::kCounterSlots);
+    rec_.control = device_alloc<gpu_trace::Control>(1);
+    if (failed_) return false;
+    h.full_blocks = bits;
+    h.full_block_words = uint32_t(bitmap.size());
+    h.counters_enabled = 1;
+    h.count = 0;
+    h.counter_overflow = 0;
+    return check("gpu-trace setup", cudaMemcpy(bits, bitmap.data(), bitmap.size() * 4, cudaMemcpyHostToDevice)) &&
+           check("gpu-trace setup", cudaMemset(h.counters, 0, size_t(h.sm_count) * gpu_trace::kCounterSlots *
+                                                                  sizeof(gpu_trace::SiteCounter))) &&
+           check("gpu-trace setup", cudaMemcpy(rec_.control, &h, sizeof h, cudaMemcpyHostToDevice)) &&
+           check("gpu-trace setup", cudaMemcpyToSymbol(trace_rt::g_control, &rec_.control, sizeof rec_.control));
+  }
+
+  bool end_recording() {
+    gpu_trace::Control done{};
+    if (!check("gpu-trace readback", cudaMemcpy(&done, rec_.control, sizeof done, cudaMemcpyDeviceToHost))) return false;
+    gpu::DecodeInput in;
+    in.launch = out_.launches.back().launch;
+    in.globals = globals_;
+    in.reserved = done.count;
+    in.capacity = done.capacity;
+    in.records.resize(size_t(std::min(done.count, done.capacity)));
+    in.full_blocks = rec_.full_blocks;
+    in.total_blocks = out_.launches.back().total_blocks;
+    in.counters.resize(size_t(done.sm_count) * gpu_trace::kCounterSlots);
+    in.counter_overflow = done.counter_overflow != 0;
+    if (!in.records.empty() &&
+        !check("gpu-trace readback", cudaMemcpy(in.records.data(), done.records, in.records.size() * sizeof(gpu_trace::Record),
+                                                cudaMemcpyDeviceToHost)))
+      return false;
+    if (!check("gpu-trace readback", cudaMemcpy(in.counters.data(), done.counters,
+                                                in.counters.size() * sizeof(gpu_trace::SiteCounter), cudaMemcpyDeviceToHost)))
+      return false;
+    in.read_string = [this](uint64_t address) { return read_device_string(address); };
+    out_.launches.back() = gpu::decode(in);
+    // Stop recording for anything launched later without a recording session.
+    gpu_trace::Control* none = nullptr;
+    cudaMemcpyToSymbol(trace_rt::g_control, &none, sizeof none);
+    return true;
+  }
+
+  std::string read_device_string(uint64_t address) {
+    char* buf = device_alloc<char>(512);
+    if (!buf) return {};
+    copy_device_string<<<1, 1>>>(reinterpret_cast<const char*>(address), buf, 512);
+    char host[512] = {};
+    if (cudaMemcpy(host, buf, sizeof host, cudaMemcpyDeviceToHost) != cudaSuccess) return {};
+    host[511] = 0;
+    return host;
+  }
+#endif
+
   std::string kernel_;
   const RunConfig& cfg_;
   RunResult& out_;
   std::vector<void*> allocations_;
-  std::vector<std::string> names_;
+  std::vector<Allocation> globals_;
   bool failed_ = false;
   bool reset_ = false;
 };
 
+}  // inline namespace
 }  // namespace ws

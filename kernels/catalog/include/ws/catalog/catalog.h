@@ -50,6 +50,10 @@ struct VariantSpec {
   bool broken = false;   // kept on purpose to show a bug; `broken_note` says which
   std::string broken_note;
   bool gpu_only = false; // e.g. CUB's DeviceReduce::Sum
+  // Which accesses happen depends on the order threads run (e.g. "am I the last block?", or an
+  // atomicMax whose old value decides a second atomic): the backend cross-check reports these
+  // but cannot expect identical accesses.
+  bool order_dependent = false;
 };
 
 struct KernelSpec {

@@ -1,0 +1,142 @@
+// Recording overhead of gpu-trace over gpu-fast, for the reduction kernels at n = 2^24:
+//   counters only (every block counted on the device, nothing recorded in full),
+//   full records for 1 block (+ counters), full records for every block (+ counters).
+// Targets (issue 4): counters only <= 3x, full records for a few blocks <= 5x.
+//
+//   build/bench/bench_gpu_trace [n]
+#define WS_GPU_TRACE 1
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "bench_gpu_trace.h"
+#include "preamble.h"
+
+namespace traced {
+#include "reduction/reduce.cuh"
+}  // namespace traced
+using namespace traced;
+
+#define CHECK(x)                                                                                 \
+  do {                                                                                           \
+    cudaError_t e_ = (x);                                                                        \
+    if (e_ != cudaSuccess) {                                                                     \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));   \
+      std::exit(1);                                                                              \
+    }                                                                                            \
+  } while (0)
+
+namespace {
+
+void launch_trace(int variant, unsigned blocks, unsigned threads, const int* in, int* out, unsigned n) {
+  ws::global_array<const int> a(in, n, 0);
+  ws::global_array<int> b(out, n, 1);
+  switch (variant) {
+    case 3: reduce3<int><<<blocks, threads, threads * 4>>>(a, b, n); break;
+    case 6: reduce6<256, int><<<blocks, threads>>>(a, b, n); break;
+    case 8: reduce8<int><<<blocks, threads>>>(a, b, n); break;
+  }
+}
+
+struct Buffers {
+  ws::gpu_trace::Control host{};
+  ws::gpu_trace::Control* control = nullptr;
+  uint32_t* bitmap = nullptr;
+  size_t words = 0;
+};
+
+// Points the kernels' control block at a fresh recording: `full` = 0 blocks, 1 block, or all.
+void arm(Buffers& b, unsigned blocks, int full, bool counters) {
+  std::vector<uint32_t> bits(b.words, 0);
+  if (full == 1) bits[0] = 1;
+  if (full == 2)
+    for (unsigned i = 0; i < blocks; ++i) bits[i / 32] |= 1u << (i % 32);
+  CHECK(cudaMemcpy(b.bitmap, bits.data(), b.words * 4, cudaMemcpyHostToDevice));
+  b.host.count = 0;
+  b.host.counters_enabled = counters ? 1 : 0;
+  CHECK(cudaMemset(b.host.counters, 0, size_t(b.host.sm_count) * ws::gpu_trace::kCounterSlots *
+                                           sizeof(ws::gpu_trace::SiteCounter)));
+  CHECK(cudaMemcpy(b.control, &b.host, sizeof b.host, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpyToSymbol(ws::trace_rt::g_control, &b.control, sizeof b.control));
+}
+
+template <class F>
+float median_ms(F f, int reps = 31) {
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  std::vector<float> t;
+  for (int i = 0; i < 3; ++i) f();
+  for (int i = 0; i < reps; ++i) {
+    CHECK(cudaEventRecord(a));
+    f();
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  CHECK(cudaGetLastError());
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const unsigned n = argc > 1 ? unsigned(std::strtoul(argv[1], nullptr, 0)) : (1u << 24);
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::vector<int> host(n);
+  for (unsigned i = 0; i < n; ++i) host[i] = int((i * 2654435761u) >> 28);
+  int *in = nullptr, *out = nullptr;
+  CHECK(cudaMalloc(&in, size_t(n) * 4));
+  CHECK(cudaMalloc(&out, size_t(n) * 4));
+  CHECK(cudaMemcpy(in, host.data(), size_t(n) * 4, cudaMemcpyHostToDevice));
+
+  Buffers b;
+  b.host.capacity = 1ull << 20;
+  b.host.sm_count = unsigned(prop.multiProcessorCount);
+  CHECK(cudaMalloc(&b.host.records, b.host.capacity * sizeof(ws::gpu_trace::Record)));
+  CHECK(cudaMalloc(&b.host.counters, size_t(b.host.sm_count) * ws::gpu_trace::kCounterSlots *
+                                         sizeof(ws::gpu_trace::SiteCounter)));
+  b.words = (n / 64 + 32) / 32 + 1;
+  CHECK(cudaMalloc(&b.bitmap, b.words * 4));
+  b.host.full_blocks = b.bitmap;
+  b.host.full_block_words = uint32_t(b.words);
+  CHECK(cudaMalloc(&b.control, sizeof b.host));
+
+  std::printf("gpu-trace overhead on %s, n = %u ints, median of 31 runs (first pass of each kernel)\n", prop.name, n);
+  std::printf("%-22s %9s %11s %11s %11s   %s\n", "kernel", "fast ms", "counters x", "1 block x", "all blocks x",
+              "records (all)");
+  struct Case {
+    int variant;
+    const char* name;
+    unsigned blocks, threads;
+  } cases[] = {{3, "reduce3 (sequential)", (n + 255) / 256, 256},
+               {6, "reduce6<256>", (n + 511) / 512, 256},
+               {8, "reduce8 (shuffles)", unsigned(prop.multiProcessorCount) * 8, 256}};
+  for (const Case& c : cases) {
+    const float fast = median_ms([&] { launch_fast(c.variant, c.blocks, c.threads, in, out, n); });
+    arm(b, c.blocks, 0, true);
+    const float counters = median_ms([&] { launch_trace(c.variant, c.blocks, c.threads, in, out, n); });
+    arm(b, c.blocks, 1, true);
+    const float one = median_ms([&] {
+      CHECK(cudaMemset(&b.control->count, 0, sizeof(unsigned long long)));
+      launch_trace(c.variant, c.blocks, c.threads, in, out, n);
+    });
+    arm(b, c.blocks, 2, true);
+    unsigned long long reserved = 0;
+    const float all = median_ms([&] {
+      CHECK(cudaMemset(&b.control->count, 0, sizeof(unsigned long long)));
+      launch_trace(c.variant, c.blocks, c.threads, in, out, n);
+    });
+    CHECK(cudaMemcpy(&reserved, &b.control->count, sizeof reserved, cudaMemcpyDeviceToHost));
+    std::printf("%-22s %9.4f %11.2f %11.2f %11.2f   %llu reserved (%s)\n", c.name, fast, counters / fast, one / fast,
+                all / fast, reserved, reserved > b.host.capacity ? "buffer full: the rest counted as dropped" : "all kept");
+  }
+  return 0;
+}

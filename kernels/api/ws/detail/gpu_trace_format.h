@@ -1,0 +1,63 @@
+// What gpu-trace writes on the device and the host reads back: one Record per warp instruction of
+// the blocks recorded in full, and per-site counters (per SM) for every block.
+//
+// Recording one access (see gpu_trace_api.cuh): __activemask(), then __match_any_sync on the
+// site groups the lanes that execute it together, the group's leader reserves a Record with one
+// atomicAdd, and every lane writes its own byte offset into it. Reservations past the buffer's
+// capacity are counted, not written: the host marks the trace truncated and says how many were
+// dropped.
+#pragma once
+
+#include <cstdint>
+
+namespace ws::gpu_trace {
+
+inline constexpr uint8_t kRecordAccess = 0;
+inline constexpr uint8_t kRecordBarrier = 1;
+
+struct Record {
+  uint64_t time;         // %globaltimer, ns
+  uint64_t file;         // device address of the site's file-name string
+  uint64_t alloc;        // global: allocation index given by the backend; shared: unused
+  uint32_t line, column;
+  uint32_t block;        // linear block index
+  uint32_t mask;         // lanes that executed this instruction together
+  uint32_t sm;           // %smid
+  uint16_t warp;         // warp index in the block
+  uint8_t type;          // kRecordAccess / kRecordBarrier
+  uint8_t kind;          // AccessKind
+  uint8_t width;         // bytes per lane
+  uint8_t space;         // MemSpace
+  uint8_t flags;         // kFlagVolatile ...
+  uint8_t atomic;        // AtomicOp
+  uint32_t shared_base;  // shared: the array's start in the block's shared window
+  uint32_t elem_size;    // the array's declared element size
+  uint32_t extent;       // shared: the array's element count
+  char name[16];         // shared: the array's name (from its type), NUL-padded
+  uint64_t offsets[32];  // byte offset from the array's start, indexed by lane
+};
+
+// Per-site counters, one table per SM (so warps of different SMs never contend on an atomic).
+struct SiteCounter {
+  unsigned long long key;  // 0 = free slot; else site key (see site_key) | 1
+  unsigned long long instructions, lanes, wavefronts, ideal_wavefronts, sectors, lines;
+  uint64_t file;
+  uint32_t line, column;
+  uint8_t kind, space, width, pad[5];
+};
+
+inline constexpr uint32_t kCounterSlots = 64;  // per SM; a kernel has far fewer sites
+
+struct Control {
+  Record* records;
+  unsigned long long capacity;
+  unsigned long long count;       // reservations made (may exceed capacity)
+  const uint32_t* full_blocks;    // bitmap: blocks recorded in full
+  uint32_t full_block_words;
+  uint32_t counters_enabled;
+  SiteCounter* counters;          // [sm][kCounterSlots]
+  uint32_t sm_count;
+  uint32_t counter_overflow;      // set when a site found no free slot
+};
+
+}  // namespace ws::gpu_trace

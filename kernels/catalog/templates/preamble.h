@@ -1,0 +1,43 @@
+// Included by the generated translation units before a kernel header, which they then include
+// inside a namespace of their own (one per backend build). Three builds of the same source live
+// in one program (emulator, gpu-fast, gpu-trace), and nvcc gives even __device__ functions a host
+// definition: without the namespaces, the linker would merge same-named functions of different
+// builds. Everything a kernel header may #include must be included here first, so that its own
+// #include lines are no-ops inside the namespace. (A header that includes something else fails
+// to compile, visibly: add it here.)
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <climits>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <span>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#if defined(__CUDACC__)
+#include <cub/device/device_reduce.cuh>
+#endif
+
+#include "ws/catalog/catalog.h"
+#include "ws/catalog/checks.h"
+#include "ws/catalog/registration.h"
+#include "ws/kernel.cuh"
+#include "kernel_helpers.h"  // generated: the kernels' own host-side helper headers

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""The referees of warpscope's analysis, run on the GPU machine.
+
+1. Nsight Compute: for each case, `ncu --clock-control none --metrics ...` on the gpu-fast build
+   (first kernel launch) next to `warpscope analyze --backend emu --json` for the same launch.
+2. compute-sanitizer racecheck on the seeds' cache[2] race kernels next to warpscope's hazards.
+
+    python3 scripts/referee.py [--warpscope PATH] [--out DIR]
+
+Prints two tables: kernel, metric, ncu, warpscope, verdict; and variant, racecheck, warpscope.
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+
+METRICS = [
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "smsp__inst_executed_op_shared_ld.sum",
+    "smsp__inst_executed_op_shared_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+]
+SHORT = {
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "shared ld conflicts",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": "shared st conflicts",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "shared ld wavefronts",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": "shared st wavefronts",
+    "smsp__inst_executed_op_shared_ld.sum": "shared ld instr",
+    "smsp__inst_executed_op_shared_st.sum": "shared st instr",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": "global ld requests",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": "global ld sectors",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": "global st requests",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": "global st sectors",
+}
+
+
+def cases():
+    out = []
+    for s in [1, 2, 4, 8, 16, 32, 33]:
+        out.append((f"bank stride={s} float", ["-k", "bank", "-v", "stride", "--param", f"stride={s}"]))
+    for t, strides in [("double", [1, 2]), ("float4", [1, 2]), ("char", [1, 4])]:
+        for s in strides:
+            out.append((f"bank stride={s} {t}", ["-k", "bank", "-v", "stride", "--dtype", t, "--param", f"stride={s}"]))
+    out.append(("bank broadcast", ["-k", "bank", "-v", "broadcast"]))
+    for v in ["1", "2", "3", "5"]:
+        out.append((f"reduce {v} n=4096 b=256", ["-k", "reduce", "-v", v, "--n", "4096", "--block", "256"]))
+    for v in ["tile", "padded"]:
+        out.append((f"transpose {v} 96x96", ["-k", "transpose", "-v", v]))
+    for name, args in [("offset=0", ["-v", "offset", "--param", "offset=0"]), ("offset=1", ["-v", "offset", "--param", "offset=1"]),
+                       ("stride=2", ["-v", "stride", "--param", "stride=2"])]:
+        out.append((f"coalesce {name}", ["-k", "coalesce"] + args))
+    return out
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def ncu_metrics(ws, args):
+    cmd = ["ncu", "--clock-control", "none", "--csv", "--launch-count", "1", "--metrics", ",".join(METRICS),
+           ws, "run", "--backend", "gpu-fast"] + args
+    p = run(cmd)
+    text = p.stdout
+    start = text.find('"ID"')
+    if start < 0:
+        return None, (p.stderr or p.stdout)[-400:]
+    vals = {}
+    for row in csv.DictReader(io.StringIO(text[start:])):
+        try:
+            vals[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
+        except (KeyError, ValueError):
+            pass
+    return vals, row.get("Kernel Name", "") if vals else ""
+
+
+def ws_metrics(ws, args):
+    p = run([ws, "analyze", "--backend", "emu", "--json", "--launch", "0"] + args)
+    if p.returncode != 0:
+        return None
+    return json.loads(p.stdout)["totals"]
+
+
+def racecheck(ws, variant, placement):
+    p = run(["compute-sanitizer", "--tool", "racecheck", "--racecheck-report", "hazard", ws, "run", "--backend", "gpu-fast",
+             "-k", "race", "-v", variant, "--param", f"placement={placement}"])
+    text = p.stdout + p.stderr
+    m = re.search(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)", text)
+    kinds = sorted(set(re.findall(r"(Read-after-Write|Write-after-Read|Write-after-Write) hazard", text)))
+    if not m:
+        return "no summary: " + text.strip().splitlines()[-1][:60] if text.strip() else "no output"
+    abbrev = {"Read-after-Write": "RAW", "Write-after-Read": "WAR", "Write-after-Write": "WAW"}
+    return f"{m.group(1)} hazards ({m.group(2)} err, {m.group(3)} warn) {'/'.join(abbrev[k] for k in kinds)}"
+
+
+def ws_hazards(ws, variant, placement):
+    p = run([ws, "analyze", "--backend", "emu", "--json", "-k", "race", "-v", variant, "--param", f"placement={placement}"])
+    if p.returncode != 0:
+        return "analyze failed"
+    hz = json.loads(p.stdout).get("hazards", [])
+    inter = sorted({h.get("kind", "?") for h in hz if h.get("scope") != "intra-warp-lockstep"})
+    lock = sorted({h.get("kind", "?") for h in hz if h.get("scope") == "intra-warp-lockstep"})
+    parts = []
+    if inter:
+        parts.append("race " + "/".join(inter))
+    if lock:
+        parts.append("lockstep-only " + "/".join(lock))
+    return ", ".join(parts) or "no hazard"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--warpscope", default=".carry/bin/warpscope")
+    ap.add_argument("--out", default=os.environ.get("OUT", "/tmp"))
+    a = ap.parse_args()
+    ws = a.warpscope
+    rows = []
+    print("== Nsight Compute referee (first launch, gpu-fast) vs warpscope analyze (emulator)")
+    print(f"{'case':28} {'metric':22} {'ncu':>8} {'warpscope':>10}  verdict")
+    matched = total = 0
+    for name, args in cases():
+        n, kernel = ncu_metrics(ws, args)
+        w = ws_metrics(ws, args)
+        if n is None or w is None:
+            print(f"{name:28} {'-':22} {'-':>8} {'-':>10}  could not run: {kernel if n is None else 'analyze failed'}")
+            continue
+        for m in METRICS:
+            nv, wv = n.get(m), w.get(m)
+            if nv is None or wv is None or (nv == 0 and wv == 0):
+                continue
+            total += 1
+            ok = abs(nv - wv) < 0.5
+            matched += ok
+            rows.append({"case": name, "metric": m, "ncu": nv, "warpscope": wv, "match": ok, "kernel": kernel})
+            print(f"{name:28} {SHORT[m]:22} {nv:8.0f} {wv:10.0f}  {'match' if ok else 'DIFFERS'}")
+    print(f"{matched} of {total} nonzero metrics match")
+    print()
+    print("== compute-sanitizer racecheck vs warpscope hazards (race kernel, the seeds' cache[2])")
+    print(f"{'variant':26} {'racecheck':42} warpscope")
+    for v, vname in [("0", "no barrier"), ("1", "one barrier"), ("2", "two barriers")]:
+        for pl, pname in [("0", "threads in 2 warps"), ("1", "threads in 1 warp")]:
+            print(f"{v} {vname:12} {pname:12} {racecheck(ws, v, pl):42} {ws_hazards(ws, v, pl)}")
+    with open(os.path.join(a.out, "referee.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
