@@ -14,4 +14,7 @@ for bin in .carry/bin/*; do
   ldd "$bin" | awk '/=> \// {print $3}'
 done | sort -u | grep -vE '/(libc|libm|libstdc\+\+|libgcc_s|libdl|libpthread|librt|ld-linux)[.-]' |
   while read -r lib; do cp -L "$lib" .carry/lib/; done
+# The fonts the viewer found at configure time (the GPU machine has no font packages).
+mkdir -p .carry/fonts
+cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-Regular.ttf .carry/fonts/ 2>/dev/null || true
 du -sh .carry

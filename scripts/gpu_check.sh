@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 carry=${1:-.carry}
 out=${OUT:-/tmp/warpscope-gpu}
 mkdir -p "$out"
+[ -f "$carry/fonts/DejaVuSans.ttf" ] && export WARPSCOPE_UI_FONT="$PWD/$carry/fonts/DejaVuSans.ttf"
+[ -f "$carry/fonts/JetBrainsMono-Regular.ttf" ] && export WARPSCOPE_MONO_FONT="$PWD/$carry/fonts/JetBrainsMono-Regular.ttf"
 export LD_LIBRARY_PATH="$PWD/$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 if [ -d .gl ] && ls .gl/*.deb > /dev/null 2>&1; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -38,13 +40,15 @@ if [ -x "$carry/bin/bench_gpu_trace" ]; then
 fi
 
 echo "== cross-check: emulator vs gpu-trace, every catalog kernel (blocks 0 and 1)"
-"$carry/bin/warpscope" crosscheck 2>&1 | tee "$out/crosscheck.txt" | tail -60
+"$carry/bin/warpscope" crosscheck > "$out/crosscheck.txt" 2>&1
+grep -E "^[a-z_]+ +[0-9a-z-]+ +[0-9]+ |compared" "$out/crosscheck.txt"
 
 if [ "${WS_REFEREE:-1}" = 1 ] && command -v ncu > /dev/null; then
   echo "== referees: Nsight Compute and compute-sanitizer"
-  python3 scripts/referee.py --warpscope "$carry/bin/warpscope" --out "$out" 2>&1 | tee "$out/referee.txt"
+  python3 scripts/referee.py --warpscope "$carry/bin/warpscope" --out "$out" > "$out/referee.txt" 2>&1
+  grep -E "DIFFERS|metrics match|racecheck|barrier" "$out/referee.txt"
 fi
 
 echo "== headless screenshot through the NVIDIA EGL driver"
-"$carry/bin/warpscope" --headless --size 1600x900 --screenshot "$out/gpu_headless.png" 2>&1 | tail -3
+"$carry/bin/warpscope" --headless --size 1600x900 --kernel reduce --variant 2 --screenshot "$out/gpu_headless.png" 2>&1 | tail -3
 ls -la "$out/gpu_headless.png" 2>&1 | tail -1

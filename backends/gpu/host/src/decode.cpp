@@ -152,7 +152,7 @@ Trace decode(const DecodeInput& in) {
     Diagnostic d;
     d.severity = Severity::Warning;
     d.code = "counter-overflow";
-    d.message = "the kernel has more sites than the per-SM counter table holds (" +
+    d.message = "the kernel has more sites than the per-warp counter table holds (" +
                 std::to_string(gpu_trace::kCounterSlots) + "); some per-site counters are missing";
     t.diagnostics.push_back(std::move(d));
   }

@@ -31,17 +31,29 @@ using gpu_trace::kRecordAccess;
 using gpu_trace::kRecordBarrier;
 using gpu_trace::Record;
 using gpu_trace::SiteCounter;
+using gpu_trace::kWarpSlotsPerSm;
 
 //-----------------------------------------------------------------------------
 // [SECTION] Recording
 //-----------------------------------------------------------------------------
-// One per translation unit (static, like the functions below that read it): the GpuBackend of
-// the same generated .cu file sets it before a launch.
-static __device__ Control* g_control;
+// One per translation unit (module): the GpuBackend of the same generated .cu file points it at
+// a recording before each launch, through set_control below. (Not cudaMemcpyToSymbol: with one
+// such variable in every module, seen on an H200, the runtime wrote the first module's copy.)
+#ifndef WS_TRACE_CONTROL
+#define WS_TRACE_CONTROL g_control
+#endif
+static __device__ Control* WS_TRACE_CONTROL;
+
+static __global__ void set_control(Control* c) { WS_TRACE_CONTROL = c; }
 
 __device__ __forceinline__ unsigned lane_id() {
   unsigned id;
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(id));
+  return id;
+}
+__device__ __forceinline__ unsigned warp_slot() {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%warpid;" : "=r"(id));
   return id;
 }
 __device__ __forceinline__ unsigned sm_id() {
@@ -128,7 +140,8 @@ static __device__ unsigned shared_wavefronts(unsigned group, uint32_t address, u
   return total;
 }
 
-static __device__ void count_site(Control* c, const AccessDesc& d, unsigned group, bool leader, uint64_t address) {
+static __device__ __forceinline__ void count_site(Control* c, const AccessDesc& d, unsigned group, bool leader,
+                                                  uint64_t address) {
   unsigned wavefronts = 0, ideal = 0, sectors = 0, lines = 0;
   if (d.space == kTraceShared) {
     wavefronts = shared_wavefronts(group, uint32_t(address), d.width, ideal);
@@ -140,30 +153,29 @@ static __device__ void count_site(Control* c, const AccessDesc& d, unsigned grou
     lines = __popc(__ballot_sync(group, (__ffs(same_line) - 1) == int(lane)));
   }
   if (!leader) return;
-  const unsigned sm = sm_id() % c->sm_count;
-  SiteCounter* table = c->counters + size_t(sm) * kCounterSlots;
+  // This warp's own table: plain updates (see SiteCounter).
+  const size_t row = (size_t(sm_id() % c->sm_count) * kWarpSlotsPerSm + warp_slot() % kWarpSlotsPerSm) * kCounterSlots;
+  SiteCounter* table = c->counters + row;
   const unsigned long long key = group_key(d) | 1ull;
   unsigned slot = unsigned(key % kCounterSlots);
   for (unsigned probe = 0; probe < kCounterSlots; ++probe, slot = (slot + 1) % kCounterSlots) {
-    const unsigned long long old = atomicCAS(&table[slot].key, 0ull, key);
-    if (old == 0ull) {  // claimed a free slot: describe the site once
-      table[slot].file = reinterpret_cast<uintptr_t>(d.file);
-      table[slot].line = d.line;
-      table[slot].column = d.column;
-      table[slot].kind = d.kind;
-      table[slot].space = d.space;
-      table[slot].width = d.width;
+    SiteCounter& s = table[slot];
+    if (s.key == 0ull) {  // a free slot: describe the site once
+      s.key = key;
+      s.file = reinterpret_cast<uintptr_t>(d.file);
+      s.line = d.line;
+      s.column = d.column;
+      s.kind = d.kind;
+      s.space = d.space;
+      s.width = d.width;
     }
-    if (old == 0ull || old == key) {
-      atomicAdd(&table[slot].instructions, 1ull);
-      atomicAdd(&table[slot].lanes, static_cast<unsigned long long>(__popc(group)));
-      if (d.space == kTraceShared) {
-        atomicAdd(&table[slot].wavefronts, static_cast<unsigned long long>(wavefronts));
-        atomicAdd(&table[slot].ideal_wavefronts, static_cast<unsigned long long>(ideal));
-      } else {
-        atomicAdd(&table[slot].sectors, static_cast<unsigned long long>(sectors));
-        atomicAdd(&table[slot].lines, static_cast<unsigned long long>(lines));
-      }
+    if (s.key == key) {
+      s.instructions += 1;
+      s.lanes += unsigned(__popc(group));
+      s.wavefronts += wavefronts;
+      s.ideal_wavefronts += ideal;
+      s.sectors += sectors;
+      s.lines += lines;
       return;
     }
   }
@@ -173,21 +185,24 @@ static __device__ void count_site(Control* c, const AccessDesc& d, unsigned grou
 // Records one access of this lane; every lane of the warp that executes the same instruction
 // calls it together.
 static __device__ __noinline__ void record_access(const AccessDesc& d, uint64_t offset, uint64_t address) {
-  Control* c = g_control;
+  Control* c = WS_TRACE_CONTROL;
   if (!c) return;
+  const uint32_t block = linear_block();
+  const bool full = c->full_blocks && block / 32 < c->full_block_words &&
+                    ((c->full_blocks[block / 32] >> (block % 32)) & 1);
+  if (!full && !c->counters_enabled) return;  // uniform per block: no lane waits for another
   const unsigned active = __activemask();
   const unsigned group = __match_any_sync(active, group_key(d));
   const unsigned lane = lane_id();
   const unsigned leader = __ffs(group) - 1;
   if (c->counters_enabled) count_site(c, d, group, lane == leader, address);
-  const uint32_t block = linear_block();
-  if (!c->full_blocks || block / 32 >= c->full_block_words || !((c->full_blocks[block / 32] >> (block % 32)) & 1))
-    return;
+  if (!full) return;
+  const unsigned sm = sm_id() % c->sm_count;
   unsigned long long slot = 0;
-  if (lane == leader) slot = atomicAdd(&c->count, 1ull);
+  if (lane == leader) slot = atomicAdd(&c->sm_reserved[sm], 1ull);
   slot = __shfl_sync(group, slot, leader);
-  if (slot >= c->capacity) return;  // counted in `count`, reported as dropped
-  Record& r = c->records[slot];
+  if (slot >= c->per_sm) return;  // counted in sm_reserved, reported as dropped
+  Record& r = c->records[sm * c->per_sm + slot];
   r.offsets[lane] = offset;
   if (lane == leader) {
     r.time = global_time();
@@ -215,7 +230,7 @@ static __device__ __noinline__ void record_access(const AccessDesc& d, uint64_t 
 }
 
 static __device__ __noinline__ void record_barrier(const char* file, uint32_t line, uint32_t column) {
-  Control* c = g_control;
+  Control* c = WS_TRACE_CONTROL;
   if (!c) return;
   const uint32_t block = linear_block();
   if (!c->full_blocks || block / 32 >= c->full_block_words || !((c->full_blocks[block / 32] >> (block % 32)) & 1))
@@ -224,9 +239,10 @@ static __device__ __noinline__ void record_barrier(const char* file, uint32_t li
   const unsigned lane = lane_id();
   const unsigned leader = __ffs(active) - 1;
   if (lane != leader) return;
-  const unsigned long long slot = atomicAdd(&c->count, 1ull);
-  if (slot >= c->capacity) return;
-  Record& r = c->records[slot];
+  const unsigned sm = sm_id() % c->sm_count;
+  const unsigned long long slot = atomicAdd(&c->sm_reserved[sm], 1ull);
+  if (slot >= c->per_sm) return;
+  Record& r = c->records[sm * c->per_sm + slot];
   r.time = global_time();
   r.file = reinterpret_cast<uintptr_t>(file);
   r.alloc = 0;

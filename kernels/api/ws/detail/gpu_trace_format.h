@@ -37,7 +37,9 @@ struct Record {
   uint64_t offsets[32];  // byte offset from the array's start, indexed by lane
 };
 
-// Per-site counters, one table per SM (so warps of different SMs never contend on an atomic).
+// Per-site counters, one small table per hardware warp slot of each SM ([sm][%warpid][slot]): a
+// slot is held by one warp at a time, so the leader lane updates its table with plain loads and
+// stores, no atomics and no contention. The host sums all tables.
 struct SiteCounter {
   unsigned long long key;  // 0 = free slot; else site key (see site_key) | 1
   unsigned long long instructions, lanes, wavefronts, ideal_wavefronts, sectors, lines;
@@ -46,16 +48,21 @@ struct SiteCounter {
   uint8_t kind, space, width, pad[5];
 };
 
-inline constexpr uint32_t kCounterSlots = 64;  // per SM; a kernel has far fewer sites
+inline constexpr uint32_t kCounterSlots = 32;     // per warp slot; a kernel has far fewer sites
+inline constexpr uint32_t kWarpSlotsPerSm = 64;   // %warpid < 64 on every architecture so far
 
+// Records are reserved per SM (one counter and one region of the buffer per SM), so the
+// reservation atomic is contended only by the warps of one SM. A block runs on one SM, so a
+// warp's records stay in issue order within its SM's region.
 struct Control {
   Record* records;
-  unsigned long long capacity;
-  unsigned long long count;       // reservations made (may exceed capacity)
+  unsigned long long capacity;        // records in the whole buffer
+  unsigned long long per_sm;          // capacity / sm_count: the region of each SM
+  unsigned long long* sm_reserved;    // [sm_count] reservations made (may exceed per_sm)
   const uint32_t* full_blocks;    // bitmap: blocks recorded in full
   uint32_t full_block_words;
   uint32_t counters_enabled;
-  SiteCounter* counters;          // [sm][kCounterSlots]
+  SiteCounter* counters;          // [sm][kWarpSlotsPerSm][kCounterSlots]
   uint32_t sm_count;
   uint32_t counter_overflow;      // set when a site found no free slot
 };

@@ -24,9 +24,12 @@
 
 namespace ws {
 // gpu-fast and gpu-trace backends are different classes (the trace one owns recording buffers):
-// one inline namespace each, so the two builds never share a symbol.
+// one inline namespace each, so the two builds never share a symbol. The trace backend is also
+// private to its translation unit: it drives that module's own control variable and kernels, and
+// a shared (linker-merged) copy would drive the first module's instead.
 #if defined(WS_GPU_TRACE)
 inline namespace gpu_trace_backend {
+namespace {
 #else
 inline namespace gpu_fast_backend {
 #endif
@@ -206,51 +209,71 @@ class GpuBackend {
     }
     for (uint32_t b : rec_.full_blocks) bitmap[b / 32] |= 1u << (b % 32);
     gpu_trace::Control& h = rec_.host;
-    h.capacity = std::min<unsigned long long>(cfg_.max_events, 1ull << 20);
-    h.records = device_alloc<gpu_trace::Record>(h.capacity);
-    uint32_t* bits = device_alloc<uint32_t>(bitmap.size());
     h.sm_count = uint32_t(std::max(1, gpu::device().sm_count));
-    h.counters = device_alloc<gpu_trace::SiteCounter>(size_t(h.sm_count) * gpu_trace::kCounterSlots);
+    h.per_sm = std::max<unsigned long long>(1, std::min<unsigned long long>(cfg_.max_events, 1ull << 20) / h.sm_count);
+    h.capacity = h.per_sm * h.sm_count;
+    h.records = device_alloc<gpu_trace::Record>(h.capacity);
+    h.sm_reserved = device_alloc<unsigned long long>(h.sm_count);
+    uint32_t* bits = device_alloc<uint32_t>(bitmap.size());
+    h.counters = device_alloc<gpu_trace::SiteCounter>(counter_count());
     rec_.control = device_alloc<gpu_trace::Control>(1);
     if (failed_) return false;
     h.full_blocks = bits;
     h.full_block_words = uint32_t(bitmap.size());
     h.counters_enabled = 1;
-    h.count = 0;
     h.counter_overflow = 0;
     return check("gpu-trace setup", cudaMemcpy(bits, bitmap.data(), bitmap.size() * 4, cudaMemcpyHostToDevice)) &&
-           check("gpu-trace setup", cudaMemset(h.counters, 0, size_t(h.sm_count) * gpu_trace::kCounterSlots *
-                                                                  sizeof(gpu_trace::SiteCounter))) &&
+           check("gpu-trace setup", cudaMemset(h.sm_reserved, 0, h.sm_count * sizeof(unsigned long long))) &&
+           check("gpu-trace setup", cudaMemset(h.counters, 0, counter_count() * sizeof(gpu_trace::SiteCounter))) &&
            check("gpu-trace setup", cudaMemcpy(rec_.control, &h, sizeof h, cudaMemcpyHostToDevice)) &&
-           check("gpu-trace setup", cudaMemcpyToSymbol(trace_rt::g_control, &rec_.control, sizeof rec_.control));
+           set_control(rec_.control);
+  }
+
+  // Points this module's control variable at `c` (see trace_rt::set_control).
+  bool set_control(gpu_trace::Control* c) {
+    trace_rt::set_control<<<1, 1>>>(c);
+    return check("gpu-trace setup", cudaGetLastError()) && check("gpu-trace setup", cudaDeviceSynchronize());
+  }
+
+  size_t counter_count() const {
+    return size_t(rec_.host.sm_count) * gpu_trace::kWarpSlotsPerSm * gpu_trace::kCounterSlots;
   }
 
   bool end_recording() {
     gpu_trace::Control done{};
     if (!check("gpu-trace readback", cudaMemcpy(&done, rec_.control, sizeof done, cudaMemcpyDeviceToHost))) return false;
+    std::vector<unsigned long long> reserved(done.sm_count);
+    if (!check("gpu-trace readback", cudaMemcpy(reserved.data(), done.sm_reserved, reserved.size() * sizeof(unsigned long long),
+                                                cudaMemcpyDeviceToHost)))
+      return false;
     gpu::DecodeInput in;
     in.launch = out_.launches.back().launch;
     in.globals = globals_;
-    in.reserved = done.count;
-    in.capacity = done.capacity;
-    in.records.resize(size_t(std::min(done.count, done.capacity)));
     in.full_blocks = rec_.full_blocks;
     in.total_blocks = out_.launches.back().total_blocks;
-    in.counters.resize(size_t(done.sm_count) * gpu_trace::kCounterSlots);
+    in.counters.resize(counter_count());
     in.counter_overflow = done.counter_overflow != 0;
-    if (!in.records.empty() &&
-        !check("gpu-trace readback", cudaMemcpy(in.records.data(), done.records, in.records.size() * sizeof(gpu_trace::Record),
-                                                cudaMemcpyDeviceToHost)))
-      return false;
+    // Each SM's region, in SM order: a warp's records stay in its issue order.
+    unsigned long long dropped = 0;
+    for (uint32_t sm = 0; sm < done.sm_count; ++sm) {
+      const unsigned long long kept = std::min(reserved[sm], done.per_sm);
+      dropped += reserved[sm] - kept;
+      if (!kept) continue;
+      const size_t at = in.records.size();
+      in.records.resize(at + kept);
+      if (!check("gpu-trace readback", cudaMemcpy(in.records.data() + at, done.records + sm * done.per_sm,
+                                                  kept * sizeof(gpu_trace::Record), cudaMemcpyDeviceToHost)))
+        return false;
+    }
+    in.capacity = in.records.size();
+    in.reserved = in.records.size() + dropped;
     if (!check("gpu-trace readback", cudaMemcpy(in.counters.data(), done.counters,
                                                 in.counters.size() * sizeof(gpu_trace::SiteCounter), cudaMemcpyDeviceToHost)))
       return false;
     in.read_string = [this](uint64_t address) { return read_device_string(address); };
     out_.launches.back() = gpu::decode(in);
     // Stop recording for anything launched later without a recording session.
-    gpu_trace::Control* none = nullptr;
-    cudaMemcpyToSymbol(trace_rt::g_control, &none, sizeof none);
-    return true;
+    return set_control(nullptr);
   }
 
   std::string read_device_string(uint64_t address) {
@@ -273,5 +296,8 @@ class GpuBackend {
   bool reset_ = false;
 };
 
+#if defined(WS_GPU_TRACE)
+}  // namespace
+#endif
 }  // inline namespace
 }  // namespace ws
