@@ -1,0 +1,20 @@
+// The README's "Writing a kernel" example (kernels/examples/scale.cuh) builds, runs and checks.
+#include <gtest/gtest.h>
+
+#include "ws/catalog/catalog.h"
+
+using namespace ws;
+
+TEST(ReadmeExample, ScaleRunsAndPasses) {
+  RunConfig cfg;
+  cfg.n = 1000;
+  RunResult r = Catalog::instance().run("scale", cfg, BackendKind::Emu);
+  ASSERT_TRUE(r.refused.empty()) << r.refused;
+  EXPECT_TRUE(r.passed) << r.result;
+  ASSERT_EQ(r.launches.size(), 1u);
+  bool tile = false;
+  for (const Allocation& a : r.launches[0].allocations) tile |= a.name == "tile" && a.space == MemSpace::Shared;
+  EXPECT_TRUE(tile);
+  cfg.block = {128, 1, 1};
+  EXPECT_NE(Catalog::instance().run("scale", cfg, BackendKind::Emu).refused.find("--block must be 256"), std::string::npos);
+}
