@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include <cub/device/device_reduce.cuh>  // reduce.cuh calls CUB: before the kernel API
 #include "preamble.h"
 
 namespace fast {

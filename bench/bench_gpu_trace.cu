@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bench_gpu_trace.h"
+#include <cub/device/device_reduce.cuh>  // reduce.cuh calls CUB: before the kernel API
 #include "preamble.h"
 
 namespace traced {

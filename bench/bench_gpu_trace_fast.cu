@@ -1,6 +1,7 @@
 // The gpu-fast half of bench_gpu_trace: the same kernels without recording (this translation unit
 // is compiled without WS_GPU_TRACE).
 #include "bench_gpu_trace.h"
+#include <cub/device/device_reduce.cuh>  // reduce.cuh calls CUB: before the kernel API
 #include "preamble.h"
 
 namespace fast {  // the trace build of the same kernels lives in the other translation unit

@@ -32,9 +32,8 @@
 #include <utility>
 #include <vector>
 
-#if defined(__CUDACC__)
-#include <cub/device/device_reduce.cuh>
-#endif
+// Library headers (CUB) come before this file, for the kernels registered with CUB
+// (kernels/CMakeLists.txt): they are heavy, and must precede ws/kernel.cuh.
 
 #include "ws/catalog/catalog.h"
 #include "ws/catalog/checks.h"
