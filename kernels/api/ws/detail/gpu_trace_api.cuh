@@ -182,11 +182,28 @@ static __device__ __forceinline__ void count_site(Control* c, const AccessDesc& 
   c->counter_overflow = 1;
 }
 
-// Records one access of this lane; every lane of the warp that executes the same instruction
-// calls it together.
-static __device__ __noinline__ void record_access(const AccessDesc& d, uint64_t offset, uint64_t address) {
+// The descriptor travels as scalars (registers): passed by reference it would live in the
+// kernel's stack frame, one local-memory store per field at every access.
+static __device__ __noinline__ void record_access_scalars(const char* file, uint32_t line, uint32_t column,
+                                                          uint32_t packed, uint64_t alloc, uint32_t shared_base,
+                                                          uint32_t elem_size, uint32_t extent, const char* name,
+                                                          uint64_t offset, uint64_t address) {
   Control* c = WS_TRACE_CONTROL;
   if (!c) return;
+  AccessDesc d;
+  d.file = file;
+  d.line = line;
+  d.column = column;
+  d.kind = uint8_t(packed);
+  d.space = uint8_t(packed >> 8);
+  d.width = uint8_t(packed >> 16);
+  d.flags = uint8_t(packed >> 24);
+  d.atomic = uint8_t(alloc >> 56);
+  d.alloc = alloc & 0x00ffffffffffffffull;
+  d.shared_base = shared_base;
+  d.elem_size = elem_size;
+  d.extent = extent;
+  d.name = name;
   const uint32_t block = linear_block();
   const bool full = c->full_blocks && block / 32 < c->full_block_words &&
                     ((c->full_blocks[block / 32] >> (block % 32)) & 1);
@@ -227,6 +244,16 @@ static __device__ __noinline__ void record_access(const AccessDesc& d, uint64_t 
     if (d.name)
       for (int i = 0; i < 15 && d.name[i]; ++i) r.name[i] = d.name[i];
   }
+}
+
+// Records one access of this lane; every lane of the warp that executes the same instruction
+// calls it together. Nothing happens (one load and a branch) when no recording is armed.
+__device__ __forceinline__ void record_access(const AccessDesc& d, uint64_t offset, uint64_t address) {
+  if (!WS_TRACE_CONTROL) return;
+  record_access_scalars(d.file, d.line, d.column,
+                        uint32_t(d.kind) | uint32_t(d.space) << 8 | uint32_t(d.width) << 16 | uint32_t(d.flags) << 24,
+                        d.alloc | uint64_t(d.atomic) << 56, d.shared_base, d.elem_size, d.extent, d.name, offset,
+                        address);
 }
 
 static __device__ __noinline__ void record_barrier(const char* file, uint32_t line, uint32_t column) {
