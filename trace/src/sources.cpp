@@ -21,6 +21,12 @@ Store& store() {
 
 }  // namespace
 
+std::string kernel_relative_path(const std::string& path) {
+  const std::string marker = "/kernels/";
+  const auto pos = path.rfind(marker);
+  return pos == std::string::npos ? path : path.substr(pos + marker.size());
+}
+
 void register_source(const std::string& relative_path, std::string_view text) {
   Store& s = store();
   std::lock_guard lock(s.mutex);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <map>
 
 namespace ws {
 
@@ -127,6 +128,15 @@ std::string element_name(const Allocation& a, uint64_t lane_offset) {
     std::snprintf(buf, sizeof buf, "[%llu]+%llu", static_cast<unsigned long long>(index),
                   static_cast<unsigned long long>(rest));
   return a.name + buf;
+}
+
+void assign_site_ranks(Trace& t) {
+  std::map<std::pair<std::string, uint32_t>, std::vector<uint32_t>> by_line;
+  for (uint32_t i = 0; i < t.sites.size(); ++i) by_line[{t.sites[i].file, t.sites[i].line}].push_back(i);
+  for (auto& [key, ids] : by_line) {
+    std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) { return t.sites[a].column < t.sites[b].column; });
+    for (uint32_t r = 0; r < ids.size(); ++r) t.sites[ids[r]].rank = r;
+  }
 }
 
 }  // namespace ws

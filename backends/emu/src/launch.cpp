@@ -137,14 +137,7 @@ void merge(Trace& t, std::vector<BlockRecord>& records, const RecordOptions& rop
     }
     r = BlockRecord{};  // free as we go
   }
-  // Rank of each site among the sites of its line: the backend-independent identity.
-  std::map<std::pair<std::string, uint32_t>, std::vector<uint32_t>> by_line;
-  for (uint32_t i = 0; i < t.sites.size(); ++i) by_line[{t.sites[i].file, t.sites[i].line}].push_back(i);
-  for (auto& [key, ids] : by_line) {
-    std::sort(ids.begin(), ids.end(),
-              [&](uint32_t a, uint32_t b) { return t.sites[a].column < t.sites[b].column; });
-    for (uint32_t r = 0; r < ids.size(); ++r) t.sites[ids[r]].rank = r;
-  }
+  assign_site_ranks(t);  // the backend-independent identity of a site: (file, line, rank)
 }
 
 }  // namespace

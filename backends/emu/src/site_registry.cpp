@@ -1,5 +1,7 @@
 #include "site_registry.h"
 
+#include "ws/trace/sources.h"
+
 #include <cstring>
 
 namespace ws::emu {
@@ -31,14 +33,6 @@ size_t slot(const void* key) {
 
 }  // namespace
 
-std::string relative_kernel_path(const char* file) {
-  std::string path = file ? file : "?";
-  const std::string marker = "/kernels/";
-  const auto pos = path.rfind(marker);
-  if (pos != std::string::npos) return path.substr(pos + marker.size());
-  return path;
-}
-
 SiteRegistry& SiteRegistry::instance() {
   static SiteRegistry registry;
   return registry;
@@ -65,7 +59,7 @@ SiteRegistry::Key SiteRegistry::insert(const std::source_location& loc) {
   auto it = by_key_.find(key);
   if (it != by_key_.end()) return {it->second, sites_[it->second].order};
   SiteInfo s;
-  s.file = relative_kernel_path(loc.file_name());
+  s.file = kernel_relative_path(loc.file_name());
   s.path = loc.file_name();
   s.line = loc.line();
   s.column = loc.column();

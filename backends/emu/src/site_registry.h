@@ -43,7 +43,4 @@ class SiteRegistry {
   std::unordered_map<std::string, uint32_t> by_key_;
 };
 
-// "reduction/reduce.cuh" for ".../kernels/reduction/reduce.cuh"; other paths keep their name.
-std::string relative_kernel_path(const char* file);
-
 }  // namespace ws::emu

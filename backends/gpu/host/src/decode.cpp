@@ -12,12 +12,6 @@ namespace ws::gpu {
 
 namespace {
 
-std::string relative_kernel_path(const std::string& path) {
-  const std::string marker = "/kernels/";
-  const auto pos = path.rfind(marker);
-  return pos == std::string::npos ? path : path.substr(pos + marker.size());
-}
-
 class SiteTable {
  public:
   SiteTable(Trace& t, const std::function<std::string(uint64_t)>& read) : t_(t), read_(read) {}
@@ -28,7 +22,7 @@ class SiteTable {
       Site s;
       auto f = files_.find(file);
       if (f == files_.end()) f = files_.emplace(file, read_ ? read_(file) : std::string()).first;
-      s.file = relative_kernel_path(f->second);
+      s.file = kernel_relative_path(f->second);
       s.line = line;
       s.column = column;
       s.text = source_line(s.file, line, f->second);
@@ -164,13 +158,7 @@ Trace decode(const DecodeInput& in) {
                 " warp instructions were not recorded (record fewer blocks, or raise --max-events)";
     t.diagnostics.push_back(std::move(d));
   }
-  // Rank of each site among the sites of its line.
-  std::map<std::pair<std::string, uint32_t>, std::vector<uint32_t>> by_line;
-  for (uint32_t i = 0; i < t.sites.size(); ++i) by_line[{t.sites[i].file, t.sites[i].line}].push_back(i);
-  for (auto& [k, ids] : by_line) {
-    std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) { return t.sites[a].column < t.sites[b].column; });
-    for (uint32_t r = 0; r < ids.size(); ++r) t.sites[ids[r]].rank = r;
-  }
+  assign_site_ranks(t);
   return t;
 }
 

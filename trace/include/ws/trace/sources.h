@@ -13,6 +13,10 @@ namespace ws {
 
 void register_source(const std::string& relative_path, std::string_view text);
 
+// "reduction/reduce.cuh" for ".../kernels/reduction/reduce.cuh": how sites name their file in a
+// trace, whichever compiler gave the path. Other paths are returned unchanged.
+std::string kernel_relative_path(const std::string& path);
+
 // The whole file, or "" when it is neither embedded nor readable at `fallback_path`.
 std::string source_text(const std::string& relative_path, const std::string& fallback_path = {});
 

@@ -177,4 +177,8 @@ struct Trace {
 // "sdata[17]" for a lane offset of an allocation; "g_odata[3]+2" when not element-aligned.
 std::string element_name(const Allocation& a, uint64_t lane_offset);
 
+// Sets Site::rank: the position of each site's column among the trace's sites on the same line
+// (what every backend calls after filling the site table).
+void assign_site_ranks(Trace& t);
+
 }  // namespace ws
