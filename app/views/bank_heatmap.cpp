@@ -195,7 +195,7 @@ void draw_bank_heatmap(Session& s, BankHeatmapState& st) {
   if (rows > visible) ImGui::TextDisabled("rows %d-%d of %d (scroll)", st.first_row + 1, st.first_row + visible, rows);
   viridis_legend(1, st.vmax, st.scope == BankScope::Launch ? "words served, summed over the site's instructions"
                                                              : "distinct words served by the bank (1 = no conflict)",
-                 true);
+                 true, side ? label_w + map_w : 0.0f);
   ImGui::EndGroup();
 
   // Per-site totals.

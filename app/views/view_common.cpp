@@ -155,10 +155,12 @@ void swatch(ImVec4 color, const char* label) {
   ImGui::TextUnformatted(label);
 }
 
-void viridis_legend(float vmin, float vmax, const char* caption, bool integers) {
+void viridis_legend(float vmin, float vmax, const char* caption, bool integers, float max_width) {
   // A strip of the color map drawn with the map's own colors (same function as the shader).
   const float h = ImGui::GetTextLineHeight();
-  const float width = std::min(ImGui::GetContentRegionAvail().x, 16.0f * em());
+  const float room = max_width > 0 ? std::min(max_width, ImGui::GetContentRegionAvail().x) : ImGui::GetContentRegionAvail().x;
+  const float width = std::min(room, 16.0f * em());
+  const float start_x = ImGui::GetCursorPosX();
   ImVec2 p = ImGui::GetCursorScreenPos();
   p.x = std::floor(p.x);
   p.y = std::floor(p.y);
@@ -191,9 +193,11 @@ void viridis_legend(float vmin, float vmax, const char* caption, bool integers) 
   ImGui::Dummy(ImVec2(width, h * 2.1f));
   if (caption && *caption) {
     // Beside the strip when there is room, else under it.
-    if (ImGui::GetContentRegionAvail().x > width + ImGui::CalcTextSize(caption).x + em()) ImGui::SameLine(0, em() * 0.6f);
+    if (room > width + ImGui::CalcTextSize(caption).x + em()) ImGui::SameLine(0, em() * 0.6f);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", caption);
+    ImGui::PushTextWrapPos(start_x + room);
+    ImGui::TextUnformatted(caption);
+    ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
   }
 }

@@ -131,7 +131,9 @@ std::string site_label(const Trace& t, uint32_t site);
 // Launch / block / warp pickers on one line (what the view is looking at).
 void selection_bar(Session& s, bool warp);
 // A color scale legend: `steps` swatches from vmin to vmax with tick labels and a caption.
-void viridis_legend(float vmin, float vmax, const char* caption, bool integers);
+// `max_width` (> 0) keeps the legend and its caption inside a column narrower than the window
+// (e.g. the heatmap beside its per-site table).
+void viridis_legend(float vmin, float vmax, const char* caption, bool integers, float max_width = 0);
 // A small colored square and a label, on the current line.
 void swatch(ImVec4 color, const char* label);
 // Sizes in font units.
