@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ws::app {
 
@@ -22,6 +23,7 @@ struct Options {
   // One view alone (--view): what to run and select. Empty kernel: the viewer's default run.
   std::string view;
   std::string kernel, variant, block, dtype, select;
+  std::vector<std::string> params;  // NAME=VALUE, the kernel's own parameters
   uint64_t n = 0, seed = 1;
   bool seed_given = false;  // argv[0], so hints show a command that runs as typed
 };

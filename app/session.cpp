@@ -224,19 +224,20 @@ void Session::fix_selection() {
   sel.element = -1;
   sel.cursor = -1;
   playing = false;
-  // The selected event: the first shared access of the selected warp (what the access map shows
-  // first), else its first access.
+  // The selected event: the selected warp's shared access with the most bank conflicts (the one
+  // a lecturer wants on the wall; the first shared access when none conflicts), else its first
+  // access.
   sel.event = -1;
   auto [first, last] = analysis::block_events(*t, sel.block);
   int64_t any = -1;
+  uint32_t worst = 0;
   for (size_t i = first; i < last; ++i) {
     const Event& e = t->events[i];
     if (e.warp != sel.warp || e.type != EventType::Access) continue;
     if (any < 0) any = int64_t(i);
-    if (e.space == MemSpace::Shared && (sel.site == kNone || e.site == sel.site)) {
-      sel.event = int64_t(i);
-      break;
-    }
+    if (e.space != MemSpace::Shared || (sel.site != kNone && e.site != sel.site)) continue;
+    const uint32_t conflicts = analysis::metrics_of(*t, e).shared.conflicts;
+    if (sel.event < 0 || conflicts > worst) sel.event = int64_t(i), worst = conflicts;
   }
   if (sel.event < 0) sel.event = any;
   if (sel.event >= 0 && sel.site == kNone) sel.site = t->events[size_t(sel.event)].site;
