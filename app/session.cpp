@@ -114,8 +114,15 @@ void Session::request(RunRequest r) {
     pending_ = r;
     ++requested_;
     last_request_ = std::move(r);
+    if (running_cancel_) running_cancel_->store(true);  // its result would be dropped: stop it now
   }
   cv_.notify_all();
+}
+
+void Session::cancel() {
+  std::lock_guard lock(mu_);
+  pending_.reset();
+  if (running_cancel_) running_cancel_->store(true);
 }
 
 void Session::start_default() {
@@ -136,11 +143,14 @@ void Session::worker(std::stop_token st) {
       seq = requested_;
       running_ = true;
       running_text_ = describe(req);
+      running_cancel_ = std::make_shared<std::atomic<bool>>(false);
+      req.config.cancel = running_cancel_;
     }
     auto d = execute(req);
     {
       std::lock_guard lock(mu_);
       running_ = false;
+      running_cancel_.reset();
       // A newer request came in while this one ran: drop this result, the newer one follows.
       if (seq == requested_) {
         ready_ = std::move(d);

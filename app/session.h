@@ -17,6 +17,7 @@
 #include "ws/catalog/catalog.h"
 #include "ws/trace/trace.h"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -83,8 +84,11 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  // Queues a run (replaces a queued one); returns at once.
+  // Queues a run (replaces a queued one and cancels the one going, whose result would be dropped
+  // anyway); returns at once.
   void request(RunRequest r);
+  // Stops the run that is going (and drops a queued one): the panels then show "cancelled".
+  void cancel();
   // The first frame's run (reduce, variant 1, n = 4096, block 256, blocks 0..3 recorded), once.
   void start_default();
   // UI thread, once per frame: publishes a finished run. Returns true when the data changed.
@@ -128,6 +132,7 @@ class Session {
   uint64_t finished_ = 0;    // sequence number of the newest finished run
   std::shared_ptr<SessionData> ready_;  // finished, not yet published
   std::string running_text_;
+  std::shared_ptr<std::atomic<bool>> running_cancel_;  // the going run's cancel flag
   std::shared_ptr<const SessionData> data_;
   uint64_t generation_ = 0;
   RunRequest last_request_;

@@ -158,7 +158,12 @@ void draw_lab(Session& s, LabState& st) {
   ImGui::Separator();
   const auto d = s.data();
   const std::string busy = s.busy_text();
-  if (!busy.empty()) ImGui::TextColored(vc.barrier, "%s", busy.c_str());
+  if (!busy.empty()) {
+    // Long emulator runs (large n, every block recorded) can take seconds: they can be stopped.
+    if (ImGui::SmallButton("Cancel")) s.cancel();
+    ImGui::SameLine();
+    ImGui::TextColored(vc.barrier, "%s", busy.c_str());
+  }
   if (!d) {
     if (busy.empty()) ImGui::TextDisabled("Nothing has run yet: pick a variant.");
     return;

@@ -17,6 +17,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -288,6 +291,24 @@ TEST(Session, NewerRequestWins) {
   ASSERT_NE(it, s.history.end());
   EXPECT_EQ(it->second.shared_conflicts, 0u);
   EXPECT_TRUE(it->second.passed);
+}
+
+// A long run (2^22 elements, every block recorded: seconds on the emulator) stops on Cancel, and
+// the panels get a "cancelled" message rather than a result.
+TEST(Session, CancelStopsALongRun) {
+  Session s;
+  RunRequest r = reduce("1", 256, 1 << 22);
+  r.config.record_blocks.clear();
+  s.request(r);
+  for (int i = 0; i < 200 && s.busy_text().rfind("running", 0) != 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  s.cancel();
+  ASSERT_TRUE(s.wait_idle(std::chrono::seconds(30)));
+  ASSERT_TRUE(s.data());
+  // Only the cancel path writes this (a finished run would PASS; the step budget says otherwise).
+  EXPECT_NE(s.data()->error.find("cancelled"), std::string::npos) << s.data()->error;
+  EXPECT_FALSE(s.data()->result.completed);
 }
 
 TEST(Session, Variant2HasConflictsVariant3None) {

@@ -1,6 +1,10 @@
 // Kernel faults become reports, never hangs or crashes.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include "emu_test_util.h"
 #include "test_kernels.cuh"
 
@@ -83,4 +87,34 @@ TEST(EmuFaults, InvalidLaunchIsRefusedBeforeRunning) {
   opt = test::options(1, 32);
   opt.dynamic_shared_bytes = 64 * 1024;
   EXPECT_NE(emu::validate(opt).find("per-block limit of 49152 bytes"), std::string::npos);
+}
+
+TEST(EmuFaults, CancelStopsARunningLaunch) {
+  emu::Memory mem;
+  auto flag = mem.alloc<int>("flag", 1);
+  mem.fill(flag, 0);
+  auto opt = test::options(4, 32);
+  opt.step_budget = ~0ull;  // only the cancel can stop this spin
+  std::atomic<bool> cancel{false};
+  opt.cancel = &cancel;
+  std::jthread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cancel = true;
+  });
+  auto r = emu::launch(mem, opt, {}, [=] { spin_forever(flag); });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.trace.diagnostics.at(0).code, "cancelled");
+}
+
+TEST(EmuFaults, CancelledBeforeTheStartRunsNothing) {
+  emu::Memory mem;
+  auto out = mem.alloc<int>("out", 32);
+  auto in = mem.upload<int>("in", test::iota_input(32));
+  std::atomic<bool> cancel{true};
+  auto opt = test::options(1, 32);
+  opt.cancel = &cancel;
+  auto r = emu::launch(mem, opt, {}, [=] { shuffle_sum(in, out); });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.trace.diagnostics.at(0).code, "cancelled");
+  EXPECT_TRUE(r.trace.events.empty());
 }

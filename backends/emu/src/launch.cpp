@@ -182,6 +182,10 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
     Worker w(state);
     for (;;) {
       if (state.aborted.load(std::memory_order_relaxed)) break;
+      if (opt_in.cancel && opt_in.cancel->load(std::memory_order_relaxed)) {
+        state.aborted = true;  // reported once, below
+        break;
+      }
       const uint32_t b = next.fetch_add(1, std::memory_order_relaxed);
       if (b >= blocks) break;
       if (!w.run_block(b, records[b])) break;
@@ -195,6 +199,13 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
   }
 
   merge(t, records, state.opt.record, result.issued_instructions, result.lane_accesses);
+  if (opt_in.cancel && opt_in.cancel->load() &&
+      std::none_of(t.diagnostics.begin(), t.diagnostics.end(), [](const Diagnostic& d) { return d.code == "cancelled"; })) {
+    Diagnostic d;
+    d.code = "cancelled";
+    d.message = "the run was cancelled";
+    t.diagnostics.push_back(std::move(d));
+  }
   for (const Allocation& a : state.shared_allocs) t.allocations.push_back(a);
   t.launch.static_shared_bytes = uint32_t(state.static_shared_bytes);
   if (state.aborted) {

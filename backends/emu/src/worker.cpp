@@ -214,6 +214,13 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
       return false;
     }
     if (launch_.aborted.load(std::memory_order_relaxed)) return false;
+    if (launch_.opt.cancel && launch_.opt.cancel->load(std::memory_order_relaxed)) {
+      add_diagnostic(Severity::Error, "cancelled", "the run was cancelled before block " + std::to_string(block_) +
+                     " finished", Diagnostic::kNoSite, 0);
+      failed_ = true;
+      launch_.aborted = true;
+      return false;
+    }
   }
   record.done = true;
   return true;

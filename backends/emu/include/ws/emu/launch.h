@@ -20,6 +20,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -47,6 +48,7 @@ struct LaunchOptions {
   unsigned workers = 0;                  // worker threads running blocks; 0 = one per core
   uint64_t step_budget = 1u << 22;       // instructions one block may issue before it is stopped
   RecordOptions record;
+  const std::atomic<bool>* cancel = nullptr;  // when it turns true the launch stops ("cancelled")
 };
 
 // Hardware limits the emulator enforces before running anything (those of compute capability 9.0).

@@ -20,6 +20,7 @@
 // (alloc/upload/download/launch), so the same driver code runs the kernel everywhere.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -84,6 +85,9 @@ struct RunConfig {
   uint64_t max_events = 4'000'000;
   unsigned workers = 0;                 // emulator worker threads; 0 = one per core
   uint64_t step_budget = 1u << 22;
+  // Set it to true (from any thread) to stop a run early: the emulator stops within one
+  // scheduling round and the run ends with a "cancelled" error. Null: not cancellable.
+  std::shared_ptr<std::atomic<bool>> cancel;
 
   int64_t param(const std::string& name, int64_t fallback = 0) const {
     auto it = params.find(name);

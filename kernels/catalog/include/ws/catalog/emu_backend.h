@@ -51,6 +51,7 @@ class EmuBackend {
     opt.step_budget = cfg_.step_budget;
     opt.record.blocks = cfg_.record_blocks;
     opt.record.max_events = cfg_.max_events;
+    opt.cancel = cfg_.cancel.get();
     // Later launches of a multi-pass driver have fewer blocks: keep only indices that exist.
     std::erase_if(opt.record.blocks, [&](uint32_t b) { return b >= grid.count(); });
     if (!cfg_.record_blocks.empty() && opt.record.blocks.empty()) opt.record.blocks = {0};
