@@ -54,7 +54,7 @@ int run_headless_cli(const Options& opt) {
   run.presentation = opt.presentation;
   run.frames = opt.frames > 0 ? opt.frames : 4;
   if (!opt.kernel.empty() || !opt.variant.empty() || opt.n || !opt.block.empty() || !opt.dtype.empty() ||
-      opt.seed_given || !opt.select.empty() || !opt.params.empty()) {
+      opt.seed_given || !opt.select.empty() || !opt.params.empty() || !opt.backend.empty()) {
     std::string err;
     RunRequest req;
     if (!request_from_options(opt, req, err)) {
@@ -113,6 +113,7 @@ bool request_from_options(const Options& opt, RunRequest& req, std::string& erro
   }
   if (!opt.dtype.empty()) req.config.dtype = opt.dtype;
   if (opt.seed_given) req.config.seed = opt.seed;
+  if (opt.backend == "gpu-trace") req.backend = BackendKind::GpuTrace;
   for (const std::string& p : opt.params) {
     const auto eq = p.find('=');
     long long v = 0;
@@ -215,6 +216,9 @@ int run_cli(int argc, char** argv) {
   app.add_option("--block", opt.block, "With --view: block shape X[,Y[,Z]] (default 256)")->type_name("B");
   app.add_option("--dtype", opt.dtype, "With --view: element type (int, float)")->type_name("T");
   auto* seed_opt = app.add_option("--seed", opt.seed, "With --view: seed of the random input")->type_name("S");
+  app.add_option("--backend", opt.backend, "With --view: emu (default) or gpu-trace (needs a CUDA device)")
+      ->check(CLI::IsMember({"emu", "gpu-trace"}))
+      ->type_name("B");
   app.add_option("--param", opt.params, "With --view: kernel parameter NAME=VALUE, repeatable (e.g. stride=8)")
       ->type_name("NAME=VALUE");
   app.add_option("--select", opt.select,

@@ -20,4 +20,9 @@ std::string probe_backend() {
   return "CPU emulator";
 }
 
+bool cuda_device_present() {
+  static const bool present = probe_backend() != "CPU emulator";
+  return present;
+}
+
 }  // namespace ws::app

@@ -8,4 +8,7 @@ namespace ws::app {
 
 std::string probe_backend();
 
+// True when this build has CUDA and a device answers (cached after the first call).
+bool cuda_device_present();
+
 }  // namespace ws::app

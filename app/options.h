@@ -24,6 +24,7 @@ struct Options {
   std::string view;
   std::string kernel, variant, block, dtype, select;
   std::vector<std::string> params;  // NAME=VALUE, the kernel's own parameters
+  std::string backend;              // "", emu, gpu-trace
   uint64_t n = 0, seed = 1;
   bool seed_given = false;  // argv[0], so hints show a command that runs as typed
 };

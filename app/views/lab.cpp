@@ -3,6 +3,7 @@
 // the key numbers from the analysis, next to those of the variants already run with the same
 // launch, so moving from step 2 to step 3 visibly removes the bank conflicts. Every change re-runs
 // in the background (the session); the views follow when the run lands.
+#include "device_probe.h"
 #include "views/views.h"
 
 #include "ws/viz/colormap.h"
@@ -141,6 +142,32 @@ void draw_lab(Session& s, LabState& st) {
   ImGui::SameLine(0, E);
   ImGui::SetNextItemWidth(field);
   if (ImGui::InputInt("seed", &st.seed, 1, 0)) changed = true;
+  // Where it runs: the emulator always; the GPU recorder when this build has CUDA and a device.
+  // Every view reads either trace (same format); only the GPU's is the hardware's own grouping.
+  const bool gpu = cuda_device_present() && entry->runners.count(BackendKind::GpuTrace);
+  if (gpu || req.backend != BackendKind::Emu) {
+    const char* names[] = {"CPU emulator", "GPU (gpu-fast)", "GPU (gpu-trace)"};
+    ImGui::SetNextItemWidth(2 * field);
+    if (ImGui::BeginCombo("run on", names[int(req.backend)])) {
+      if (ImGui::Selectable(names[0], req.backend == BackendKind::Emu)) r.backend = BackendKind::Emu, changed = true;
+      if (gpu && ImGui::Selectable(names[2], req.backend == BackendKind::GpuTrace))
+        r.backend = BackendKind::GpuTrace, changed = true;
+      ImGui::EndCombo();
+    }
+  }
+  // The kernel's own parameters (stride, grid-size cap, matrix columns...), within their ranges.
+  for (const ParamSpec& p : spec.params) {
+    auto it = req.config.params.find(p.name);
+    int v = int(it != req.config.params.end() ? it->second : p.def);
+    ImGui::SetNextItemWidth(field);
+    if (ImGui::InputInt(p.name.c_str(), &v, 1, 8, ImGuiInputTextFlags_EnterReturnsTrue)) {
+      r.config.params[p.name] = std::clamp<int64_t>(v, p.min, p.max);
+      changed = true;
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s\n(%lld to %lld, default %lld)", p.description.c_str(), static_cast<long long>(p.min),
+                        static_cast<long long>(p.max), static_cast<long long>(p.def));
+  }
   if (changed) {
     r.config.n = uint64_t(std::max(st.n, 1));
     st.n = int(r.config.n);
@@ -169,9 +196,10 @@ void draw_lab(Session& s, LabState& st) {
     return;
   }
   const RunResult& res = d->result;
-  ImGui::TextWrapped("Ran variant %s, n = %llu, block %u, %s: %zu launch%s, %.0f ms on the emulator", d->resolved.variant.c_str(),
+  const char* where = d->request.backend == BackendKind::Emu ? "on the emulator" : "on the GPU (recorded)";
+  ImGui::TextWrapped("Ran variant %s, n = %llu, block %u, %s: %zu launch%s, %.0f ms %s", d->resolved.variant.c_str(),
               static_cast<unsigned long long>(d->resolved.n), d->resolved.block.x, d->resolved.dtype.c_str(),
-              res.launches.size(), res.launches.size() == 1 ? "" : "es", d->run_ms);
+              res.launches.size(), res.launches.size() == 1 ? "" : "es", d->run_ms, where);
   if (!res.refused.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
     ImGui::TextWrapped("Refused: %s", res.refused.c_str());
