@@ -291,6 +291,7 @@ struct ReduceEntry {
     };
     s.params = {
         {"max_blocks", "grid-size cap for the grid-stride variants (7, 8, 9)", 1, 65535, 64, {}},
+        {"per_thread", "elements per thread for 7, 8, 9 (0: as many as max_blocks gives)", 0, 1 << 20, 0, {}},
     };
     s.default_n = 1 << 16;
     s.default_block = 256;
@@ -320,7 +321,13 @@ struct ReduceEntry {
   static uint32_t blocks_for(const std::string& v, uint64_t count, uint32_t block, const ws::RunConfig& c) {
     const uint64_t per_block = (v == "1" || v == "2" || v == "3") ? block : (v == "8" || v == "9") ? block : 2ull * block;
     uint64_t blocks = (count + per_block - 1) / per_block;
-    if (v == "7" || v == "8" || v == "9") blocks = std::min<uint64_t>(blocks, uint64_t(c.param("max_blocks", 64)));
+    if (v == "7" || v == "8" || v == "9") {
+      // The grid-size rule: either a number of elements per thread, or a cap on the blocks.
+      if (const int64_t per_thread = c.param("per_thread", 0); per_thread > 0)
+        blocks = (count + uint64_t(block) * uint64_t(per_thread) - 1) / (uint64_t(block) * uint64_t(per_thread));
+      else
+        blocks = std::min<uint64_t>(blocks, uint64_t(c.param("max_blocks", 64)));
+    }
     return uint32_t(std::max<uint64_t>(blocks, 1));
   }
 

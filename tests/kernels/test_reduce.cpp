@@ -73,3 +73,20 @@ TEST(ReduceRefusals, ConstraintsAreNamed) {
   EXPECT_NE(Catalog::instance().run("reduce", cfg, BackendKind::Emu).refused.find("no parameter 'stride'"), std::string::npos);
   EXPECT_NE(Catalog::instance().run("nope", cfg, BackendKind::Emu).refused.find("no kernel named 'nope'"), std::string::npos);
 }
+
+// The grid-size rule of the grid-stride variants: elements per thread set the number of blocks.
+TEST(ReduceGridRule, ElementsPerThreadSetTheGrid) {
+  for (std::string v : {"7", "8", "9"}) {
+    RunConfig cfg;
+    cfg.variant = v;
+    cfg.n = 100000;
+    cfg.block = {128, 1, 1};
+    cfg.params["per_thread"] = 16;
+    cfg.record_blocks = {0};
+    RunResult r = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
+    ASSERT_TRUE(r.refused.empty()) << r.refused;
+    EXPECT_TRUE(r.passed) << v << ": " << r.result << " vs " << r.expected;
+    // ceil(100000 / (128 * 16)) = 49 blocks in the first launch.
+    EXPECT_EQ(r.launches.at(0).launch.grid.x, 49u) << v;
+  }
+}
