@@ -77,9 +77,10 @@ TEST(GpuTrace, EveryVariantMatchesTheEmulator) {
         std::printf("%-10s %-4s launch %zu: %8llu accesses, %s, %llu grouping differences\n", e.spec.name.c_str(),
                     v.id.c_str(), l, static_cast<unsigned long long>(c.gpu_accesses),
                     c.identical ? "identical" : "DIFFERENT", static_cast<unsigned long long>(c.grouping_differences));
-        if (!v.order_dependent)
+        if (!v.order_dependent) {
           EXPECT_TRUE(c.identical) << e.spec.name << " " << v.id << " launch " << l << "\n"
                                    << analysis::format_crosscheck(c);
+        }
       }
     }
   }

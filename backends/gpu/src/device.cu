@@ -1,6 +1,8 @@
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <mutex>
+#include <thread>
 
 #include "ws/gpu/device.h"
 
@@ -59,9 +61,36 @@ bool is_sticky(int e) {
   }
 }
 
-void reset_device() {
+namespace {
+std::mutex g_usable_mutex;
+std::string g_unusable;  // "" = usable
+}  // namespace
+
+bool reset_device() {
+  // Destroys this process's context (not a GPU reset: other processes are untouched) and tries
+  // to make a fresh one, for a short while.
   cudaDeviceReset();
   cudaGetLastError();
+  cudaError_t err = cudaSuccess;
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    if ((err = cudaFree(nullptr)) == cudaSuccess) return true;
+    cudaGetLastError();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::lock_guard lock(g_usable_mutex);
+  g_unusable = "after a fault warpscope reset its CUDA context, but the device does not accept a new one (" +
+               error_text(err) + "): GPU runs stay off until warpscope is restarted; the emulator goes on";
+  return false;
+}
+
+bool usable() {
+  std::lock_guard lock(g_usable_mutex);
+  return g_unusable.empty();
+}
+
+std::string unusable_reason() {
+  std::lock_guard lock(g_usable_mutex);
+  return g_unusable;
 }
 
 }  // namespace ws::gpu

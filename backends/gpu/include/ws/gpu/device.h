@@ -28,7 +28,14 @@ std::string error_text(int cuda_error);
 // failure): after one, the device must be reset before anything else runs.
 bool is_sticky(int cuda_error);
 
-// Resets the device after a sticky error; every device pointer is invalid afterwards.
-void reset_device();
+// Resets this process's CUDA context after a sticky error (every device pointer is invalid
+// afterwards) and returns whether a new context could be made. When not (seen on the H200
+// machine: cudaErrorDevicesUnavailable until the process ends), the GPU is marked unusable.
+bool reset_device();
+
+// False once the GPU could not be recovered; GPU runs are then refused with this reason, and the
+// emulator goes on.
+bool usable();
+std::string unusable_reason();
 
 }  // namespace ws::gpu

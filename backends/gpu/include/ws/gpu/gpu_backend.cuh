@@ -56,6 +56,7 @@ class GpuBackend {
       : kernel_(kernel), cfg_(cfg), out_(out) {
     const gpu::DeviceInfo& d = gpu::device();
     if (!d.present) fail("no-cuda-device", d.why_not);
+    else if (!gpu::usable()) fail("gpu-unavailable", gpu::unusable_reason());
   }
   ~GpuBackend() {
     if (!reset_)
@@ -163,9 +164,10 @@ class GpuBackend {
     if (err == cudaSuccess) return true;
     std::string msg = what + " failed: " + gpu::error_text(err);
     if (gpu::is_sticky(err)) {
-      gpu::reset_device();
       reset_ = true;
-      msg += ". This error leaves the GPU context unusable, so warpscope reset the device; run again.";
+      msg += gpu::reset_device()
+                 ? ". This error leaves the GPU context unusable, so warpscope reset the device; run again."
+                 : ". This error leaves the GPU context unusable; " + gpu::unusable_reason() + ".";
     }
     fail("cuda-error", msg);
     return false;
