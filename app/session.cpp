@@ -198,8 +198,11 @@ bool Session::poll() {
 }
 
 std::string Session::history_key(const std::string& kernel, const RunConfig& c) {
-  return kernel + "/" + c.variant + "/" + std::to_string(c.n) + "/" + std::to_string(c.block.x) + "x" +
-         std::to_string(c.block.y) + "x" + std::to_string(c.block.z) + "/" + c.dtype + "/" + std::to_string(c.seed);
+  std::string key = kernel + "/" + c.variant + "/" + std::to_string(c.n) + "/" + std::to_string(c.block.x) + "x" +
+                    std::to_string(c.block.y) + "x" + std::to_string(c.block.z) + "/" + c.dtype + "/" +
+                    std::to_string(c.seed);
+  for (const auto& [name, value] : c.params) key += "/" + name + "=" + std::to_string(value);  // stride 2 != 33
+  return key;
 }
 
 const Trace* Session::trace() const {

@@ -1,12 +1,21 @@
-// Memory lab: access patterns to experiment with.
+// Memory lab panel (issue 9): bank conflicts, coalescing, transpose, block shapes, tiled matmul and
+// the shortcut problem, toggled live. The same panel as the Reduction lab (views/lab.cpp) over the
+// memory lectures' kernels: variants in lecture order, parameters (stride, element type, tile,
+// padding, sizes), the result check and the key numbers; the views follow its runs.
 #include "panels/panels.h"
+#include "views/views.h"
 
 namespace ws::app {
 
-// Placeholder until the view lands; the sentence is what the finished panel shows.
-void draw_memory_lab() {
-  draw_placeholder(
-      "Will let you pick an access pattern (stride, offset, element width, padding) and show at once the bank conflicts, sectors per request and bytes moved.");
+LabState& memory_lab_state() {
+  static LabState s = [] {
+    LabState st;
+    st.kernels = {"bank", "coalesce", "transpose", "matadd", "matmul", "shortcut"};
+    return st;
+  }();
+  return s;
 }
+
+void draw_memory_lab() { draw_lab(session(), memory_lab_state()); }
 
 }  // namespace ws::app

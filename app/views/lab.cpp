@@ -70,11 +70,17 @@ void draw_lab(Session& s, LabState& st) {
     st.synced = true;
   }
 
-  // Kernel picker (the catalog grows: dot products, atomics...).
+  // Kernel picker (the catalog grows: dot products, atomics...), limited to this lab's kernels.
+  auto in_lab = [&](const std::string& k) {
+    return st.kernels.empty() || std::find(st.kernels.begin(), st.kernels.end(), k) != st.kernels.end();
+  };
+  const bool here = in_lab(spec.name);
+  if (!here)
+    ImGui::TextWrapped("The views show %s (chosen in another lab). Pick one of this lab's kernels:", spec.name.c_str());
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::BeginCombo("##kernel", (spec.title + "  (" + spec.name + ")").c_str())) {
+  if (ImGui::BeginCombo("##kernel", here ? (spec.title + "  (" + spec.name + ")").c_str() : "choose a kernel")) {
     for (const CatalogEntry& e : cat.entries())
-      if (ImGui::Selectable((e.spec.title + "  (" + e.spec.name + ")").c_str(), e.spec.name == spec.name) &&
+      if (in_lab(e.spec.name) && ImGui::Selectable((e.spec.title + "  (" + e.spec.name + ")").c_str(), e.spec.name == spec.name) &&
           e.spec.name != spec.name) {
         RunRequest r = default_request();
         r.kernel = e.spec.name;
@@ -86,6 +92,29 @@ void draw_lab(Session& s, LabState& st) {
         rerun(s, r, st);
       }
     ImGui::EndCombo();
+  }
+  if (!here) {
+    // The lab's kernels with what each one shows, so the empty lab is a menu, not a blank panel.
+    for (const CatalogEntry& e : cat.entries()) {
+      if (!in_lab(e.spec.name)) continue;
+      ImGui::Spacing();
+      if (ImGui::Selectable((e.spec.title + "  (" + e.spec.name + ")").c_str())) {
+        RunRequest r = default_request();
+        r.kernel = e.spec.name;
+        r.config.variant.clear();
+        r.config.n = e.spec.default_n;
+        r.config.block = {e.spec.default_block, 1, 1};
+        st.n = int(e.spec.default_n);
+        st.block = int(e.spec.default_block);
+        rerun(s, r, st);
+      }
+      ImGui::Indent(E);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", e.spec.description.c_str());
+      ImGui::PopStyleColor();
+      ImGui::Unindent(E);
+    }
+    return;
   }
 
   // Variants in lecture order.

@@ -113,6 +113,9 @@ void tick_playback(Session& s, float dt);
 
 // --- Reduction lab -------------------------------------------------------------------------------
 struct LabState {
+  // The kernels this lab offers (empty: the whole catalog). The Memory lab is the same panel over
+  // the memory lectures' kernels.
+  std::vector<std::string> kernels;
   int n = 0, block = 0, seed = 1;
   bool synced = false;  // controls initialised from the session's request
   std::string invalid;  // the catalog's refusal of the controls' combination ("" = fine)

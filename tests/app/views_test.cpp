@@ -311,6 +311,27 @@ TEST(Session, CancelStopsALongRun) {
   EXPECT_FALSE(s.data()->result.completed);
 }
 
+// The Memory lab's lesson: shared[base + s*tid] with stride 2 has bank conflicts, stride 33 none.
+TEST(Session, BankStride2ConflictsStride33None) {
+  Session s;
+  for (int stride : {2, 33}) {
+    RunRequest r = default_request();
+    r.kernel = "bank";
+    r.config.variant = "stride";
+    r.config.n = 32;
+    r.config.block = {32, 1, 1};
+    r.config.params["stride"] = stride;
+    s.request(r);
+    ASSERT_TRUE(s.wait_idle());
+    ASSERT_TRUE(s.data());
+    ASSERT_TRUE(s.data()->error.empty()) << s.data()->error;
+    const auto it = s.history.find(Session::history_key("bank", s.data()->resolved));
+    ASSERT_NE(it, s.history.end());
+    if (stride == 2) EXPECT_EQ(it->second.shared_conflicts, 1u);  // one 2-way load: 2 wavefronts
+    else EXPECT_EQ(it->second.shared_conflicts, 0u);
+  }
+}
+
 TEST(Session, Variant2HasConflictsVariant3None) {
   Session s;
   run(s, reduce("2"));
