@@ -1,6 +1,8 @@
 // The README's "Writing a kernel" example (kernels/examples/scale.cuh) builds, runs and checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "ws/catalog/catalog.h"
 
 using namespace ws;
@@ -12,6 +14,8 @@ TEST(ReadmeExample, ScaleRunsAndPasses) {
   ASSERT_TRUE(r.refused.empty()) << r.refused;
   EXPECT_TRUE(r.passed) << r.result;
   ASSERT_EQ(r.launches.size(), 1u);
+  const auto& params = r.launches[0].launch.params;  // every backend records the run's parameters
+  EXPECT_NE(std::find(params.begin(), params.end(), std::pair<std::string, std::string>("dtype", "float")), params.end());
   bool tile = false;
   for (const Allocation& a : r.launches[0].allocations) tile |= a.name == "tile" && a.space == MemSpace::Shared;
   EXPECT_TRUE(tile);

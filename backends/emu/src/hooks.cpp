@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "worker.h"
+#include "ws/trace/sources.h"
 
 namespace ws::emu {
 
@@ -46,8 +47,7 @@ void out_of_bounds(const std::source_location& loc, uint32_t alloc, int64_t inde
                     ") by thread (" + std::to_string(l.tid.x) + "," + std::to_string(l.tid.y) +
                     "," + std::to_string(l.tid.z) + ") of block (" + std::to_string(blockIdx.x) +
                     "," + std::to_string(blockIdx.y) + "," + std::to_string(blockIdx.z) +
-                    ") at " + std::string(loc.file_name()).substr(std::string(loc.file_name()).rfind('/') + 1) +
-                    ":" + std::to_string(loc.line());
+                    ") at " + kernel_relative_path(loc.file_name()) + ":" + std::to_string(loc.line());
   w.fail(&loc, "out-of-bounds", std::move(msg));
 }
 

@@ -147,15 +147,12 @@ class GpuBackend {
 
   void record_launch(const std::string& entry, Dim3 grid, Dim3 block, uint32_t smem) {
     Trace t;
-    t.launch.kernel = kernel_;
-    t.launch.variant = cfg_.variant;
+    t.launch = launch_info(kernel_, cfg_, entry);
     t.launch.backend = to_string(kind);
     t.launch.device = gpu::device().name;
-    t.launch.entry = entry;
     t.launch.grid = grid;
     t.launch.block = block;
     t.launch.dynamic_shared_bytes = smem;
-    t.launch.n = cfg_.n;
     t.total_blocks = grid.count();
     out_.launches.push_back(std::move(t));
   }

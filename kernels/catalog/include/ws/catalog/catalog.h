@@ -111,6 +111,10 @@ struct RunResult {
 enum class BackendKind { Emu, GpuFast, GpuTrace };
 const char* to_string(BackendKind);
 
+// What every backend writes into a trace's LaunchInfo for one launch of a run: the kernel,
+// variant, entry point, n and all parameters (dtype, seed, the kernel's own) as text.
+LaunchInfo launch_info(const std::string& kernel, const RunConfig& cfg, const std::string& entry);
+
 struct CatalogEntry {
   KernelSpec spec;
   std::function<std::string(const RunConfig&)> validate;

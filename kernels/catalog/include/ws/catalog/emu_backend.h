@@ -55,14 +55,7 @@ class EmuBackend {
     // Later launches of a multi-pass driver have fewer blocks: keep only indices that exist.
     std::erase_if(opt.record.blocks, [&](uint32_t b) { return b >= grid.count(); });
     if (!cfg_.record_blocks.empty() && opt.record.blocks.empty()) opt.record.blocks = {0};
-    LaunchInfo info;
-    info.kernel = kernel_;
-    info.variant = cfg_.variant;
-    info.entry = entry;
-    info.n = cfg_.n;
-    info.params.emplace_back("dtype", cfg_.dtype);
-    info.params.emplace_back("seed", std::to_string(cfg_.seed));
-    for (const auto& [k, v] : cfg_.params) info.params.emplace_back(k, std::to_string(v));
+    const LaunchInfo info = launch_info(kernel_, cfg_, entry);
     emu::LaunchResult r = emu::launch(mem_, opt, info, [=] { kernel(args...); });
     const bool ok = r.ok();
     if (!ok)
