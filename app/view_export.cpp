@@ -1,6 +1,8 @@
 #include "view_export.h"
 
 #include "panels/panels.h"
+#include "timing_runner.h"
+#include "views/views.h"
 
 #include "ws/analysis/views.h"
 #include "ws/viz/headless_context.h"
@@ -21,6 +23,32 @@ const std::pair<const char*, const char*> kAliases[] = {
     {"source", "source-view"},           {"lab", "reduction-lab"},
 };
 
+}  // namespace
+
+TimingViewState& timing_view_state();  // panels/timing.cpp
+
+namespace {
+// The Timing view measures in the background: ask for what it shows and wait, so the picture has
+// numbers. With a GPU: the ceilings and the reduction table (n from --n when it is 2^20 or more,
+// else 2^24); without one: the emulator's counts for the run.
+bool prepare_timing(const RunRequest& req, std::string& error) {
+  TimingRunner& r = timing_runner();
+  TimingViewState& st = timing_view_state();
+  if (timing::device().present) {
+    st.asked_ceilings = true;
+    r.request_ceilings();
+    const uint64_t n = req.config.n >= (1u << 20) ? req.config.n : (1u << 24);
+    r.request_table(n, req.config.dtype.empty() ? "int" : req.config.dtype, 256);
+  } else {
+    st.counts_requested = Session::history_key(req.kernel, req.config);
+    r.request_counts(req.kernel, req.config);
+  }
+  if (!r.wait_idle(std::chrono::minutes(5))) {
+    error = "the timing measurements did not finish within 5 minutes";
+    return false;
+  }
+  return true;
+}
 }  // namespace
 
 std::string view_panel_id(const std::string& name, std::string& error) {
@@ -108,6 +136,7 @@ bool render_view(const ViewRun& run, ws::viz::Image& out, std::string& error) {
       error = err;
       return false;
     }
+  if (id == "timing" && !prepare_timing(s.last_request(), error)) return false;
   auto ctx = ws::viz::HeadlessContext::create(error);
   if (!ctx) return false;
   const PanelInfo& p = all_panels()[size_t(find_panel(id))];

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "bench.h"
 #include "launch_options.h"
 #include "ws/analysis/analysis.h"
 #include "ws/analysis/crosscheck.h"
@@ -282,6 +283,7 @@ void register_commands(CLI::App& app) {
       "crosscheck", "Run kernels on the emulator and on gpu-trace and compare their lane accesses (needs a GPU)");
   s.launch.add_to(*s.crosscheck, false);
   s.crosscheck->add_flag("--details", s.json, "Print the grouping table of every launch whose grouping differs");
+  register_bench(app);
 }
 
 int run_selected_command(CLI::App&) {
@@ -291,7 +293,7 @@ int run_selected_command(CLI::App&) {
   if (s.run && s.run->parsed()) return cmd_run(s.launch);
   if (s.trace && s.trace->parsed()) return cmd_trace(s);
   if (s.analyze && s.analyze->parsed()) return cmd_analyze(s);
-  return -1;
+  return run_bench_if_selected();
 }
 
 }  // namespace ws::app

@@ -1,12 +1,16 @@
-// Timing: live plots of kernel run times.
+// Timing panel (issue 8): the real kernels timed on the GPU next to the pictures, the lecture's
+// table beside CUB, live series and sweeps; without a GPU, the emulator's counts (views/timing.cpp).
 #include "panels/panels.h"
+#include "timing_runner.h"
+#include "views/views.h"
 
 namespace ws::app {
 
-// Placeholder until the view lands; the sentence is what the finished panel shows.
-void draw_timing() {
-  draw_placeholder(
-      "Will plot the kernel's run times on the GPU (CUDA events) per variant and size, with bandwidth and the spread of repeated runs.");
+TimingViewState& timing_view_state() {
+  static TimingViewState s;
+  return s;
 }
+
+void draw_timing() { draw_timing_view(session(), timing_runner(), timing_view_state()); }
 
 }  // namespace ws::app

@@ -12,11 +12,13 @@
 #include "ws/analysis/views.h"
 #include "ws/viz/canvas.h"
 #include "ws/viz/heatmap.h"
+#include "ws/viz/plot.h"
 #include "ws/viz/timeline.h"
 
 #include <imgui.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -124,6 +126,23 @@ struct LabState {
   int verdict = -1;  // -1 none, 0 fail, 1 pass
 };
 void draw_lab(Session& s, LabState& st);
+
+// --- Timing --------------------------------------------------------------------------------------
+class TimingRunner;
+struct TimingViewState {
+  int open_tab = 0;  // tab to select on the next draw (0 Variants, 1 Live, 2 Sweep; -1: the user's)
+  bool asked_ceilings = false;
+  int size_index = 2, dtype_index = 0, block_index = 1;  // Variants/Sweep: n = 2^24, int, block 256
+  int live_size_index = 3;                                // Live: n = 2^24
+  int sweep_axis = 0;
+  int count_metric = 0;
+  std::string counts_requested;  // history key of the run the counts were asked for
+  ws::viz::PlotState variants_plot, live_ms_plot, live_gbps_plot, sweep_plot, counts_plot;
+  std::filesystem::path export_dir = ".";  // where "Save CSV" writes
+  std::string message;                     // the last CSV export's path or error
+  bool message_is_error = false;
+};
+void draw_timing_view(Session& s, TimingRunner& r, TimingViewState& st);
 
 // --- Shared pieces (view_common.cpp) -------------------------------------------------------------
 // Shows why there is nothing to draw (running, refused, faulted, empty, no recorded block) and

@@ -373,8 +373,9 @@ struct ReduceEntry {
       ws::global_array<T> sum = be.template alloc<T>("sum", 1);
       size_t temp_bytes = 0;
       cub::DeviceReduce::Sum(nullptr, temp_bytes, in.data(), sum.data(), int(c.n));
-      ws::global_array<unsigned char> temp = be.template alloc<unsigned char>("cub_temp", std::max<size_t>(temp_bytes, 1));
-      if (!be.call("cub::DeviceReduce::Sum", [&] {
+      ws::global_array<unsigned char> temp = be.template scratch<unsigned char>("cub_temp", std::max<size_t>(temp_bytes, 1));
+      // By value: a timed run replays the call after this function returned.
+      if (!be.call("cub::DeviceReduce::Sum", [=]() mutable {
             return cub::DeviceReduce::Sum(temp.data(), temp_bytes, in.data(), sum.data(), int(c.n));
           }))
         return;

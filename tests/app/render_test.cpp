@@ -94,7 +94,8 @@ void check_render(const Case c) {
   EXPECT_TRUE(color_at(img, timing.pos.x + timing.size.x * 0.5f, timing.pos.y - 0.12f * em, bg, "gap above timing"));
   EXPECT_TRUE(color_at(img, timing.pos.x + timing.size.x * 0.7f, timing.pos.y + title_h + title_h / 2,
                        col[ImGuiCol_MenuBarBg], "timing export menu bar"));
-  EXPECT_TRUE(color_at(img, timing.pos.x + timing.size.x * 0.5f, timing.pos.y + timing.size.y - 0.6f * em,
+  // Its body reaches the panel's bottom: the window padding left of the content, near the bottom.
+  EXPECT_TRUE(color_at(img, timing.pos.x + style.WindowPadding.x * 0.5f + border, timing.pos.y + timing.size.y - 0.6f * em,
                        col[ImGuiCol_WindowBg], "timing body"));
   ws::app::Rect reduction = rect("reduction-lab");
   EXPECT_TRUE(color_at(img, reduction.pos.x + reduction.size.x + 0.12f * em, c.height * 0.5f, bg,

@@ -83,6 +83,11 @@ bool reset_device() {
   return false;
 }
 
+std::unique_lock<std::mutex> lock_gpu() {
+  static std::mutex gpu;
+  return std::unique_lock<std::mutex>(gpu);
+}
+
 bool usable() {
   std::lock_guard lock(g_usable_mutex);
   return g_unusable.empty();

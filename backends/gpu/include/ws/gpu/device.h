@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 namespace ws::gpu {
@@ -32,6 +33,11 @@ bool is_sticky(int cuda_error);
 // afterwards) and returns whether a new context could be made. When not (seen on the H200
 // machine: cudaErrorDevicesUnavailable until the process ends), the GPU is marked unusable.
 bool reset_device();
+
+// The GPU to one user at a time: every GPU run (its backend object holds this for its life) and
+// every ceiling measurement, so that a timing never has another run's kernels beside it and a
+// background run never waits inside another thread's cudaDeviceSynchronize.
+std::unique_lock<std::mutex> lock_gpu();
 
 // False once the GPU could not be recovered; GPU runs are then refused with this reason, and the
 // emulator goes on.

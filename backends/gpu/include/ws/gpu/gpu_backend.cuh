@@ -12,6 +12,8 @@
 
 #include <cuda_runtime.h>
 
+#include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -88,6 +90,13 @@ class GpuBackend {
     globals_.push_back(std::move(a));
     return global_array<T>(static_cast<T*>(p), p ? count : 0, uint32_t(globals_.size() - 1));
   }
+  // Working space of a library call (CUB's temp storage): an allocation like any other, but not
+  // counted in the bytes a run must move (RunTiming::bytes).
+  template <class T>
+  global_array<T> scratch(const std::string& name, uint64_t count) {
+    scratch_.push_back(globals_.size());
+    return alloc<T>(name, count);
+  }
   template <class T>
   global_array<T> upload(const std::string& name, const std::vector<T>& host) {
     global_array<T> a = alloc<T>(name, host.size());
@@ -117,6 +126,13 @@ class GpuBackend {
 #endif
     kernel<<<dim3(grid.x, grid.y, grid.z), dim3(block.x, block.y, block.z), dynamic_shared>>>(args...);
     if (!check("launching " + entry, cudaGetLastError())) return false;
+#if !defined(WS_GPU_TRACE)
+    if (cfg_.timing.reps > 0)
+      replay_.push_back([=] {
+        kernel<<<dim3(grid.x, grid.y, grid.z), dim3(block.x, block.y, block.z), dynamic_shared>>>(args...);
+        return cudaGetLastError();
+      });
+#endif
     if (!check(entry, cudaDeviceSynchronize())) return false;
 #if defined(WS_GPU_TRACE)
     return end_recording();
@@ -131,8 +147,58 @@ class GpuBackend {
     if (failed_) return false;
     record_launch(what, {0, 0, 0}, {0, 0, 0}, 0);
     if (!check(what, f())) return false;
+#if !defined(WS_GPU_TRACE)
+    if (cfg_.timing.reps > 0) replay_.push_back([f]() mutable { return f(); });  // (f captures by value)
+#endif
     return check(what, cudaDeviceSynchronize());
   }
+
+#if !defined(WS_GPU_TRACE)
+  // [timing] Replays the run's GPU work (every launch and library call, in order, on the default
+  // stream) `warmup` times, then `reps` times between two CUDA events, flushing the L2 before
+  // each timed replay. Called after the driver returned and its result was checked, so the
+  // replays may overwrite the outputs. Fills RunResult::timing; a CUDA error becomes a
+  // diagnostic like any other.
+  void time_replays() {
+    RunTiming& t = out_.timing;
+    t = RunTiming{};
+    t.launches = unsigned(replay_.size());
+    for (size_t i = 0; i < globals_.size(); ++i)
+      if (std::find(scratch_.begin(), scratch_.end(), i) == scratch_.end())
+        t.bytes += globals_[i].extent * globals_[i].elem_size;
+    if (failed_ || replay_.empty()) return;
+    const TimingOptions& o = cfg_.timing;
+    // Twice the L2 (at least 8 MiB), written once before each timed replay.
+    const size_t flush_bytes = o.flush_l2 ? std::max<size_t>(2 * gpu::device().l2_bytes, 8u << 20) : 0;
+    void* flush = nullptr;
+    if (flush_bytes && !check("cudaMalloc (L2 flush buffer)", cudaMalloc(&flush, flush_bytes))) return;
+    if (flush) allocations_.push_back(flush);
+    cudaEvent_t start = nullptr, stop = nullptr;
+    if (!check("cudaEventCreate", cudaEventCreate(&start)) || !check("cudaEventCreate", cudaEventCreate(&stop))) return;
+    auto replay = [&] {
+      for (const auto& f : replay_)
+        if (const cudaError_t e = f(); e != cudaSuccess) return e;
+      return cudaSuccess;
+    };
+    bool ok = true;
+    for (unsigned w = 0; ok && w < o.warmup; ++w) ok = check("timing (warm-up replay)", replay());
+    ok = ok && check("timing (warm-up replay)", cudaDeviceSynchronize());
+    for (unsigned r = 0; ok && r < o.reps; ++r) {
+      if (flush) ok = check("timing (L2 flush)", cudaMemsetAsync(flush, int(r & 0xff), flush_bytes));
+      ok = ok && check("timing", cudaEventRecord(start));
+      ok = ok && check("timing (replay)", replay());
+      ok = ok && check("timing", cudaEventRecord(stop));
+      ok = ok && check("timing", cudaEventSynchronize(stop));
+      float ms = 0;
+      ok = ok && check("timing", cudaEventElapsedTime(&ms, start, stop));
+      if (ok) t.ms.push_back(double(ms));
+    }
+    if (!reset_) {
+      cudaEventDestroy(start);
+      cudaEventDestroy(stop);
+    }
+  }
+#endif
 
   const RunConfig& config() const { return cfg_; }
   RunResult& result() { return out_; }
@@ -286,9 +352,16 @@ class GpuBackend {
   }
 #endif
 
+  // The GPU to this run alone (see gpu::lock_gpu): first member, so it is taken before anything
+  // touches the device and released after the destructor freed everything.
+  std::unique_lock<std::mutex> gpu_lock_ = gpu::lock_gpu();
   std::string kernel_;
   const RunConfig& cfg_;
   RunResult& out_;
+  std::vector<size_t> scratch_;  // indices into globals_ of scratch allocations
+#if !defined(WS_GPU_TRACE)
+  std::vector<std::function<cudaError_t()>> replay_;  // [timing] the run's GPU work, in order
+#endif
   std::vector<void*> allocations_;
   std::vector<Allocation> globals_;
   bool failed_ = false;

@@ -70,6 +70,25 @@ struct KernelSpec {
   std::vector<std::string> dtypes = {"int"};  // element types the kernel accepts
 };
 
+// Timing on gpu-fast. After the run (which is checked as usual), the run's GPU work (every kernel
+// launch and library call, in order) is replayed `warmup` times untimed, then `reps` times, each
+// replay between two CUDA events; before each timed replay the L2 cache is flushed (a write over a
+// buffer twice its size), so small inputs are timed from device memory, not from the cache.
+struct TimingOptions {
+  unsigned warmup = 0;
+  unsigned reps = 0;  // 0: not timed
+  bool flush_l2 = true;
+};
+
+// What timing measured: one sample per replay of the whole run's GPU work.
+struct RunTiming {
+  std::vector<double> ms;  // one per timed replay
+  unsigned launches = 0;   // kernel launches + library calls per replay
+  // Bytes the run must move at least: every global allocation once (inputs read, outputs
+  // written), scratch space excluded. The lecture's GB/s for a reduction is n * sizeof(T) / time.
+  uint64_t bytes = 0;
+};
+
 // What the user asked for.
 struct RunConfig {
   std::string variant;
@@ -88,6 +107,7 @@ struct RunConfig {
   // Set it to true (from any thread) to stop a run early: the emulator stops within one
   // scheduling round and the run ends with a "cancelled" error. Null: not cancellable.
   std::shared_ptr<std::atomic<bool>> cancel;
+  TimingOptions timing;  // gpu-fast only
 
   int64_t param(const std::string& name, int64_t fallback = 0) const {
     auto it = params.find(name);
@@ -106,6 +126,7 @@ struct RunResult {
   std::vector<Trace> launches;   // one per kernel launch, in order (recording backends)
   std::vector<Diagnostic> errors;  // faults that stopped a launch, and backend errors
   std::vector<std::string> notes;  // e.g. "the grid was capped at 1024 blocks"
+  RunTiming timing;                // gpu-fast with RunConfig::timing.reps > 0
 };
 
 enum class BackendKind { Emu, GpuFast, GpuTrace };

@@ -30,6 +30,12 @@ class EmuBackend {
   global_array<T> alloc(const std::string& name, uint64_t count) {
     return mem_.alloc<T>(name, count);
   }
+  // Working space of a library call: an allocation like any other (the GPU backend leaves it out
+  // of the bytes a timed run must move).
+  template <class T>
+  global_array<T> scratch(const std::string& name, uint64_t count) {
+    return mem_.alloc<T>(name, count);
+  }
   template <class T>
   void fill(const global_array<T>& a, const T& v) {
     mem_.fill(a, v);

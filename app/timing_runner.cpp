@@ -1,0 +1,267 @@
+#include "timing_runner.h"
+
+#include <cmath>
+
+namespace ws::app {
+
+struct TimingRunner::Job {
+  enum Kind { Ceilings, Table, Sweep, Counts } kind = Ceilings;
+  explicit Job(Kind k) : kind(k) {}
+  uint64_t n = 0;
+  std::string dtype;
+  uint32_t block = 0;
+  std::string kernel, axis;
+  RunConfig config;
+  std::vector<int64_t> values;
+};
+
+namespace {
+// The worker uses the catalog, the emulator, the kernels' source table and the CUDA runtime, all of
+// which keep function-local statics. Made before the runner, they are destroyed after it (statics
+// die in reverse order of construction), so the runner's destructor can stop and join its worker
+// while everything the worker touches still exists.
+bool warm_up_what_the_worker_uses() {
+  (void)timing::device();
+  RunConfig cfg;
+  cfg.variant = "1";
+  cfg.n = 64;
+  cfg.block = {32, 1, 1};
+  (void)Catalog::instance().run("reduce", cfg, BackendKind::Emu);
+  return true;
+}
+}  // namespace
+
+TimingRunner::TimingRunner()
+    : snap_(std::make_shared<TimingSnapshot>()), thread_([this](std::stop_token st) { worker(st); }) {}
+
+TimingRunner::~TimingRunner() {
+  *cancel_ = true;
+  thread_.request_stop();
+  cv_.notify_all();
+}
+
+void TimingRunner::push(Job job) {
+  {
+    std::lock_guard lock(mu_);
+    // A newer request of the same kind replaces a queued one (the user changed their mind).
+    std::erase_if(queue_, [&](const std::shared_ptr<Job>& j) { return j->kind == job.kind; });
+    queue_.push_back(std::make_shared<Job>(std::move(job)));
+  }
+  cv_.notify_all();
+}
+
+void TimingRunner::request_ceilings() { push(Job{Job::Ceilings}); }
+
+void TimingRunner::request_table(uint64_t n, const std::string& dtype, uint32_t block) {
+  Job j{Job::Table};
+  j.n = n;
+  j.dtype = dtype;
+  j.block = block;
+  push(std::move(j));
+}
+
+void TimingRunner::request_sweep(const std::string& kernel, const RunConfig& base, const std::string& axis,
+                                 std::vector<int64_t> values) {
+  Job j{Job::Sweep};
+  j.kernel = kernel;
+  j.config = base;
+  j.axis = axis;
+  j.values = std::move(values);
+  push(std::move(j));
+}
+
+void TimingRunner::request_counts(const std::string& kernel, const RunConfig& base) {
+  Job j{Job::Counts};
+  j.kernel = kernel;
+  j.config = base;
+  push(std::move(j));
+}
+
+void TimingRunner::set_live(const std::string& kernel, const RunConfig& cfg, const std::string& series_name) {
+  {
+    std::lock_guard lock(mu_);
+    live_kernel_ = kernel;
+    live_config_ = cfg;
+    live_name_ = series_name;
+  }
+  publish([&](TimingSnapshot& s) { s.live_series = series_name; });
+  cv_.notify_all();
+}
+
+void TimingRunner::stop_live() {
+  {
+    std::lock_guard lock(mu_);
+    live_kernel_.clear();
+    live_name_.clear();
+  }
+  publish([](TimingSnapshot& s) { s.live_series.clear(); });
+}
+
+void TimingRunner::set_paused(bool paused) {
+  {
+    std::lock_guard lock(mu_);
+    paused_ = paused;
+  }
+  publish([&](TimingSnapshot& s) { s.live_paused = paused; });
+  cv_.notify_all();
+}
+
+void TimingRunner::cancel() {
+  {
+    std::lock_guard lock(mu_);
+    queue_.clear();
+    if (running_) *cancel_ = true;
+  }
+  cv_.notify_all();
+}
+
+std::shared_ptr<const TimingSnapshot> TimingRunner::snapshot() const {
+  std::lock_guard lock(mu_);
+  return snap_;
+}
+
+void TimingRunner::set_snapshot(TimingSnapshot s) {
+  std::lock_guard lock(mu_);
+  s.generation = snap_->generation + 1;
+  snap_ = std::make_shared<TimingSnapshot>(std::move(s));
+}
+
+void TimingRunner::publish(const std::function<void(TimingSnapshot&)>& change) {
+  std::lock_guard lock(mu_);
+  auto next = std::make_shared<TimingSnapshot>(*snap_);
+  change(*next);
+  next->generation = snap_->generation + 1;
+  snap_ = std::move(next);
+}
+
+bool TimingRunner::busy() const {
+  std::lock_guard lock(mu_);
+  return running_ || !queue_.empty();
+}
+
+bool TimingRunner::wait_idle(std::chrono::milliseconds timeout) {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  while (busy()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
+void TimingRunner::worker(std::stop_token st) {
+  while (!st.stop_requested()) {
+    std::shared_ptr<Job> job;
+    std::string live_kernel;
+    RunConfig live_cfg;
+    std::string live_name;
+    {
+      std::unique_lock lock(mu_);
+      // Live mode polls a few times a second; otherwise sleep until a request comes.
+      const bool live = !live_kernel_.empty() && !paused_;
+      auto ready = [&] { return !queue_.empty() || st.stop_requested(); };
+      if (live) cv_.wait_for(lock, st, std::chrono::milliseconds(150), ready);
+      else cv_.wait(lock, st, [&] { return ready() || (!live_kernel_.empty() && !paused_); });
+      if (st.stop_requested()) return;
+      if (!queue_.empty()) {
+        job = queue_.front();
+        queue_.pop_front();
+        running_ = true;
+        *cancel_ = false;
+      } else if (!live_kernel_.empty() && !paused_) {
+        live_kernel = live_kernel_;
+        live_cfg = live_config_;
+        live_name = live_name_;
+      } else {
+        continue;
+      }
+    }
+    if (job) {
+      run_job(*job);
+      std::lock_guard lock(mu_);
+      running_ = false;
+      continue;
+    }
+    // One live point: a short measurement of the selected run.
+    const timing::Measurement m = timing::measure(live_kernel, live_cfg, {1, 10, true});
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    publish([&](TimingSnapshot& s) {
+      if (!m.ok) {
+        s.error = "live timing of " + live_name + ": " + m.error;
+        s.live_series.clear();
+        return;
+      }
+      s.live.push_back({t, live_name, m.stats.median, m.gbps, m.stats.p10, m.stats.p90});
+      if (s.live.size() > kMaxLivePoints) s.live.erase(s.live.begin(), s.live.begin() + ptrdiff_t(s.live.size() - kMaxLivePoints));
+    });
+    if (!m.ok) {
+      std::lock_guard lock(mu_);
+      live_kernel_.clear();
+    }
+  }
+}
+
+void TimingRunner::run_job(const Job& job) {
+  auto progress = [this](const std::string& what) { publish([&](TimingSnapshot& s) { s.status = what; }); };
+  switch (job.kind) {
+    case Job::Ceilings: {
+      progress("measuring the device's copy and read bandwidth");
+      timing::Ceilings c = timing::measure_ceilings();
+      publish([&](TimingSnapshot& s) {
+        s.ceilings = std::move(c);
+        s.error = s.ceilings->ok ? "" : "ceilings: " + s.ceilings->error;
+        if (s.table) {
+          s.table->ceilings = *s.ceilings;
+          timing::fill_speedups(*s.table);
+        }
+      });
+      break;
+    }
+    case Job::Table: {
+      const std::optional<timing::Ceilings> ceil = snapshot()->ceilings;
+      timing::ReductionTable t =
+          timing::time_reductions(job.n, job.dtype, job.block, ceil ? *ceil : timing::Ceilings{}, {3, 20, true},
+                                  progress, cancel_.get());
+      publish([&](TimingSnapshot& s) {
+        s.error = t.complete ? "" : "cancelled: the table has the variants timed before";
+        s.table = std::move(t);
+      });
+      break;
+    }
+    case Job::Sweep: {
+      std::vector<timing::SweepPoint> pts =
+          timing::sweep(job.kernel, job.config, job.axis, job.values, {2, 15, true}, progress, cancel_.get());
+      std::string err;
+      for (const timing::SweepPoint& p : pts)
+        if (!p.m.ok && err.empty()) err = job.axis + " = " + std::to_string(p.x) + ": " + p.m.error;
+      publish([&](TimingSnapshot& s) {
+        s.sweep = std::move(pts);
+        s.sweep_axis = job.axis;
+        s.sweep_title = job.kernel + " " + job.config.variant;
+        s.error = err;
+      });
+      break;
+    }
+    case Job::Counts: {
+      RunConfig cfg = job.config;
+      cfg.cancel = cancel_;
+      std::vector<timing::VariantCounts> c = timing::count_variants(job.kernel, cfg, progress, cancel_.get());
+      publish([&](TimingSnapshot& s) {
+        s.counts = std::move(c);
+        s.counts_kernel = job.kernel;
+        s.counts_config = job.config;
+        s.error.clear();
+      });
+      break;
+    }
+  }
+  publish([](TimingSnapshot& s) { s.status.clear(); });
+}
+
+TimingRunner& timing_runner() {
+  static const bool warm = warm_up_what_the_worker_uses();
+  (void)warm;
+  static TimingRunner r;
+  return r;
+}
+
+}  // namespace ws::app

@@ -1,0 +1,440 @@
+// Timing (issue 8): how fast the real kernels run on this GPU, next to the pictures.
+//
+// [SECTION] Shared pieces (device line, CSV export)
+// [SECTION] Without a GPU: the emulator's counts per variant
+// [SECTION] Variants: the lecture's table, live on this GPU, beside CUB
+// [SECTION] Live: a rolling series of the run the labs selected
+// [SECTION] Sweep: block size or a kernel parameter on the x axis
+// [SECTION] The view
+//
+// All measuring happens on the TimingRunner's thread; this file only asks and draws.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+
+#include "timing_runner.h"
+#include "views/views.h"
+#include "ws/util/atomic_file.h"
+#include "ws/viz/colormap.h"
+
+namespace ws::app {
+
+namespace {
+
+// =================================================================================================
+// [SECTION] Shared pieces (device line, CSV export)
+// =================================================================================================
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+std::string gbps_text(double gbps) { return gbps >= 1000 ? fmt("%.2f TB/s", gbps / 1000) : fmt("%.1f GB/s", gbps); }
+
+std::string pow2_text(uint64_t n) {
+  if (n && !(n & (n - 1))) return "2^" + std::to_string(std::countr_zero(n));
+  return std::to_string(n);
+}
+
+void export_csv(TimingViewState& st, const viz::PlotSpec& spec, const char* what) {
+  std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  std::filesystem::path p = st.export_dir / ("warpscope-timing-" + std::string(what) + "-" + stamp + ".csv");
+  for (int i = 2; std::filesystem::exists(p); ++i)
+    p = st.export_dir / ("warpscope-timing-" + std::string(what) + "-" + stamp + "-" + std::to_string(i) + ".csv");
+  const std::string err = write_file_atomic(p, viz::to_csv(spec));
+  st.message = err.empty() ? "saved " + p.string() : err;
+  st.message_is_error = !err.empty();
+}
+
+// A plot with its CSV button under it.
+void plot_with_csv(TimingViewState& st, const char* id, const viz::PlotSpec& spec, viz::PlotState& ps, ImVec2 size,
+                   const char* csv_name) {
+  viz::draw_plot(id, spec, ps, size);
+  ImGui::PushID(id);
+  if (ImGui::SmallButton("Save CSV")) export_csv(st, spec, csv_name);
+  ImGui::PopID();
+}
+
+void device_line(const timing::Device& d, const TimingSnapshot& snap, TimingRunner& r) {
+  const viz::ViewColors vc = viz::view_colors();
+  ImGui::Text("%s", d.name.c_str());
+  ImGui::SameLine();
+  ImGui::TextColored(vc.text_dim, "sm_%d%d · %d SMs · L2 %.0f MiB · %.0f GiB · SM %d MHz · memory %d MHz x %d bit "
+                     "(datasheet %s)",
+                     d.cc_major, d.cc_minor, d.sm_count, double(d.l2_bytes) / (1 << 20),
+                     double(d.memory_bytes) / double(1ull << 30), d.sm_clock_mhz, d.mem_clock_mhz, d.bus_width_bits,
+                     gbps_text(d.theoretical_gbps()).c_str());
+  if (snap.ceilings && snap.ceilings->ok) {
+    const timing::Ceilings& c = *snap.ceilings;
+    ImGui::Text("Measured ceilings: read %s (read-only stream, %s threads), copy %s (device to device)",
+                gbps_text(c.read_gbps).c_str(), c.read_grid.c_str(), gbps_text(c.copy_gbps).c_str());
+  } else if (snap.ceilings) {
+    ImGui::TextColored(vc.conflict, "Ceilings not measured: %s", snap.ceilings->error.c_str());
+  } else {
+    ImGui::TextColored(vc.text_dim, "Ceilings: not measured yet");
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Measure again")) r.request_ceilings();
+}
+
+// =================================================================================================
+// [SECTION] Without a GPU: the emulator's counts per variant
+// =================================================================================================
+
+const char* const kCountMetrics[] = {"warp instructions", "shared wavefronts", "bank conflicts", "global sectors",
+                                     "SIMD efficiency"};
+
+double count_value(const timing::VariantCounts& c, int metric) {
+  switch (metric) {
+    case 0: return double(c.warp_instructions);
+    case 1: return double(c.shared_wavefronts);
+    case 2: return double(c.shared_conflicts);
+    case 3: return double(c.global_sectors);
+    default: return 100.0 * c.simd_efficiency;
+  }
+}
+
+void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingViewState& st) {
+  const viz::ViewColors vc = viz::view_colors();
+  const float E = em();
+  RunRequest req = s.last_request();
+  if (req.kernel.empty()) req = default_request();
+  const std::string key = Session::history_key(req.kernel, req.config);
+  if (key != st.counts_requested) {
+    st.counts_requested = key;
+    r.request_counts(req.kernel, req.config);
+  }
+  ImGui::TextColored(vc.conflict, "No GPU timing here: %s", timing::device().why_not.c_str());
+  ImGui::TextWrapped(
+      "Instead: what the CPU emulator counts for every variant of %s at the lab's launch (n = %s, block %u). "
+      "These are counts of the work the hardware would do, not time; with a CUDA GPU this panel times the real "
+      "kernels.",
+      req.kernel.c_str(), pow2_text(req.config.n ? req.config.n : 0).c_str(), req.config.block.x);
+  ImGui::SetNextItemWidth(12 * E);
+  ImGui::Combo("count", &st.count_metric, kCountMetrics, int(std::size(kCountMetrics)));
+  ImGui::SameLine();
+  if (ImGui::Button("Count again")) r.request_counts(req.kernel, req.config);
+
+  viz::PlotSpec spec;
+  spec.title = snap.counts_kernel + ": " + kCountMetrics[st.count_metric] + " per variant (emulator counts, not time)";
+  spec.x = {"variant", ""};
+  spec.y = {kCountMetrics[st.count_metric], st.count_metric == 4 ? "%" : "count"};
+  viz::PlotSeries bars{"emulator", {}, {}, viz::PlotStyle::Bars, 1};
+  std::vector<std::string> failed;
+  for (const timing::VariantCounts& c : snap.counts) {
+    spec.categories.push_back(c.variant);
+    const double v = c.ok ? count_value(c, st.count_metric) : NAN;
+    bars.y.push_back(v);
+    bars.labels.push_back(c.ok ? (st.count_metric == 4 ? fmt("%.0f%%", v) : fmt("%.0f", v)) : "");
+    if (!c.ok) failed.push_back(c.variant + ": " + c.error);
+  }
+  spec.series.push_back(std::move(bars));
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  plot_with_csv(st, "counts", spec, st.counts_plot, ImVec2(avail.x, std::max(14 * E, avail.y - 3 * E)), "counts");
+  for (const std::string& f : failed) ImGui::TextColored(vc.text_dim, "not counted: %s", f.c_str());
+}
+
+// =================================================================================================
+// [SECTION] Variants: the lecture's table, live on this GPU, beside CUB
+// =================================================================================================
+
+const uint64_t kSizes[] = {1ull << 20, 1ull << 22, 1ull << 24, 1ull << 26, 1ull << 28};
+const uint32_t kBlocks[] = {128, 256, 512, 1024};
+
+void draw_variants(TimingRunner& r, const TimingSnapshot& snap, TimingViewState& st) {
+  const viz::ViewColors vc = viz::view_colors();
+  const float E = em();
+  ImGui::SetNextItemWidth(6 * E);
+  if (ImGui::BeginCombo("n", pow2_text(kSizes[st.size_index]).c_str())) {
+    for (int i = 0; i < int(std::size(kSizes)); ++i)
+      if (ImGui::Selectable(pow2_text(kSizes[i]).c_str(), i == st.size_index)) st.size_index = i;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(5 * E);
+  const char* dtypes[] = {"int", "float"};
+  ImGui::Combo("dtype", &st.dtype_index, dtypes, 2);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(5 * E);
+  if (ImGui::BeginCombo("block", std::to_string(kBlocks[st.block_index]).c_str())) {
+    for (int i = 0; i < int(std::size(kBlocks)); ++i)
+      if (ImGui::Selectable(std::to_string(kBlocks[i]).c_str(), i == st.block_index)) st.block_index = i;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Time all variants")) r.request_table(kSizes[st.size_index], dtypes[st.dtype_index], kBlocks[st.block_index]);
+
+  if (!snap.table) {
+    ImGui::TextColored(vc.text_dim, "Press 'Time all variants': each reduction step of the lecture and CUB's "
+                                    "DeviceReduce::Sum are run, checked and timed on this GPU.");
+    return;
+  }
+  const timing::ReductionTable& t = *snap.table;
+  viz::PlotSpec spec;
+  spec.title = "reduce, n = " + pow2_text(t.n) + " " + t.dtype + ", block " + std::to_string(t.block) +
+               ": bandwidth per variant (labels: speedup over the previous step)";
+  spec.x = {"variant", ""};
+  spec.y = {"bandwidth", "GB/s"};
+  viz::PlotSeries bars{"this GPU", {}, {}, viz::PlotStyle::Bars, 1};
+  bars.y_lo.clear();
+  for (const timing::TableRow& row : t.rows) {
+    spec.categories.push_back(row.m.variant);
+    bars.y.push_back(row.m.ok ? row.m.gbps : NAN);
+    // Whiskers: the bandwidth at the 90th and 10th percentile times.
+    bars.y_lo.push_back(row.m.ok ? analysis::gigabytes_per_second(row.m.bytes, row.m.stats.p90) : NAN);
+    bars.y_hi.push_back(row.m.ok ? analysis::gigabytes_per_second(row.m.bytes, row.m.stats.p10) : NAN);
+    bars.labels.push_back(row.m.variant == "cub" ? "CUB"
+                          : row.step_speedup > 0 ? fmt("%.2fx", row.step_speedup)
+                                                 : "");
+  }
+  spec.series.push_back(std::move(bars));
+  if (t.ceilings.ok) spec.lines.push_back({t.ceilings.read_gbps, "read ceiling " + gbps_text(t.ceilings.read_gbps)});
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float table_h = (float(t.rows.size()) + 2.5f) * ImGui::GetFrameHeightWithSpacing();
+  plot_with_csv(st, "variants", spec, st.variants_plot, ImVec2(avail.x, std::max(12 * E, avail.y - table_h - 2 * E)),
+                "variants");
+
+  // The table: seed 003's columns, ours and the G80's side by side.
+  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("##variants", 11, flags)) {
+    const char* heads[] = {"var", "step", "median", "spread", "GB/s", "% read", "vs CUB", "step x", "cumul. x",
+                           "G80 step / cumul.", "check"};
+    for (const char* h : heads) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (const timing::TableRow& row : t.rows) {
+      const timing::Measurement& m = row.m;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(m.variant.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(m.variant_name.c_str());
+      if (!m.tuning.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.tuning.c_str());
+      if (!m.ok) {
+        ImGui::TableNextColumn();
+        ImGui::TextColored(vc.conflict, "not timed: %s", m.error.c_str());
+        continue;
+      }
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(analysis::format_duration_ms(m.stats.median).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f%%", 100 * m.stats.relative_spread());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("10th-90th percentile of %zu runs: %s .. %s, %zu outlier(s)", m.stats.count,
+                          analysis::format_duration_ms(m.stats.p10).c_str(),
+                          analysis::format_duration_ms(m.stats.p90).c_str(), m.stats.outliers);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f", m.gbps);
+      ImGui::TableNextColumn();
+      if (row.pct_of_read > 0) ImGui::Text("%.1f%%", row.pct_of_read);
+      ImGui::TableNextColumn();
+      if (row.vs_cub > 0) ImGui::TextColored(row.vs_cub >= 1.0 ? vc.ok : vc.text, "%.3f", row.vs_cub);
+      ImGui::TableNextColumn();
+      if (row.step_speedup > 0) ImGui::TextColored(row.step_speedup < 1.0 ? vc.conflict : vc.text, "%.2fx", row.step_speedup);
+      ImGui::TableNextColumn();
+      if (row.cumulative_speedup > 0) ImGui::Text("%.2fx", row.cumulative_speedup);
+      ImGui::TableNextColumn();
+      if (const timing::G80Row* g = timing::g80_row(m.variant); g && g->step_speedup > 0)
+        ImGui::TextColored(vc.text_dim, "%.2fx / %.2fx", g->step_speedup, g->cumulative_speedup);
+      ImGui::TableNextColumn();
+      ImGui::TextColored(m.passed ? vc.ok : vc.conflict, "%s", m.passed ? "PASS" : "FAIL");
+    }
+    ImGui::EndTable();
+  }
+}
+
+// =================================================================================================
+// [SECTION] Live: a rolling series of the run the labs selected
+// =================================================================================================
+
+const uint64_t kLiveSizes[] = {0, 1ull << 20, 1ull << 22, 1ull << 24, 1ull << 26};
+
+void draw_live(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingViewState& st) {
+  const viz::ViewColors vc = viz::view_colors();
+  const float E = em();
+  RunRequest req = s.last_request();
+  if (req.kernel.empty()) req = default_request();
+  RunConfig cfg = req.config;
+  if (kLiveSizes[st.live_size_index]) cfg.n = kLiveSizes[st.live_size_index];
+  cfg.record_blocks.clear();
+  cfg.cancel.reset();
+  const std::string name = req.kernel + " " + cfg.variant + ", n = " + pow2_text(cfg.n) + ", block " +
+                           std::to_string(cfg.block.x);
+  bool on = !snap.live_series.empty();
+  if (ImGui::Checkbox("Time the labs' run live", &on)) {
+    if (on) r.set_live(req.kernel, cfg, name);
+    else r.stop_live();
+  }
+  if (on && snap.live_series != name) r.set_live(req.kernel, cfg, name);  // the lab moved on: follow it
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(9 * E);
+  if (ImGui::BeginCombo("n", st.live_size_index ? pow2_text(kLiveSizes[st.live_size_index]).c_str() : "as in the lab")) {
+    for (int i = 0; i < int(std::size(kLiveSizes)); ++i)
+      if (ImGui::Selectable(i ? pow2_text(kLiveSizes[i]).c_str() : "as in the lab", i == st.live_size_index))
+        st.live_size_index = i;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button(snap.live_paused ? "Resume" : "Pause")) r.set_paused(!snap.live_paused);
+  ImGui::TextColored(vc.text_dim, on ? "Timing %s a few times a second (10 runs each, median with the 10-90%% spread). "
+                                        "Toggle variants in a lab: a new line starts."
+                                     : "Off. %s is what the labs show now.",
+                     name.c_str());
+
+  // One line per configuration timed, in the order they first appeared.
+  viz::PlotSpec ms, bw;
+  ms.title = "kernel time";
+  ms.x = bw.x = {"time", "s"};
+  ms.y = {"time", "ms"};
+  bw.title = "bandwidth";
+  bw.y = {"bandwidth", "GB/s"};
+  ms.y_from_zero = bw.y_from_zero = true;
+  for (const LivePoint& p : snap.live) {
+    auto it = std::find_if(ms.series.begin(), ms.series.end(), [&](const viz::PlotSeries& x) { return x.name == p.series; });
+    if (it == ms.series.end()) {
+      ms.series.push_back({p.series, {}, {}, viz::PlotStyle::Lines});
+      bw.series.push_back({p.series, {}, {}, viz::PlotStyle::Lines});
+      it = ms.series.end() - 1;
+    }
+    const size_t k = size_t(it - ms.series.begin());
+    it->x.push_back(p.t);
+    it->y.push_back(p.ms);
+    it->y_lo.push_back(p.p10);
+    it->y_hi.push_back(p.p90);
+    bw.series[k].x.push_back(p.t);
+    bw.series[k].y.push_back(p.gbps);
+  }
+  if (snap.ceilings && snap.ceilings->ok) bw.lines.push_back({snap.ceilings->read_gbps, "read ceiling"});
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float h = std::max(10 * E, (avail.y - 3 * E) / 2);
+  plot_with_csv(st, "live-ms", ms, st.live_ms_plot, ImVec2(avail.x, h), "live-time");
+  plot_with_csv(st, "live-gbps", bw, st.live_gbps_plot, ImVec2(avail.x, h), "live-bandwidth");
+}
+
+// =================================================================================================
+// [SECTION] Sweep: block size or a kernel parameter on the x axis
+// =================================================================================================
+
+void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingViewState& st) {
+  const viz::ViewColors vc = viz::view_colors();
+  const float E = em();
+  RunRequest req = s.last_request();
+  if (req.kernel.empty()) req = default_request();
+  const CatalogEntry* e = Catalog::instance().find(req.kernel);
+  std::vector<std::string> axes = {"block"};
+  if (e)
+    for (const ParamSpec& p : e->spec.params)
+      if (p.choices.empty()) axes.push_back(p.name);
+  st.sweep_axis = std::clamp(st.sweep_axis, 0, int(axes.size()) - 1);
+  ImGui::SetNextItemWidth(9 * E);
+  if (ImGui::BeginCombo("x axis", axes[size_t(st.sweep_axis)].c_str())) {
+    for (int i = 0; i < int(axes.size()); ++i)
+      if (ImGui::Selectable(axes[size_t(i)].c_str(), i == st.sweep_axis)) st.sweep_axis = i;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(6 * E);
+  if (ImGui::BeginCombo("n", pow2_text(kSizes[st.size_index]).c_str())) {
+    for (int i = 0; i < int(std::size(kSizes)); ++i)
+      if (ImGui::Selectable(pow2_text(kSizes[i]).c_str(), i == st.size_index)) st.size_index = i;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  const std::string& axis = axes[size_t(st.sweep_axis)];
+  std::vector<int64_t> values;
+  if (axis == "block") {
+    for (int64_t b = 32; b <= 1024; b *= 2) values.push_back(b);
+  } else if (e) {
+    const ParamSpec* p = nullptr;
+    for (const ParamSpec& q : e->spec.params)
+      if (q.name == axis) p = &q;
+    for (int64_t v = std::max<int64_t>(1, p->min); v <= std::min<int64_t>(p->max, 1 << 12); v *= 2) values.push_back(v);
+  }
+  if (ImGui::Button("Sweep")) {
+    RunConfig cfg = req.config;
+    cfg.n = kSizes[st.size_index];
+    cfg.record_blocks.clear();
+    cfg.cancel.reset();
+    r.request_sweep(req.kernel, cfg, axis, values);
+  }
+  ImGui::SameLine();
+  ImGui::TextColored(vc.text_dim, "%s %s, %zu values of %s", req.kernel.c_str(), req.config.variant.c_str(),
+                     values.size(), axis.c_str());
+  if (snap.sweep.empty()) return;
+  viz::PlotSpec spec;
+  spec.title = snap.sweep_title + ": bandwidth over " + snap.sweep_axis;
+  spec.x = {snap.sweep_axis, ""};
+  spec.y = {"bandwidth", "GB/s"};
+  viz::PlotSeries line{snap.sweep_title, {}, {}, viz::PlotStyle::Lines, 2};
+  for (size_t i = 0; i < snap.sweep.size(); ++i) {
+    const timing::SweepPoint& p = snap.sweep[i];
+    spec.categories.push_back(std::to_string(p.x));
+    line.x.push_back(double(i));
+    line.y.push_back(p.m.ok ? p.m.gbps : NAN);
+    line.labels.push_back(p.m.ok ? fmt("%.0f", p.m.gbps) : "refused");
+  }
+  spec.series.push_back(std::move(line));
+  if (snap.ceilings && snap.ceilings->ok) spec.lines.push_back({snap.ceilings->read_gbps, "read ceiling"});
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  plot_with_csv(st, "sweep", spec, st.sweep_plot, ImVec2(avail.x, std::max(12 * E, avail.y - 2 * E)), "sweep");
+}
+
+}  // namespace
+
+// =================================================================================================
+// [SECTION] The view
+// =================================================================================================
+
+void draw_timing_view(Session& s, TimingRunner& r, TimingViewState& st) {
+  const viz::ViewColors vc = viz::view_colors();
+  const std::shared_ptr<const TimingSnapshot> snap = r.snapshot();
+  const timing::Device& d = timing::device();
+  // Timings in hand are shown even where there is no GPU now (tests, results kept from earlier).
+  const bool gpu_results = d.present || snap->table || !snap->live.empty() || !snap->sweep.empty();
+  if (!gpu_results) {
+    draw_counts(s, r, *snap, st);
+  } else if (!d.present) {
+    ImGui::TextColored(vc.text_dim, "No GPU here (%s): these are the timings in hand.", d.why_not.c_str());
+  } else {
+    if (!st.asked_ceilings) {
+      st.asked_ceilings = true;
+      if (!snap->ceilings) r.request_ceilings();
+    }
+    device_line(d, *snap, r);
+  }
+  if (!snap->status.empty()) {
+    ImGui::TextColored(vc.text_dim, "%s ...", snap->status.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Cancel")) r.cancel();
+  }
+  if (!snap->error.empty()) ImGui::TextColored(vc.conflict, "%s", snap->error.c_str());
+  if (!st.message.empty()) ImGui::TextColored(st.message_is_error ? vc.conflict : vc.text_dim, "%s", st.message.c_str());
+  if (!gpu_results) return;
+  if (ImGui::BeginTabBar("##timing-tabs")) {
+    const ImGuiTabItemFlags first = st.open_tab == 0 ? ImGuiTabItemFlags_SetSelected : 0;
+    const ImGuiTabItemFlags second = st.open_tab == 1 ? ImGuiTabItemFlags_SetSelected : 0;
+    const ImGuiTabItemFlags third = st.open_tab == 2 ? ImGuiTabItemFlags_SetSelected : 0;
+    st.open_tab = -1;  // applied once
+    if (ImGui::BeginTabItem("Variants", nullptr, first)) {
+      draw_variants(r, *snap, st);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Live", nullptr, second)) {
+      draw_live(s, r, *snap, st);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Sweep", nullptr, third)) {
+      draw_sweep(s, r, *snap, st);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+}
+
+}  // namespace ws::app

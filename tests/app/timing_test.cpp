@@ -1,0 +1,203 @@
+// The Timing panel: drawn headless with synthetic samples (the bars' pixels are the numbers'),
+// the emulator's counts where there is no GPU (checked against the lecture: variant 2 has bank
+// conflicts, 3 none), the runner's background jobs, and `warpscope bench` without a GPU.
+#include "run_binary.h"
+
+#include "session.h"
+#include "timing_runner.h"
+#include "views/views.h"
+
+#include "ws/viz/colormap.h"
+#include "ws/viz/headless_context.h"
+#include "ws/viz/panel_capture.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+using ws::app::TimingRunner;
+using ws::app::TimingSnapshot;
+using ws::app::TimingViewState;
+
+namespace {
+
+// A table as a GPU would have given it: 2^24 ints (64 MiB) at 500, 1000, 1500, 2000 GB/s for
+// variants 1-4 and 2500 GB/s for CUB, under a 4000 GB/s read ceiling.
+ws::timing::ReductionTable synthetic_table() {
+  ws::timing::ReductionTable t;
+  t.n = 1u << 24;
+  t.block = 256;
+  t.dtype = "int";
+  t.ceilings.ok = true;
+  t.ceilings.read_gbps = 4000;
+  t.ceilings.copy_gbps = 3600;
+  const char* variants[] = {"1", "2", "3", "4", "cub"};
+  for (int k = 0; k < 5; ++k) {
+    ws::timing::TableRow r;
+    r.m.kernel = "reduce";
+    r.m.variant = variants[k];
+    r.m.variant_name = "variant " + r.m.variant;
+    r.m.ok = true;
+    r.m.passed = true;
+    const double ms = double(uint64_t(4) << 24) / (500.0 * (k + 1) * 1e6);
+    r.m.samples = {ms * 0.99, ms, ms * 1.01, ms, ms};
+    r.m.stats = ws::analysis::summarize(r.m.samples);
+    r.m.bytes = uint64_t(4) << 24;
+    r.m.gbps = ws::analysis::gigabytes_per_second(r.m.bytes, r.m.stats.median);
+    t.rows.push_back(r);
+  }
+  t.complete = true;
+  ws::timing::fill_speedups(t);
+  return t;
+}
+
+class TimingPanel : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string err;
+    ctx_ = ws::viz::HeadlessContext::create(err);
+    ASSERT_TRUE(ctx_) << err;
+  }
+  std::unique_ptr<ws::viz::HeadlessContext> ctx_;
+};
+
+}  // namespace
+
+TEST(TimingTable, SpeedupsFromMedians) {
+  const ws::timing::ReductionTable t = synthetic_table();
+  // Times in the ratio 1 : 1/2 : 1/3 : 1/4: step speedups 2, 1.5, 1.333; cumulative 2, 3, 4.
+  EXPECT_NEAR(t.rows[1].step_speedup, 2.0, 1e-12);
+  EXPECT_NEAR(t.rows[2].step_speedup, 1.5, 1e-12);
+  EXPECT_NEAR(t.rows[3].cumulative_speedup, 4.0, 1e-12);
+  EXPECT_NEAR(t.rows[3].vs_cub, 2000.0 / 2500.0, 1e-12);  // CUB's time over variant 4's
+  EXPECT_EQ(t.rows[4].step_speedup, 0.0);                 // CUB is not a lecture step
+  EXPECT_NEAR(t.rows[3].pct_of_read, 50.0, 1e-9);         // 2000 of 4000 GB/s
+  ASSERT_NE(t.best(), nullptr);
+  EXPECT_EQ(t.best()->m.variant, "4");  // the fastest that is not CUB
+  EXPECT_EQ(t.cub()->m.variant, "cub");
+  // The text table names the lecture's G80 step speedups beside ours.
+  const std::string text = ws::timing::format_table(t);
+  EXPECT_NE(text.find("2.33x/2.33x"), std::string::npos) << text;
+  EXPECT_NE(text.find("2.00x"), std::string::npos) << text;
+}
+
+// The Variants tab with a table in hand: one bar per variant, each as tall as its GB/s, in the
+// series' color; the ceiling is a line above them.
+TEST_F(TimingPanel, VariantBarsAreTheirBandwidth) {
+  TimingRunner runner;
+  TimingSnapshot snap;
+  snap.table = synthetic_table();
+  snap.ceilings = snap.table->ceilings;
+  runner.set_snapshot(snap);
+  TimingViewState st;
+  st.asked_ceilings = true;  // (no request to a GPU that is not there)
+  ws::viz::PanelCapture cap{"Timing", ImVec2(1100, 760), ws::viz::Look{1.0f, false}, 1.0f,
+                            [&] { draw_timing_view(ws::app::session(), runner, st); }};
+  ws::viz::Image img;
+  std::string err;
+  ASSERT_TRUE(ws::viz::render_panel(cap, img, err)) << err;
+  const ws::viz::PlotState& ps = st.variants_plot;
+  EXPECT_EQ(ps.drawn_bars, 5);
+  const ws::viz::PlotRange r = ps.range;
+  auto px = [&](double x) { return ps.area_min.x + float((x - r.x0) / (r.x1 - r.x0)) * (ps.area_max.x - ps.area_min.x); };
+  auto py = [&](double y) { return ps.area_max.y - float((y - r.y0) / (r.y1 - r.y0)) * (ps.area_max.y - ps.area_min.y); };
+  const ImVec4 c = ws::viz::category(1);
+  auto is_bar = [&](double x, double y) {
+    const uint8_t* p = img.pixel(int(px(x)), int(py(y)));
+    return std::abs(p[0] - int(std::lround(c.x * 255))) <= 3 && std::abs(p[1] - int(std::lround(c.y * 255))) <= 3 &&
+           std::abs(p[2] - int(std::lround(c.z * 255))) <= 3;
+  };
+  const ws::timing::ReductionTable& t = *snap.table;
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    const double gbps = t.rows[i].m.gbps;
+    // Inside the bar, a little left of its middle (the whisker runs down the middle).
+    EXPECT_TRUE(is_bar(double(i) - 0.2, gbps * 0.5)) << "bar " << i << " at half height";
+    EXPECT_TRUE(is_bar(double(i) - 0.2, gbps * 0.9)) << "bar " << i << " near its top";
+    EXPECT_FALSE(is_bar(double(i) - 0.2, gbps * 1.15)) << "above bar " << i;
+  }
+  // The y range holds the 4000 GB/s ceiling line above the tallest bar (CUB, 2500 GB/s).
+  EXPECT_GE(r.y1, 4000.0);
+}
+
+// Without a GPU the panel counts on the emulator: variant 2 of the lecture has bank conflicts, 3
+// has none, and every variant gets a bar.
+TEST_F(TimingPanel, WithoutAGpuItShowsTheEmulatorsCounts) {
+  if (ws::timing::device().present) GTEST_SKIP() << "this machine has a GPU: the panel times instead";
+  TimingRunner runner;
+  ws::RunConfig cfg;
+  cfg.variant = "3";
+  cfg.n = 1024;
+  cfg.block = {128, 1, 1};
+  runner.request_counts("reduce", cfg);
+  ASSERT_TRUE(runner.wait_idle());
+  const auto snap = runner.snapshot();
+  ASSERT_FALSE(snap->counts.empty());
+  const ws::timing::VariantCounts* v2 = nullptr;
+  const ws::timing::VariantCounts* v3 = nullptr;
+  for (const auto& c : snap->counts) {
+    EXPECT_TRUE(c.ok) << c.variant << ": " << c.error;
+    EXPECT_NE(c.variant, "cub");  // GPU-only: not counted
+    EXPECT_NE(c.variant, "5u");   // broken on purpose: not in the comparison
+    if (c.variant == "2") v2 = &c;
+    if (c.variant == "3") v3 = &c;
+  }
+  ASSERT_TRUE(v2 && v3);
+  EXPECT_GT(v2->shared_conflicts, 0u);
+  EXPECT_EQ(v3->shared_conflicts, 0u);
+  // Variant 1's divergent branching: lower SIMD efficiency than variant 3's.
+  EXPECT_LT(snap->counts[0].simd_efficiency, v3->simd_efficiency);
+
+  // Drawn: one bar per counted variant (the view asks for the session's run; the key matches).
+  TimingViewState st;
+  ws::app::Session& s = ws::app::session();
+  ws::app::RunRequest req = ws::app::default_request();
+  req.config = cfg;
+  s.request(req);
+  ASSERT_TRUE(s.wait_idle());
+  st.counts_requested = ws::app::Session::history_key("reduce", s.last_request().config);
+  st.count_metric = 2;  // bank conflicts
+  ws::viz::PanelCapture cap{"Timing", ImVec2(1000, 640), ws::viz::Look{1.0f, false}, 1.0f,
+                            [&] { draw_timing_view(s, runner, st); }};
+  ws::viz::Image img;
+  std::string err;
+  ASSERT_TRUE(ws::viz::render_panel(cap, img, err)) << err;
+  // Variants with 0 conflicts draw a bar of height 0: drawn, invisible. All are counted.
+  EXPECT_EQ(st.counts_plot.drawn_bars, int(snap->counts.size()));
+}
+
+TEST(TimingRunnerJobs, NewerRequestOfTheSameKindReplacesAQueuedOne) {
+  if (ws::timing::device().present) GTEST_SKIP() << "uses the no-GPU path";
+  TimingRunner runner;
+  ws::RunConfig a, b;
+  a.n = 512;
+  a.block = {64, 1, 1};
+  b = a;
+  b.n = 256;
+  runner.request_counts("reduce", a);
+  runner.request_counts("reduce", b);
+  ASSERT_TRUE(runner.wait_idle());
+  EXPECT_EQ(runner.snapshot()->counts_config.n, 256u);  // the last request's counts are shown
+  EXPECT_TRUE(runner.snapshot()->status.empty());
+}
+
+TEST(TimingRunnerJobs, MeasuringWithoutAGpuSaysWhy) {
+  if (ws::timing::device().present) GTEST_SKIP() << "this machine has a GPU";
+  ws::RunConfig cfg;
+  cfg.variant = "3";
+  const ws::timing::Measurement m = ws::timing::measure("reduce", cfg);
+  EXPECT_FALSE(m.ok);
+  EXPECT_FALSE(m.error.empty());
+  const ws::timing::Ceilings c = ws::timing::measure_ceilings();
+  EXPECT_FALSE(c.ok);
+  EXPECT_FALSE(c.error.empty());
+}
+
+TEST(BenchCli, WithoutAGpuExitsOneWithTheReason) {
+  if (ws::timing::device().present) GTEST_SKIP() << "this machine has a GPU";
+  RunResult r = run_warpscope("bench --n 1024");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("bench times kernels on a CUDA GPU, and there is none"), std::string::npos) << r.out;
+  RunResult bad = run_warpscope("bench --block 100");
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
+}

@@ -1,0 +1,153 @@
+// warpscope timing: how fast the real kernels run. The data model behind the Timing panel and
+// `warpscope bench` (both call these functions; neither measures anything itself).
+//
+//   gpu-fast run ──(RunConfig::timing: replays between CUDA events)──► samples ──► TimingStats
+//   device ceilings (copy, read-only stream) ──► "% of what this GPU can do"
+//
+// Without a GPU (or in a build without CUDA) every measurement comes back with ok = false and
+// the reason, and count_variants() gives the emulator's counts instead: instructions, wavefronts
+// and sectors per variant, which are counts, not time.
+//
+//   ws::timing::Ceilings c = ws::timing::measure_ceilings();
+//   ws::RunConfig cfg;  cfg.variant = "9";  cfg.n = 1 << 24;
+//   ws::timing::Measurement m = ws::timing::measure("reduce", cfg, {.warmup = 3, .reps = 30});
+//   if (m.ok) printf("%s: %.3f ms, %.0f GB/s, %.0f%% of the read ceiling\n", m.variant.c_str(),
+//                    m.stats.median, m.gbps, 100 * m.gbps / c.read_gbps);
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ws/analysis/timing.h"
+#include "ws/catalog/catalog.h"
+
+namespace ws::timing {
+
+// --- The device ----------------------------------------------------------------------------------
+
+struct Device {
+  bool present = false;
+  std::string why_not;  // "no CUDA device (...)", "this build has no CUDA"
+  std::string name;
+  int cc_major = 0, cc_minor = 0, sm_count = 0;
+  uint64_t l2_bytes = 0, memory_bytes = 0;
+  int sm_clock_mhz = 0, mem_clock_mhz = 0, bus_width_bits = 0;
+  // 2 transfers per memory clock x bus width: the datasheet figure, which nothing reaches.
+  double theoretical_gbps() const { return 2.0 * mem_clock_mhz * 1e6 * bus_width_bits / 8 / 1e9; }
+};
+const Device& device();
+
+struct Ceilings {
+  bool ok = false;
+  std::string error;
+  uint64_t bytes = 0;
+  double copy_gbps = 0;  // device-to-device cudaMemcpy: (read + written) bytes / median time
+  double read_gbps = 0;  // read-only streaming kernel: read bytes / median time
+  analysis::TimingStats copy, read;
+  std::string read_grid;  // "1056 x 256"
+};
+// About a second on a large GPU. Thread-safe (takes the GPU for the whole measurement).
+Ceilings measure_ceilings(uint64_t bytes = 1ull << 30, unsigned reps = 15);
+
+// --- One timed run -------------------------------------------------------------------------------
+
+struct Repeats {
+  unsigned warmup = 3;
+  unsigned reps = 30;
+  bool flush_l2 = true;
+};
+
+struct Measurement {
+  std::string kernel, variant, variant_name;
+  RunConfig config;          // as run (n, block, params)
+  bool ok = false;           // timed
+  std::string error;         // why not: refused, no GPU, a fault
+  bool passed = false;       // the run's result matched the CPU reference
+  std::string check;         // "exact (int)", ...
+  std::vector<double> samples;  // ms, one per replay
+  analysis::TimingStats stats;
+  uint64_t bytes = 0;        // the run's minimal traffic (RunTiming::bytes)
+  double gbps = 0;           // bytes / median
+  unsigned launches = 0;     // kernel launches (and library calls) per replay
+  std::string tuning;        // how the grid was chosen, e.g. "per_thread = 64 (best of 8..256)"
+};
+// Runs `kernel` on gpu-fast (checked against the CPU reference) and times `reps` replays of its
+// GPU work. Never throws; a refusal or a fault comes back in `error`.
+Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r = {});
+
+// --- The lecture's table (seed 003) --------------------------------------------------------------
+
+// Mark Harris's numbers for his kernels 1-7: 2^22 ints on a GeForce 8800 GTX (G80), 86.4 GB/s peak.
+struct G80Row {
+  const char* variant;
+  double ms, gbps;
+  double step_speedup, cumulative_speedup;  // 0 for kernel 1
+};
+std::span<const G80Row> g80_reference();
+const G80Row* g80_row(const std::string& variant);
+
+struct TableRow {
+  Measurement m;
+  double step_speedup = 0;        // previous lecture step's time / this one's (0: first or n/a)
+  double cumulative_speedup = 0;  // kernel 1's time / this one's
+  double pct_of_read = 0;         // GB/s over the measured read ceiling, in percent
+  double vs_cub = 0;              // CUB's time / this one's (> 1: faster than CUB)
+};
+struct ReductionTable {
+  uint64_t n = 0;
+  uint32_t block = 0;
+  std::string dtype;
+  Ceilings ceilings;
+  std::vector<TableRow> rows;  // lecture order: 1..9, then cub
+  bool complete = false;       // every variant was attempted (not cancelled)
+  const TableRow* best() const;  // the fastest passing variant other than cub
+  const TableRow* cub() const;
+};
+
+using Progress = std::function<void(const std::string& what)>;
+// Times every non-broken reduction variant (and CUB) at `n`. For the grid-stride variants (7, 8,
+// 9) the elements per thread are tuned first (a short sweep; the choice is in Measurement::tuning).
+// `cancel` (may be null) stops between variants.
+ReductionTable time_reductions(uint64_t n, const std::string& dtype, uint32_t block, const Ceilings& ceilings,
+                               Repeats r = {}, const Progress& progress = {},
+                               const std::atomic<bool>* cancel = nullptr);
+// Fills the speedup columns from the rows' medians (time_reductions calls it; tests too).
+void fill_speedups(ReductionTable& t);
+// The table as text, the columns of seed 003 plus % of the read ceiling and the ratio to CUB,
+// with the G80 step speedups beside ours.
+std::string format_table(const ReductionTable& t);
+
+// --- Sweeps --------------------------------------------------------------------------------------
+
+struct SweepPoint {
+  int64_t x = 0;  // the block size or the parameter's value
+  Measurement m;
+};
+// Times `variant` for each value of `axis`: "block" (the block size) or the name of one of the
+// kernel's parameters (e.g. "per_thread").
+std::vector<SweepPoint> sweep(const std::string& kernel, const RunConfig& base, const std::string& axis,
+                              std::span<const int64_t> values, Repeats r = {}, const Progress& progress = {},
+                              const std::atomic<bool>* cancel = nullptr);
+
+// --- Without a GPU: the emulator's counts ----------------------------------------------------------
+
+struct VariantCounts {
+  std::string variant, variant_name;
+  bool ok = false;
+  std::string error;
+  uint64_t warp_instructions = 0;  // memory and warp-synchronous instructions issued
+  uint64_t shared_wavefronts = 0, shared_conflicts = 0;
+  uint64_t global_requests = 0, global_sectors = 0;
+  double simd_efficiency = 0;
+};
+// Runs each variant of `kernel` (broken and GPU-only ones skipped) on the emulator with every
+// block recorded, and counts. Keep n small (the lab's sizes): every block is recorded.
+std::vector<VariantCounts> count_variants(const std::string& kernel, const RunConfig& base,
+                                          const Progress& progress = {},
+                                          const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace ws::timing

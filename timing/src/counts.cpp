@@ -1,0 +1,58 @@
+// Without a GPU: what the emulator counts per variant (the Timing panel's fallback).
+#include "ws/analysis/analysis.h"
+#include "ws/timing/timing.h"
+
+namespace ws::timing {
+
+std::vector<VariantCounts> count_variants(const std::string& kernel, const RunConfig& base, const Progress& progress,
+                                          const std::atomic<bool>* cancel) {
+  std::vector<VariantCounts> out;
+  const CatalogEntry* e = Catalog::instance().find(kernel);
+  if (!e) return out;
+  for (const VariantSpec& v : e->spec.variants) {
+    if (v.broken || v.gpu_only) continue;
+    if (cancel && cancel->load()) break;
+    VariantCounts c;
+    c.variant = v.id;
+    c.variant_name = v.name;
+    RunConfig cfg = base;
+    cfg.variant = v.id;
+    cfg.record_blocks.clear();  // every block: the counts are for the whole launch
+    if (progress) progress("counting " + kernel + " " + v.id + " on the emulator");
+    const RunResult r = Catalog::instance().run(kernel, cfg, BackendKind::Emu);
+    if (!r.refused.empty() || !r.errors.empty()) {
+      c.error = !r.refused.empty() ? r.refused : r.errors.front().message;
+      out.push_back(std::move(c));
+      continue;
+    }
+    uint64_t active = 0;
+    bool truncated = false;
+    analysis::Options opt;
+    opt.hazards = false;
+    opt.per_event = false;
+    opt.heat_bins = 0;
+    for (const Trace& t : r.launches) {
+      truncated |= t.truncated;
+      const analysis::Report rep = analysis::analyze(t, opt);
+      const analysis::Totals& tot = rep.totals;
+      for (int k = 0; k < 3; ++k) {
+        c.shared_wavefronts += tot.shared[size_t(k)].wavefronts;
+        c.shared_conflicts += tot.shared[size_t(k)].conflicts;
+        c.global_requests += tot.global[size_t(k)].requests;
+        c.global_sectors += tot.global[size_t(k)].sectors;
+      }
+      c.warp_instructions += tot.divergence.instructions;
+      active += tot.divergence.active_lanes;
+    }
+    if (truncated) {
+      c.error = "the trace was truncated (lower n): counts would be partial";
+    } else {
+      c.simd_efficiency = c.warp_instructions ? double(active) / (32.0 * double(c.warp_instructions)) : 0;
+      c.ok = true;
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace ws::timing

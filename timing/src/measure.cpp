@@ -1,0 +1,74 @@
+// One timed gpu-fast run, and sweeps of them.
+#include <algorithm>
+
+#include "ws/timing/timing.h"
+
+namespace ws::timing {
+
+namespace {
+std::string variant_name(const std::string& kernel, const std::string& variant) {
+  if (const CatalogEntry* e = Catalog::instance().find(kernel))
+    for (const VariantSpec& v : e->spec.variants)
+      if (v.id == variant) return v.name;
+  return {};
+}
+}  // namespace
+
+Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
+  Measurement m;
+  m.kernel = kernel;
+  m.variant = cfg.variant;
+  m.variant_name = variant_name(kernel, cfg.variant);
+  if (!device().present) {
+    m.error = device().why_not;
+    return m;
+  }
+  cfg.timing.warmup = r.warmup;
+  cfg.timing.reps = std::max(1u, r.reps);
+  cfg.timing.flush_l2 = r.flush_l2;
+  const Catalog& c = Catalog::instance();
+  if (const CatalogEntry* e = c.find(kernel)) {
+    RunConfig resolved = cfg;
+    if (std::string why = c.resolve(*e, resolved); why.empty()) m.config = resolved;
+    else m.config = cfg;
+  }
+  const RunResult res = c.run(kernel, cfg, BackendKind::GpuFast);
+  if (!res.refused.empty()) {
+    m.error = "refused: " + res.refused;
+    return m;
+  }
+  if (!res.errors.empty()) {
+    m.error = res.errors.front().message;
+    return m;
+  }
+  m.passed = res.passed;
+  m.check = res.check;
+  m.samples = res.timing.ms;
+  m.bytes = res.timing.bytes;
+  m.launches = res.timing.launches;
+  if (m.samples.empty()) {
+    m.error = "the run made no GPU launch to time";
+    return m;
+  }
+  m.stats = analysis::summarize(m.samples);
+  m.gbps = analysis::gigabytes_per_second(m.bytes, m.stats.median);
+  m.ok = true;
+  return m;
+}
+
+std::vector<SweepPoint> sweep(const std::string& kernel, const RunConfig& base, const std::string& axis,
+                              std::span<const int64_t> values, Repeats r, const Progress& progress,
+                              const std::atomic<bool>* cancel) {
+  std::vector<SweepPoint> out;
+  for (int64_t v : values) {
+    if (cancel && cancel->load()) break;
+    RunConfig cfg = base;
+    if (axis == "block") cfg.block = Dim3{uint32_t(v), 1, 1};
+    else cfg.params[axis] = v;
+    if (progress) progress(kernel + " " + base.variant + ": " + axis + " = " + std::to_string(v));
+    out.push_back({v, measure(kernel, cfg, r)});
+  }
+  return out;
+}
+
+}  // namespace ws::timing
