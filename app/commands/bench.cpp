@@ -42,6 +42,8 @@ nlohmann::json table_json(const timing::ReductionTable& t) {
   j["n"] = t.n;
   j["dtype"] = t.dtype;
   j["block"] = t.block;
+  if (t.same_size.ok)
+    j["read_same_size"] = {{"bytes", t.same_size.bytes}, {"read_gbps", t.same_size.read_gbps}, {"grid", t.same_size.read_grid}};
   for (const timing::TableRow& r : t.rows) {
     const timing::Measurement& m = r.m;
     nlohmann::json row = {{"variant", m.variant}, {"name", m.variant_name}, {"ok", m.ok}};

@@ -111,14 +111,19 @@ void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timing
     st.counts_requested = key;
     r.request_counts(req.kernel, req.config);
   }
-  ImGui::TextColored(vc.conflict, "No GPU timing here: %s", timing::device().why_not.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
+  ImGui::TextWrapped("No GPU timing here: %s", timing::device().why_not.c_str());
+  ImGui::PopStyleColor();
   ImGui::TextWrapped(
       "Instead: what the CPU emulator counts for every variant of %s at the lab's launch (n = %s, block %u). "
       "These are counts of the work the hardware would do, not time; with a CUDA GPU this panel times the real "
       "kernels.",
       req.kernel.c_str(), pow2_text(req.config.n ? req.config.n : 0).c_str(), req.config.block.x);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Count:");
+  ImGui::SameLine();
   ImGui::SetNextItemWidth(12 * E);
-  ImGui::Combo("count", &st.count_metric, kCountMetrics, int(std::size(kCountMetrics)));
+  ImGui::Combo("##metric", &st.count_metric, kCountMetrics, int(std::size(kCountMetrics)));
   ImGui::SameLine();
   if (ImGui::Button("Count again")) r.request_counts(req.kernel, req.config);
 
@@ -196,15 +201,18 @@ void draw_variants(TimingRunner& r, const TimingSnapshot& snap, TimingViewState&
   }
   spec.series.push_back(std::move(bars));
   if (t.ceilings.ok) spec.lines.push_back({t.ceilings.read_gbps, "read ceiling " + gbps_text(t.ceilings.read_gbps)});
+  if (t.same_size.ok && (!t.ceilings.ok || std::fabs(t.same_size.read_gbps / t.ceilings.read_gbps - 1) > 0.03))
+    spec.lines.push_back({t.same_size.read_gbps, "read-only stream over the same " + pow2_text(t.n) + " elements " +
+                                                     gbps_text(t.same_size.read_gbps)});
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float table_h = (float(t.rows.size()) + 2.5f) * ImGui::GetFrameHeightWithSpacing();
+  const float table_h = (float(t.rows.size()) + 3.5f) * ImGui::GetFrameHeightWithSpacing();
   plot_with_csv(st, "variants", spec, st.variants_plot, ImVec2(avail.x, std::max(12 * E, avail.y - table_h - 2 * E)),
                 "variants");
 
   // The table: seed 003's columns, ours and the G80's side by side.
   const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
   if (ImGui::BeginTable("##variants", 11, flags)) {
-    const char* heads[] = {"var", "step", "median", "spread", "GB/s", "% read", "vs CUB", "step x", "cumul. x",
+    const char* heads[] = {"var", "step", "median", "spread", "GB/s", "% read*", "vs CUB", "step x", "cumul. x",
                            "G80 step / cumul.", "check"};
     for (const char* h : heads) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
@@ -247,6 +255,8 @@ void draw_variants(TimingRunner& r, const TimingSnapshot& snap, TimingViewState&
     }
     ImGui::EndTable();
   }
+  ImGui::TextColored(vc.text_dim, "* of the read-only stream over the same bytes (%s); vs CUB > 1: faster than CUB",
+                     gbps_text(t.read_reference().read_gbps).c_str());
 }
 
 // =================================================================================================

@@ -209,9 +209,9 @@ __device__ T warp_sum(T v) {
   return v;
 }
 
-// The block's sum through one shared slot per warp, then one warp's shuffles.
+// The block's sum through one shared slot per warp, then one warp's shuffles; thread 0 gets it.
 template <class T, class Shared>
-__device__ void block_sum_to(ws::global_array<T> g_odata, Shared& warp_sums, T sum) {
+__device__ T block_sum(Shared& warp_sums, T sum) {
   unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   sum = warp_sum(sum);
   if (lane == 0) warp_sums[warp] = sum;
@@ -219,30 +219,35 @@ __device__ void block_sum_to(ws::global_array<T> g_odata, Shared& warp_sums, T s
   if (warp == 0) {
     sum = lane < blockDim.x / 32 ? T(warp_sums[lane]) : T(0);
     sum = warp_sum(sum);
-    if (lane == 0) g_odata[blockIdx.x] = sum;
   }
+  return sum;
 }
 
-// Step 8: warp shuffles. A register grid-stride loop, then __shfl_down_sync instead of shared
-// memory for the tree: no bank conflicts, no __syncthreads() between steps.
+// Step 8: warp shuffles. Step 7's grid-stride loop in a register, then __shfl_down_sync instead
+// of shared memory for the tree: no bank conflicts, no __syncthreads() between steps.
 template <class T>
 __global__ void reduce8(ws::global_array<const T> g_idata, ws::global_array<T> g_odata, unsigned n) {
   __shared__ ws::shared_array<T, 32, "warp_sums"> warp_sums;
+  unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+  const unsigned gridSize = blockDim.x * 2 * gridDim.x;
   T sum = 0;
-  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+  while (i < n) {
     sum += g_idata[i];
-  block_sum_to(g_odata, warp_sums, sum);
+    if (i + blockDim.x < n) sum += g_idata[i + blockDim.x];
+    i += gridSize;
+  }
+  sum = block_sum(warp_sums, sum);
+  if (threadIdx.x == 0) g_odata[blockIdx.x] = sum;
 }
 
 template <class T> struct vec4;
 template <> struct vec4<int> { using type = int4; };
 template <> struct vec4<float> { using type = float4; };
 
-// Step 9: step 8 with 16-byte vector loads: each thread reads four elements per instruction, a
-// warp 512 contiguous bytes. The last n % 4 elements are read one by one.
+// One thread's grid-stride sum with 16-byte vector loads: four elements per instruction, a warp
+// reads 512 contiguous bytes. The last n % 4 elements are read one by one.
 template <class T>
-__global__ void reduce9(ws::global_array<const T> g_idata, ws::global_array<T> g_odata, unsigned n) {
-  __shared__ ws::shared_array<T, 32, "warp_sums"> warp_sums;
+__device__ T thread_sum_vec4(ws::global_array<const T> g_idata, unsigned n) {
   using V = typename vec4<T>::type;
   ws::global_array<const V> g_vec = g_idata.template reinterpret<const V>();
   unsigned stride = blockDim.x * gridDim.x;
@@ -253,7 +258,44 @@ __global__ void reduce9(ws::global_array<const T> g_idata, ws::global_array<T> g
     sum += v.x + v.y + v.z + v.w;
   }
   for (unsigned i = n / 4 * 4 + first; i < n; i += stride) sum += g_idata[i];
-  block_sum_to(g_odata, warp_sums, sum);
+  return sum;
+}
+
+// Step 9: step 8 with 16-byte vector loads (thread_sum_vec4).
+template <class T>
+__global__ void reduce9(ws::global_array<const T> g_idata, ws::global_array<T> g_odata, unsigned n) {
+  __shared__ ws::shared_array<T, 32, "warp_sums"> warp_sums;
+  T sum = thread_sum_vec4(g_idata, n);
+  sum = block_sum(warp_sums, sum);
+  if (threadIdx.x == 0) g_odata[blockIdx.x] = sum;
+}
+
+// Step 10: one launch. Step 9's loads and shuffles; then the LAST block to finish adds the
+// blocks' partial sums (each block publishes its sum with __threadfence() and draws an atomicInc
+// ticket, as in seed 002's single-pass sum). No second launch: at n = 2^24 the whole reduction
+// takes a few tens of microseconds, and a launch costs a few of them.
+template <class T>
+__global__ void reduce10(ws::global_array<const T> g_idata, ws::global_array<T> g_partial,
+                         ws::global_array<unsigned> g_ticket, unsigned n) {
+  __shared__ ws::shared_array<T, 32, "warp_sums"> warp_sums;
+  __shared__ ws::shared_array<bool, 1, "is_last"> is_last;
+  T sum = block_sum(warp_sums, thread_sum_vec4(g_idata, n));
+  if (threadIdx.x == 0) {
+    g_partial[blockIdx.x] = sum;
+    __threadfence();  // the partial sum is visible to every block before the ticket is
+    const unsigned ticket = atomicInc(&g_ticket[0], gridDim.x);
+    is_last[0] = ticket == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last[0]) {
+    T part = 0;
+    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) part += g_partial[i];
+    part = block_sum(warp_sums, part);
+    if (threadIdx.x == 0) {
+      g_partial[0] = part;
+      g_ticket[0] = 0;  // ready for the next launch
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -282,6 +324,8 @@ struct ReduceEntry {
         {"7", "multiple elements per thread", "a grid-stride loop: each thread sums many pairs, few full blocks"},
         {"8", "warp shuffles", "__shfl_down_sync instead of shared memory for the tree inside a warp"},
         {"9", "warp shuffles + 16-byte loads", "each thread loads an int4/float4: a warp reads 512 contiguous bytes"},
+        {"10", "one launch: the last block finishes",
+         "step 9, then __threadfence() + an atomicInc ticket: the last block adds the partial sums, no second launch"},
         {"cub", "CUB DeviceReduce::Sum (reference)",
          "NVIDIA's library reduction that ships with CUDA: the bar every variant is measured against", false, {},
          true},
@@ -289,9 +333,12 @@ struct ReduceEntry {
          "the lecture's first version of step 5", true,
          "correct only under lockstep: Volta and later GPUs need volatile and __syncwarp()"},
     };
+    // Which block is last (and so which one reads the partial sums) depends on the order blocks run.
+    for (ws::VariantSpec& v : s.variants)
+      if (v.id == "10") v.order_dependent = true;
     s.params = {
-        {"max_blocks", "grid-size cap for the grid-stride variants (7, 8, 9)", 1, 65535, 64, {}},
-        {"per_thread", "elements per thread for 7, 8, 9 (0: as many as max_blocks gives)", 0, 1 << 20, 0, {}},
+        {"max_blocks", "grid-size cap for the grid-stride variants (7 to 10)", 1, 65535, 64, {}},
+        {"per_thread", "elements per thread for 7 to 10 (0: as many as max_blocks gives)", 0, 1 << 20, 0, {}},
     };
     s.default_n = 1 << 16;
     s.default_block = 256;
@@ -306,7 +353,7 @@ struct ReduceEntry {
     if (c.block.y != 1 || c.block.z != 1) return "the reduction kernels use 1D blocks: block must be (x, 1, 1)";
     const std::string& v = c.variant;
     if (v == "cub") return {};
-    if (v == "8" || v == "9") {
+    if (v == "8" || v == "9" || v == "10") {
       if (b % 32) return "variant " + v + " shuffles whole warps: the block size must be a multiple of 32 (got " + std::to_string(b) + ")";
       return {};
     }
@@ -319,9 +366,9 @@ struct ReduceEntry {
 
   // Blocks for one pass over `count` elements.
   static uint32_t blocks_for(const std::string& v, uint64_t count, uint32_t block, const ws::RunConfig& c) {
-    const uint64_t per_block = (v == "1" || v == "2" || v == "3") ? block : (v == "8" || v == "9") ? block : 2ull * block;
+    const uint64_t per_block = (v == "1" || v == "2" || v == "3" || v == "9" || v == "10") ? block : 2ull * block;
     uint64_t blocks = (count + per_block - 1) / per_block;
-    if (v == "7" || v == "8" || v == "9") {
+    if (v == "7" || v == "8" || v == "9" || v == "10") {
       // The grid-size rule: either a number of elements per thread, or a cap on the blocks.
       if (const int64_t per_thread = c.param("per_thread", 0); per_thread > 0)
         blocks = (count + uint64_t(block) * uint64_t(per_thread) - 1) / (uint64_t(block) * uint64_t(per_thread));
@@ -381,6 +428,18 @@ struct ReduceEntry {
         return;
       ws::check_scalar(out, "sum", be.download(sum)[0], ref, abs_sum, c.n);
 #endif
+      return;
+    }
+    if (c.variant == "10") {
+      // One launch: the last block leaves the total in g_partial[0] and resets the ticket.
+      const uint32_t blocks = blocks_for(c.variant, c.n, c.block.x, c);
+      ws::global_array<T> partial = be.template alloc<T>("g_partial", blocks);
+      ws::global_array<unsigned> ticket = be.template alloc<unsigned>("g_ticket", 1);
+      be.fill(ticket, 0u);
+      if (!be.launch("reduce10", ws::Dim3{blocks, 1, 1}, ws::Dim3{c.block.x, 1, 1}, 0, reduce10<T>,
+                     ws::global_array<const T>(in), partial, ticket, unsigned(c.n)))
+        return;
+      ws::check_scalar(out, "sum", be.download(partial)[0], ref, abs_sum, c.n);
       return;
     }
     uint64_t count = c.n;

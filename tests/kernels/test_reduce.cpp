@@ -21,7 +21,7 @@ std::string name(const testing::TestParamInfo<Case>& info) {
 
 std::vector<Case> all_cases() {
   std::vector<Case> cases;
-  for (std::string v : {"1", "2", "3", "4", "5", "6", "7", "8", "9", "5u"})
+  for (std::string v : {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "5u"})
     for (uint64_t n : {uint64_t(1) << 12, uint64_t(5000), uint64_t(37)})
       for (uint32_t b : {64u, 256u})
         for (std::string t : {"int", "float"}) cases.push_back({v, n, b, t});
@@ -76,7 +76,7 @@ TEST(ReduceRefusals, ConstraintsAreNamed) {
 
 // The grid-size rule of the grid-stride variants: elements per thread set the number of blocks.
 TEST(ReduceGridRule, ElementsPerThreadSetTheGrid) {
-  for (std::string v : {"7", "8", "9"}) {
+  for (std::string v : {"7", "8", "9", "10"}) {
     RunConfig cfg;
     cfg.variant = v;
     cfg.n = 100000;

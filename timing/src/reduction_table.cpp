@@ -17,7 +17,7 @@ constexpr G80Row kG80[] = {
 // Elements per thread tried for the grid-stride variants.
 constexpr int64_t kPerThread[] = {8, 16, 32, 64, 128, 256};
 
-bool grid_stride(const std::string& v) { return v == "7" || v == "8" || v == "9"; }
+bool grid_stride(const std::string& v) { return v == "7" || v == "8" || v == "9" || v == "10"; }
 }  // namespace
 
 std::span<const G80Row> g80_reference() { return kG80; }
@@ -52,7 +52,7 @@ void fill_speedups(ReductionTable& t) {
       continue;
     }
     const double ms = r.m.stats.median;
-    if (t.ceilings.ok && t.ceilings.read_gbps > 0) r.pct_of_read = 100.0 * r.m.gbps / t.ceilings.read_gbps;
+    if (const Ceilings& c = t.read_reference(); c.ok && c.read_gbps > 0) r.pct_of_read = 100.0 * r.m.gbps / c.read_gbps;
     if (cub_ms > 0) r.vs_cub = cub_ms / ms;
     if (r.m.variant == "cub") continue;
     if (first_ms == 0 && r.m.variant == "1") first_ms = ms;
@@ -71,6 +71,10 @@ ReductionTable time_reductions(uint64_t n, const std::string& dtype, uint32_t bl
   t.ceilings = ceilings;
   const CatalogEntry* e = Catalog::instance().find("reduce");
   if (!e) return t;
+  if (device().present) {
+    if (progress) progress("measuring the read-only stream over the same bytes");
+    t.same_size = measure_ceilings(n * 4, 15);  // int and float are both 4 bytes
+  }
   for (const VariantSpec& v : e->spec.variants) {
     if (v.broken) continue;
     if (cancel && cancel->load()) return t;
@@ -123,6 +127,11 @@ std::string format_table(const ReductionTable& t) {
     s += buf;
   } else if (!t.ceilings.error.empty()) {
     s += "ceilings: " + t.ceilings.error + "\n";
+  }
+  if (t.same_size.ok) {
+    std::snprintf(buf, sizeof buf, "read-only stream over the same %.1f MiB: %.0f GB/s (the %%read column's reference)\n",
+                  double(t.same_size.bytes) / (1 << 20), t.same_size.read_gbps);
+    s += buf;
   }
   std::snprintf(buf, sizeof buf, "%-4s %-44s %10s %7s %9s %6s %7s %6s %7s | %-11s | %s\n", "var", "name", "median",
                 "spread", "GB/s", "%read", "vs CUB", "step", "cumul", "G80 step/cum", "check");

@@ -93,6 +93,13 @@ void draw_plot(const char* id, const PlotSpec& spec, PlotState& st, ImVec2 size)
   const ImVec2 a0(p0.x + label_w + 0.6f * em, top + 0.3f * em);
   const bool x_title = !spec.x.title().empty();
   const ImVec2 a1(p0.x + size.x - 0.5f * em, p0.y + size.y - line_h * (x_title ? 2.2f : 1.2f) - 0.3f * em);
+  // Labels above bars and points need a line of room at the top of a fitted range.
+  bool any_labels = false;
+  for (const PlotSeries& s : spec.series) any_labels |= !s.labels.empty();
+  if (any_labels && !st.user_range && a1.y - a0.y > 3 * line_h) {
+    const double frac = double(1.4f * line_h / (a1.y - a0.y));
+    st.range.y1 += (st.range.y1 - st.range.y0) * frac / (1 - frac);
+  }
   st.area_min = a0;
   st.area_max = a1;
   Mapper m{r, a0, a1};
@@ -193,13 +200,17 @@ void draw_plot(const char* id, const PlotSpec& spec, PlotState& st, ImVec2 size)
           best_d2 = 0;
           dl->AddRect(lo, hi, ImGui::ColorConvertFloat4ToU32(vc.selection), 0, 0, 2.0f);
         }
+        float top = lo.y;  // the label goes above the bar and its whisker
+        if (i < s.y_lo.size() && i < s.y_hi.size() && std::isfinite(s.y_lo[i]) && std::isfinite(s.y_hi[i])) {
+          const float xm = (lo.x + hi.x) * 0.5f;
+          const float w0 = m.y(s.y_lo[i]), w1 = m.y(s.y_hi[i]);
+          dl->AddLine(ImVec2(xm, w0), ImVec2(xm, w1), text, 1.5f);
+          dl->AddLine(ImVec2(xm - 0.25f * em, w1), ImVec2(xm + 0.25f * em, w1), text, 1.5f);
+          top = std::min(top, std::min(w0, w1));
+        }
         if (i < s.labels.size() && !s.labels[i].empty()) {
           const ImVec2 ts = ImGui::CalcTextSize(s.labels[i].c_str());
-          dl->AddText(ImVec2((lo.x + hi.x - ts.x) * 0.5f, lo.y - ts.y - 0.1f * em), text, s.labels[i].c_str());
-        }
-        if (i < s.y_lo.size() && i < s.y_hi.size()) {
-          const float xm = (lo.x + hi.x) * 0.5f;
-          dl->AddLine(ImVec2(xm, m.y(s.y_lo[i])), ImVec2(xm, m.y(s.y_hi[i])), text, 1.5f);
+          dl->AddText(ImVec2((lo.x + hi.x - ts.x) * 0.5f, top - ts.y - 0.1f * em), text, s.labels[i].c_str());
         }
       }
       ++bar_index;
@@ -245,8 +256,8 @@ void draw_plot(const char* id, const PlotSpec& spec, PlotState& st, ImVec2 size)
   dl->PopClipRect();
   dl->AddRect(a0, a1, dim);
 
-  // Legend (top left inside the plot) when there is more than one series or a named one.
-  if (!spec.series.empty() && (spec.series.size() > 1 || !spec.series[0].name.empty())) {
+  // Legend (top left inside the plot) when there is more than one series (one is named by the title).
+  if (spec.series.size() > 1) {
     float w = 0;
     for (const PlotSeries& s : spec.series) w = std::max(w, ImGui::CalcTextSize(s.name.c_str()).x);
     const float sw = 0.8f * em;

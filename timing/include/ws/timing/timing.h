@@ -94,23 +94,27 @@ struct TableRow {
   Measurement m;
   double step_speedup = 0;        // previous lecture step's time / this one's (0: first or n/a)
   double cumulative_speedup = 0;  // kernel 1's time / this one's
-  double pct_of_read = 0;         // GB/s over the measured read ceiling, in percent
+  double pct_of_read = 0;         // GB/s over ReductionTable::read_reference(), in percent
   double vs_cub = 0;              // CUB's time / this one's (> 1: faster than CUB)
 };
 struct ReductionTable {
   uint64_t n = 0;
   uint32_t block = 0;
   std::string dtype;
-  Ceilings ceilings;
-  std::vector<TableRow> rows;  // lecture order: 1..9, then cub
+  Ceilings ceilings;  // the device's (large buffers), as given
+  // The read-only stream over exactly the table's input bytes: "% of the read ceiling" is taken
+  // against this one, since small inputs cannot reach the large-buffer ceiling (launch, tail).
+  Ceilings same_size;
+  const Ceilings& read_reference() const { return same_size.ok ? same_size : ceilings; }
+  std::vector<TableRow> rows;  // lecture order: 1..10, then cub
   bool complete = false;       // every variant was attempted (not cancelled)
   const TableRow* best() const;  // the fastest passing variant other than cub
   const TableRow* cub() const;
 };
 
 using Progress = std::function<void(const std::string& what)>;
-// Times every non-broken reduction variant (and CUB) at `n`. For the grid-stride variants (7, 8,
-// 9) the elements per thread are tuned first (a short sweep; the choice is in Measurement::tuning).
+// Times every non-broken reduction variant (and CUB) at `n`, and the read-only stream over the
+// same bytes. For the grid-stride variants (7 to 10) the elements per thread are tuned first (a short sweep; the choice is in Measurement::tuning).
 // `cancel` (may be null) stops between variants.
 ReductionTable time_reductions(uint64_t n, const std::string& dtype, uint32_t block, const Ceilings& ceilings,
                                Repeats r = {}, const Progress& progress = {},

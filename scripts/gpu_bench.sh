@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The GPU machine's timing run, in one call: `warpscope bench` (the lecture's reduction table beside
+# CUB and the measured ceilings, n = 2^28 and 2^24), its JSON, and headless pictures of the Timing
+# panel. Runs what scripts/gpu_carry.sh packed:
+#   device run  carry [".carry", ".gl"]  command: bash scripts/gpu_bench.sh .carry
+# Results also go to $OUT (or /tmp/warpscope-gpu).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+carry=${1:-.carry}
+out=${OUT:-/tmp/warpscope-gpu}
+mkdir -p "$out"
+[ -f "$carry/fonts/DejaVuSans.ttf" ] && export WARPSCOPE_UI_FONT="$PWD/$carry/fonts/DejaVuSans.ttf"
+[ -f "$carry/fonts/JetBrainsMono-Regular.ttf" ] && export WARPSCOPE_MONO_FONT="$PWD/$carry/fonts/JetBrainsMono-Regular.ttf"
+export LD_LIBRARY_PATH="$PWD/$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ -d .gl ] && ls .gl/*.deb > /dev/null 2>&1; then
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
+[ -f /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ] &&
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+ws="$carry/bin/warpscope"
+
+echo "== device"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader
+
+echo "== warpscope bench --json (n = 2^24, for the record)"
+"$ws" bench --json --n 16777216 > "$out/bench_2_24.json" 2> "$out/bench_2_24.err"; echo "exit $?"
+
+echo "== warpscope bench (n = 2^28 and 2^24)"
+"$ws" bench 2> "$out/bench.err" | tee "$out/bench.txt"; echo "exit ${PIPESTATUS[0]}"
+
+echo "== the Timing panel, headless (n = 2^24)"
+"$ws" --headless --view timing --n 16777216 --size 1400x900 --screenshot "$out/timing_view.png" 2>&1 | tail -2
+"$ws" --headless --view timing --n 16777216 --size 1400x900 --presentation --screenshot "$out/timing_view_pres.png" 2>&1 | tail -2
