@@ -32,3 +32,10 @@ echo "== warpscope bench (n = 2^28 and 2^24)"
 echo "== the Timing panel, headless (n = 2^24)"
 "$ws" --headless --view timing --n 16777216 --size 1400x900 --screenshot "$out/timing_view.png" 2>&1 | tail -2
 "$ws" --headless --view timing --n 16777216 --size 1400x900 --presentation --screenshot "$out/timing_view_pres.png" 2>&1 | tail -2
+
+if [ "${WS_GPU_TESTS:-0}" = 1 ]; then
+  echo "== gpu tests and the emulator cross-check"
+  "$carry/bin/test_gpu" 2>&1 | tee "$out/test_gpu.log" | grep -E "^device:|PASSED|FAILED|SKIPPED|Failure" | head -20
+  "$ws" crosscheck > "$out/crosscheck.txt" 2>&1; echo "crosscheck exit $?"
+  grep -E "compared|differ" "$out/crosscheck.txt" | tail -5
+fi
