@@ -66,11 +66,12 @@ void device_line(const timing::Device& d, const TimingSnapshot& snap, TimingRunn
   const viz::ViewColors vc = viz::view_colors();
   ImGui::Text("%s", d.name.c_str());
   ImGui::SameLine();
-  ImGui::TextColored(vc.text_dim, "sm_%d%d · %d SMs · L2 %.0f MiB · %.0f GiB · SM %d MHz · memory %d MHz x %d bit "
-                     "(datasheet %s)",
+  ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
+  ImGui::TextWrapped("sm_%d%d · %d SMs · L2 %.0f MiB · %.0f GiB · SM %d MHz · memory %d MHz x %d bit (datasheet %s)",
                      d.cc_major, d.cc_minor, d.sm_count, double(d.l2_bytes) / (1 << 20),
                      double(d.memory_bytes) / double(1ull << 30), d.sm_clock_mhz, d.mem_clock_mhz, d.bus_width_bits,
                      gbps_text(d.theoretical_gbps()).c_str());
+  ImGui::PopStyleColor();
   if (snap.ceilings && snap.ceilings->ok) {
     const timing::Ceilings& c = *snap.ceilings;
     ImGui::Text("Measured ceilings: read %s (read-only stream, %s threads), copy %s (device to device)",
@@ -205,13 +206,17 @@ void draw_variants(TimingRunner& r, const TimingSnapshot& snap, TimingViewState&
     spec.lines.push_back({t.same_size.read_gbps, "read-only stream over the same " + pow2_text(t.n) + " elements " +
                                                      gbps_text(t.same_size.read_gbps)});
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float table_h = (float(t.rows.size()) + 3.5f) * ImGui::GetFrameHeightWithSpacing();
-  plot_with_csv(st, "variants", spec, st.variants_plot, ImVec2(avail.x, std::max(12 * E, avail.y - table_h - 2 * E)),
-                "variants");
+  const float table_h = (float(t.rows.size()) + 1.5f) * ImGui::GetFrameHeightWithSpacing();
+  // The plot takes what the table leaves, but never less than 55% (the table scrolls then).
+  const float plot_h = std::max({12 * E, 0.55f * avail.y, avail.y - table_h - 3.5f * E});
+  plot_with_csv(st, "variants", spec, st.variants_plot, ImVec2(avail.x, plot_h), "variants");
 
-  // The table: seed 003's columns, ours and the G80's side by side.
-  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (ImGui::BeginTable("##variants", 11, flags)) {
+  // The table: seed 003's columns, ours and the G80's side by side (scrolls when it does not fit).
+  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
+  const float rest = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing();
+  if (ImGui::BeginTable("##variants", 11, flags, ImVec2(0, std::max(4 * E, std::min(rest, table_h))))) {
+    ImGui::TableSetupScrollFreeze(2, 1);
     const char* heads[] = {"var", "step", "median", "spread", "GB/s", "% read*", "vs CUB", "step x", "cumul. x",
                            "G80 step / cumul.", "check"};
     for (const char* h : heads) ImGui::TableSetupColumn(h);

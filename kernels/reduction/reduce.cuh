@@ -245,19 +245,25 @@ template <> struct vec4<int> { using type = int4; };
 template <> struct vec4<float> { using type = float4; };
 
 // One thread's grid-stride sum with 16-byte vector loads: four elements per instruction, a warp
-// reads 512 contiguous bytes. The last n % 4 elements are read one by one.
+// reads 512 contiguous bytes. Step 8's loop over vectors (two loads in flight per iteration);
+// the last n % 4 elements are read one by one.
 template <class T>
 __device__ T thread_sum_vec4(ws::global_array<const T> g_idata, unsigned n) {
   using V = typename vec4<T>::type;
   ws::global_array<const V> g_vec = g_idata.template reinterpret<const V>();
-  unsigned stride = blockDim.x * gridDim.x;
-  unsigned first = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned n4 = n / 4;
+  const unsigned gridSize = blockDim.x * 2 * gridDim.x;
   T sum = 0;
-  for (unsigned i = first; i < n / 4; i += stride) {
+  for (unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x; i < n4; i += gridSize) {
     V v = g_vec[i];
     sum += v.x + v.y + v.z + v.w;
+    if (i + blockDim.x < n4) {
+      V w = g_vec[i + blockDim.x];
+      sum += w.x + w.y + w.z + w.w;
+    }
   }
-  for (unsigned i = n / 4 * 4 + first; i < n; i += stride) sum += g_idata[i];
+  const unsigned first = blockIdx.x * blockDim.x + threadIdx.x;
+  for (unsigned i = n4 * 4 + first; i < n; i += blockDim.x * gridDim.x) sum += g_idata[i];
   return sum;
 }
 

@@ -10,11 +10,13 @@
 #include "ws/viz/colormap.h"
 #include "ws/viz/headless_context.h"
 #include "ws/viz/panel_capture.h"
+#include "ws/viz/png.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 using ws::app::TimingRunner;
 using ws::app::TimingSnapshot;
@@ -97,6 +99,7 @@ TEST_F(TimingPanel, VariantBarsAreTheirBandwidth) {
   ws::viz::Image img;
   std::string err;
   ASSERT_TRUE(ws::viz::render_panel(cap, img, err)) << err;
+  if (const char* keep = std::getenv("WS_KEEP_PNG")) (void)ws::viz::save_png(std::string(keep) + "/timing_variants.png", img);
   const ws::viz::PlotState& ps = st.variants_plot;
   EXPECT_EQ(ps.drawn_bars, 5);
   const ws::viz::PlotRange r = ps.range;

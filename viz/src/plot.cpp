@@ -249,8 +249,14 @@ void draw_plot(const char* id, const PlotSpec& spec, PlotState& st, ImVec2 size)
     const float y = m.y(l.y);
     dashed_line(dl, ImVec2(a0.x, y), ImVec2(a1.x, y), text, 0.5f * em, 1.5f);
     if (!l.label.empty()) {
+      // On a background box: bars and their labels may be under it.
       const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
-      dl->AddText(ImVec2(a1.x - ts.x - 0.3f * em, y - ts.y - 0.1f * em), text, l.label.c_str());
+      const ImVec2 t0(a1.x - ts.x - 0.5f * em, y - ts.y - 0.15f * em);
+      ImVec4 bg = vc.background;
+      bg.w = 0.8f;
+      dl->AddRectFilled(ImVec2(t0.x - 0.2f * em, t0.y), ImVec2(a1.x - 0.1f * em, y - 0.05f * em),
+                        ImGui::ColorConvertFloat4ToU32(bg), 0.2f * em);
+      dl->AddText(t0, text, l.label.c_str());
     }
   }
   dl->PopClipRect();

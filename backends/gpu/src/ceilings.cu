@@ -59,7 +59,8 @@ Ceilings measure_ceilings(uint64_t bytes, unsigned reps) {
   bytes = std::min<uint64_t>(bytes, d.global_bytes / 4) / 16 * 16;
   c.bytes = bytes;
   reps = std::max(reps, 3u);
-  void *src = nullptr, *dst = nullptr;
+  void *src = nullptr, *dst = nullptr, *flush = nullptr;
+  size_t flush_bytes = 0;
   int* sink = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   try {
@@ -69,7 +70,13 @@ Ceilings measure_ceilings(uint64_t bytes, unsigned reps) {
     ok_or_throw(cudaMemset(src, 0x5a, bytes), "cudaMemset");  // not zeros: never time on zeros
     ok_or_throw(cudaEventCreate(&start), "cudaEventCreate");
     ok_or_throw(cudaEventCreate(&stop), "cudaEventCreate");
+    // As for every timed run (RunConfig::timing): the L2 is flushed before each repeat, so a
+    // buffer not much larger than the L2 is read from memory, not partly from the cache.
+    flush_bytes = std::max<size_t>(2 * d.l2_bytes, 8u << 20);
+    ok_or_throw(cudaMalloc(&flush, flush_bytes), "cudaMalloc (L2 flush buffer)");
+    unsigned rep = 0;
     auto time = [&](auto&& work) {
+      ok_or_throw(cudaMemsetAsync(flush, int(++rep & 0xff), flush_bytes), "cudaMemsetAsync (L2 flush)");
       ok_or_throw(cudaEventRecord(start), "cudaEventRecord");
       work();
       ok_or_throw(cudaGetLastError(), "ceiling kernel");
@@ -110,6 +117,7 @@ Ceilings measure_ceilings(uint64_t bytes, unsigned reps) {
   cudaFree(src);
   cudaFree(dst);
   cudaFree(sink);
+  cudaFree(flush);
   return c;
 }
 
