@@ -9,6 +9,7 @@
 #include "ws/viz/panel_capture.h"
 
 #include <charconv>
+#include <thread>
 #include <sstream>
 
 namespace ws::app {
@@ -21,6 +22,8 @@ const std::pair<const char*, const char*> kAliases[] = {
     {"timeline", "divergence-timeline"}, {"divergence", "divergence-timeline"},
     {"layout", "block-layout"},          {"memory", "memory-heatmap"},
     {"source", "source-view"},           {"lab", "reduction-lab"},
+    {"timing-variants", "timing"},       {"timing-live", "timing"},
+    {"timing-sweep", "timing"},
 };
 
 }  // namespace
@@ -31,14 +34,34 @@ namespace {
 // The Timing view measures in the background: ask for what it shows and wait, so the picture has
 // numbers. With a GPU: the ceilings and the reduction table (n from --n when it is 2^20 or more,
 // else 2^24); without one: the emulator's counts for the run.
-bool prepare_timing(const RunRequest& req, std::string& error) {
+// `timing-live` lets live mode run for two seconds first; `timing-sweep` sweeps the block size.
+bool prepare_timing(const std::string& view, const RunRequest& req, std::string& error) {
   TimingRunner& r = timing_runner();
   TimingViewState& st = timing_view_state();
   if (timing::device().present) {
     st.asked_ceilings = true;
     r.request_ceilings();
     const uint64_t n = req.config.n >= (1u << 20) ? req.config.n : (1u << 24);
-    r.request_table(n, req.config.dtype.empty() ? "int" : req.config.dtype, 256);
+    RunConfig cfg = req.config;
+    cfg.n = n;
+    cfg.record_blocks.clear();
+    if (view == "timing-live") {
+      st.open_tab = 1;
+      st.live_size_index = 3;  // the Live tab's n: 2^24 (the session's run stays as it is)
+      const LiveTarget t = live_target(req, st);
+      r.set_live(t.kernel, t.config, t.name);
+      if (!r.wait_idle(std::chrono::minutes(1))) {
+        error = "measuring the ceilings did not finish within a minute";
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+      r.set_paused(true);
+    } else if (view == "timing-sweep") {
+      st.open_tab = 2;
+      r.request_sweep(req.kernel, cfg, "block", {32, 64, 128, 256, 512, 1024});
+    } else {
+      r.request_table(n, req.config.dtype.empty() ? "int" : req.config.dtype, 256);
+    }
   } else {
     st.counts_requested = Session::history_key(req.kernel, req.config);
     r.request_counts(req.kernel, req.config);
@@ -136,7 +159,7 @@ bool render_view(const ViewRun& run, ws::viz::Image& out, std::string& error) {
       error = err;
       return false;
     }
-  if (id == "timing" && !prepare_timing(s.last_request(), error)) return false;
+  if (id == "timing" && !prepare_timing(run.view, s.last_request(), error)) return false;
   auto ctx = ws::viz::HeadlessContext::create(error);
   if (!ctx) return false;
   const PanelInfo& p = all_panels()[size_t(find_panel(id))];

@@ -270,23 +270,33 @@ void draw_variants(TimingRunner& r, const TimingSnapshot& snap, TimingViewState&
 
 const uint64_t kLiveSizes[] = {0, 1ull << 20, 1ull << 22, 1ull << 24, 1ull << 26};
 
+}  // namespace
+
+LiveTarget live_target(const RunRequest& labs_run, const TimingViewState& st) {
+  LiveTarget t;
+  t.kernel = labs_run.kernel.empty() ? default_request().kernel : labs_run.kernel;
+  t.config = labs_run.kernel.empty() ? default_request().config : labs_run.config;
+  if (const size_t i = size_t(st.live_size_index); i < std::size(kLiveSizes) && kLiveSizes[i]) t.config.n = kLiveSizes[i];
+  t.config.record_blocks.clear();
+  t.config.cancel.reset();
+  t.name = t.kernel + " " + t.config.variant + ", n = " + pow2_text(t.config.n) + ", block " +
+           std::to_string(t.config.block.x);
+  return t;
+}
+
+namespace {
+
 void draw_live(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingViewState& st) {
   const viz::ViewColors vc = viz::view_colors();
   const float E = em();
-  RunRequest req = s.last_request();
-  if (req.kernel.empty()) req = default_request();
-  RunConfig cfg = req.config;
-  if (kLiveSizes[st.live_size_index]) cfg.n = kLiveSizes[st.live_size_index];
-  cfg.record_blocks.clear();
-  cfg.cancel.reset();
-  const std::string name = req.kernel + " " + cfg.variant + ", n = " + pow2_text(cfg.n) + ", block " +
-                           std::to_string(cfg.block.x);
+  const LiveTarget target = live_target(s.last_request(), st);
+  const std::string& name = target.name;
   bool on = !snap.live_series.empty();
   if (ImGui::Checkbox("Time the labs' run live", &on)) {
-    if (on) r.set_live(req.kernel, cfg, name);
+    if (on) r.set_live(target.kernel, target.config, name);
     else r.stop_live();
   }
-  if (on && snap.live_series != name) r.set_live(req.kernel, cfg, name);  // the lab moved on: follow it
+  if (on && snap.live_series != name) r.set_live(target.kernel, target.config, name);  // the lab moved on: follow it
   ImGui::SameLine();
   ImGui::SetNextItemWidth(9 * E);
   if (ImGui::BeginCombo("n", st.live_size_index ? pow2_text(kLiveSizes[st.live_size_index]).c_str() : "as in the lab")) {

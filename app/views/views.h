@@ -143,6 +143,12 @@ struct TimingViewState {
   bool message_is_error = false;
 };
 void draw_timing_view(Session& s, TimingRunner& r, TimingViewState& st);
+// What live mode times: the labs' run, with the Live tab's n (raised to time something real).
+struct LiveTarget {
+  std::string kernel, name;
+  RunConfig config;
+};
+LiveTarget live_target(const RunRequest& labs_run, const TimingViewState& st);
 
 // --- Shared pieces (view_common.cpp) -------------------------------------------------------------
 // Shows why there is nothing to draw (running, refused, faulted, empty, no recorded block) and

@@ -204,3 +204,58 @@ TEST(BenchCli, WithoutAGpuExitsOneWithTheReason) {
   RunResult bad = run_warpscope("bench --block 100");
   EXPECT_EQ(bad.exit_code, 2) << bad.out;
 }
+
+// The Live tab: one line per configuration timed, in both plots (time and bandwidth).
+TEST_F(TimingPanel, LiveHasOneLinePerConfiguration) {
+  TimingRunner runner;
+  TimingSnapshot snap;
+  for (int i = 0; i < 12; ++i) {
+    const bool second = i >= 5;  // the lab moved from variant 3 to variant 9 after 5 points
+    const double ms = second ? 0.036 : 0.089;
+    snap.live.push_back({0.25 * i, second ? "reduce 9, n = 2^24, block 256" : "reduce 3, n = 2^24, block 256", ms,
+                         ws::analysis::gigabytes_per_second(uint64_t(4) << 24, ms), ms * 0.98, ms * 1.02});
+  }
+  runner.set_snapshot(snap);
+  TimingViewState st;
+  st.asked_ceilings = true;
+  st.open_tab = 1;
+  ws::viz::PanelCapture cap{"Timing", ImVec2(1000, 700), ws::viz::Look{1.0f, false}, 1.0f,
+                            [&] { draw_timing_view(ws::app::session(), runner, st); }};
+  ws::viz::Image img;
+  std::string err;
+  ASSERT_TRUE(ws::viz::render_panel(cap, img, err)) << err;
+  if (const char* keep = std::getenv("WS_KEEP_PNG")) (void)ws::viz::save_png(std::string(keep) + "/timing_live.png", img);
+  EXPECT_EQ(st.live_ms_plot.drawn_points, 12);
+  EXPECT_EQ(st.live_gbps_plot.drawn_points, 12);
+  // Time runs along x: the last point (2.75 s) is inside the fitted range.
+  EXPECT_GE(st.live_ms_plot.range.x1, 2.75);
+  EXPECT_LE(st.live_ms_plot.range.x0, 0.0);
+}
+
+// The Sweep tab: a point per value that ran; a refused value leaves a gap, not a zero.
+TEST_F(TimingPanel, SweepDrawsAPointPerTimedValue) {
+  TimingRunner runner;
+  TimingSnapshot snap;
+  snap.sweep_title = "reduce 9";
+  snap.sweep_axis = "block";
+  for (int64_t b : {32, 64, 128, 256, 512, 1024}) {
+    ws::timing::SweepPoint p;
+    p.x = b;
+    p.m.ok = b != 32;  // pretend 32 was refused
+    p.m.error = "refused";
+    p.m.gbps = 1000.0 + double(b);
+    snap.sweep.push_back(p);
+  }
+  runner.set_snapshot(snap);
+  TimingViewState st;
+  st.asked_ceilings = true;
+  st.open_tab = 2;
+  ws::viz::PanelCapture cap{"Timing", ImVec2(1000, 600), ws::viz::Look{1.0f, false}, 1.0f,
+                            [&] { draw_timing_view(ws::app::session(), runner, st); }};
+  ws::viz::Image img;
+  std::string err;
+  ASSERT_TRUE(ws::viz::render_panel(cap, img, err)) << err;
+  if (const char* keep = std::getenv("WS_KEEP_PNG")) (void)ws::viz::save_png(std::string(keep) + "/timing_sweep.png", img);
+  EXPECT_EQ(st.sweep_plot.drawn_points, 5);
+  EXPECT_GE(st.sweep_plot.range.y1, 2024.0);
+}

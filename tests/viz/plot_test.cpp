@@ -66,8 +66,8 @@ TEST(PlotRange, FitsDataWithHeadroomAndZero) {
   PlotSpec spec;
   spec.series.push_back({"a", {1, 2, 3}, {10, 20, 30}});
   PlotRange r = fit_range(spec);
-  EXPECT_DOUBLE_EQ(r.x0, 1);
-  EXPECT_DOUBLE_EQ(r.x1, 3);
+  EXPECT_DOUBLE_EQ(r.x0, 1 - 0.04);  // 2% of the x span on each side
+  EXPECT_DOUBLE_EQ(r.x1, 3 + 0.04);
   EXPECT_DOUBLE_EQ(r.y0, 0);            // from zero
   EXPECT_DOUBLE_EQ(r.y1, 30 + 0.05 * 30);  // 5% headroom
   spec.y_from_zero = false;

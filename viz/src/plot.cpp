@@ -73,6 +73,25 @@ void draw_plot(const char* id, const PlotSpec& spec, PlotState& st, ImVec2 size)
     dl->AddText(ImVec2(p0.x, top), text, spec.title.c_str());
     top += line_h + 0.2f * em;
   }
+  // Legend: a row of swatches under the title (outside the data, so it never hides a point),
+  // wrapping onto more rows when the plot is narrow. Only with more than one series (one series is
+  // named by the title).
+  if (spec.series.size() > 1) {
+    const float sw = 0.8f * em, gap = 1.2f * em;
+    float x = p0.x;
+    for (size_t i = 0; i < spec.series.size(); ++i) {
+      const float w = sw + 0.4f * em + ImGui::CalcTextSize(spec.series[i].name.c_str()).x;
+      if (x > p0.x && x + w > p0.x + size.x) {
+        x = p0.x;
+        top += line_h;
+      }
+      dl->AddRectFilled(ImVec2(x, top + 0.15f * line_h), ImVec2(x + sw, top + 0.85f * line_h),
+                        series_color(spec.series[i], int(i)));
+      dl->AddText(ImVec2(x + sw + 0.4f * em, top), text, spec.series[i].name.c_str());
+      x += w + gap;
+    }
+    top += line_h + 0.2f * em;
+  }
   const std::string ytitle = spec.y.title();
   if (!ytitle.empty()) {
     dl->AddText(ImVec2(p0.x, top), dim, ytitle.c_str());
@@ -261,24 +280,6 @@ void draw_plot(const char* id, const PlotSpec& spec, PlotState& st, ImVec2 size)
   }
   dl->PopClipRect();
   dl->AddRect(a0, a1, dim);
-
-  // Legend (top left inside the plot) when there is more than one series (one is named by the title).
-  if (spec.series.size() > 1) {
-    float w = 0;
-    for (const PlotSeries& s : spec.series) w = std::max(w, ImGui::CalcTextSize(s.name.c_str()).x);
-    const float sw = 0.8f * em;
-    const ImVec2 l0(a0.x + 0.5f * em, a0.y + 0.4f * em);
-    const ImVec2 l1(l0.x + sw + 0.8f * em + w, l0.y + float(spec.series.size()) * line_h + 0.4f * em);
-    ImVec4 bg = vc.background;
-    bg.w = 0.85f;
-    dl->AddRectFilled(l0, l1, ImGui::ColorConvertFloat4ToU32(bg), 0.2f * em);
-    for (size_t i = 0; i < spec.series.size(); ++i) {
-      const float y = l0.y + 0.2f * em + float(i) * line_h;
-      dl->AddRectFilled(ImVec2(l0.x + 0.3f * em, y + 0.15f * line_h), ImVec2(l0.x + 0.3f * em + sw, y + 0.85f * line_h),
-                        series_color(spec.series[i], int(i)));
-      dl->AddText(ImVec2(l0.x + sw + 0.6f * em, y), text, spec.series[i].name.c_str());
-    }
-  }
 
   // Tooltip beside the hovered point or bar.
   if (st.hovered_series >= 0) {

@@ -92,6 +92,10 @@ PlotRange fit_range(const PlotSpec& spec) {
   if (x1 - x0 <= 0) {  // one point
     x0 -= 0.5;
     x1 += 0.5;
+  } else if (!any_bars && spec.categories.empty()) {
+    const double pad = 0.02 * (x1 - x0);  // points at the ends are drawn whole
+    x0 -= pad;
+    x1 += pad;
   }
   if (y1 - y0 <= 0) {
     const double pad = y1 != 0 ? std::fabs(y1) * 0.5 : 1;

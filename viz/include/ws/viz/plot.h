@@ -93,7 +93,8 @@ double nice_step(double lo, double hi, int max_ticks);
 // A tick label with as many decimals as the step needs ("0.25", "1500", "2.5e+06" past 1e6).
 std::string format_tick(double v, double step);
 // The range that fits every series (and lines) with 5% headroom on y; bars and categories get
-// half a category of margin on x; y starts at 0 when spec.y_from_zero and all values are >= 0.
+// half a category of margin on x, numeric x axes 2%; y starts at 0 when spec.y_from_zero and all
+// values are >= 0.
 PlotRange fit_range(const PlotSpec& spec);
 // Zooms [lo, hi] by `factor` (< 1 zooms in) keeping `anchor` where it is.
 void zoom_range(double& lo, double& hi, double anchor, double factor);
