@@ -66,6 +66,7 @@ void draw_lab(Session& s, LabState& st) {
   if (!st.synced) {
     st.n = int(req.config.n ? req.config.n : spec.default_n);
     st.block = int(req.config.block.x ? req.config.block.x : spec.default_block);
+    st.block_y = int(std::max(1u, req.config.block.y));
     st.seed = int(req.config.seed);
     st.synced = true;
   }
@@ -89,6 +90,7 @@ void draw_lab(Session& s, LabState& st) {
         r.config.block = {e.spec.default_block, 1, 1};
         st.n = int(e.spec.default_n);
         st.block = int(e.spec.default_block);
+        st.block_y = 1;
         rerun(s, r, st);
       }
     ImGui::EndCombo();
@@ -106,6 +108,7 @@ void draw_lab(Session& s, LabState& st) {
         r.config.block = {e.spec.default_block, 1, 1};
         st.n = int(e.spec.default_n);
         st.block = int(e.spec.default_block);
+        st.block_y = 1;
         rerun(s, r, st);
       }
       ImGui::Indent(E);
@@ -153,13 +156,26 @@ void draw_lab(Session& s, LabState& st) {
   if (ImGui::InputInt("n", &st.n, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue)) changed = true;
   if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
   ImGui::SameLine(0, E);
-  ImGui::SetNextItemWidth(field);
-  char bl[16];
-  std::snprintf(bl, sizeof bl, "%d", st.block);
-  if (ImGui::BeginCombo("block", bl)) {
-    for (int b : {32, 64, 96, 128, 192, 256, 512, 1024})
-      if (ImGui::Selectable(std::to_string(b).c_str(), b == st.block)) st.block = b, changed = true;
-    ImGui::EndCombo();
+  if (spec.block_2d) {
+    // Any 2D shape the user types (seed 000: "experiment with dim3(16,16) and dim3(128,2)"); the
+    // catalog refuses impossible ones with the limit they break.
+    int xy[2] = {st.block, st.block_y};
+    ImGui::SetNextItemWidth(field);
+    if (ImGui::InputInt2("block x, y", xy, ImGuiInputTextFlags_EnterReturnsTrue)) changed = true;
+    if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
+    st.block = xy[0];
+    st.block_y = xy[1];
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("threads per block in x and y (Enter to run); y = 1: the variant's own shape for this x");
+  } else {
+    ImGui::SetNextItemWidth(field);
+    char bl[16];
+    std::snprintf(bl, sizeof bl, "%d", st.block);
+    if (ImGui::BeginCombo("block", bl)) {
+      for (int b : {32, 64, 96, 128, 192, 256, 512, 1024})
+        if (ImGui::Selectable(std::to_string(b).c_str(), b == st.block)) st.block = b, st.block_y = 1, changed = true;
+      ImGui::EndCombo();
+    }
   }
   ImGui::SetNextItemWidth(field);
   const std::string dtype = req.config.dtype.empty() ? spec.dtypes.front() : req.config.dtype;
@@ -200,7 +216,7 @@ void draw_lab(Session& s, LabState& st) {
   if (changed) {
     r.config.n = uint64_t(std::max(st.n, 1));
     st.n = int(r.config.n);
-    r.config.block = {uint32_t(std::max(st.block, 1)), 1, 1};
+    r.config.block = {uint32_t(std::max(st.block, 1)), spec.block_2d ? uint32_t(std::max(st.block_y, 1)) : 1u, 1};
     r.config.seed = uint64_t(std::max(st.seed, 0));
     rerun(s, r, st);
   }
@@ -226,8 +242,11 @@ void draw_lab(Session& s, LabState& st) {
   }
   const RunResult& res = d->result;
   const char* where = d->request.backend == BackendKind::Emu ? "on the emulator" : "on the GPU (recorded)";
-  ImGui::TextWrapped("Ran variant %s, n = %llu, block %u, %s: %zu launch%s, %.0f ms %s", d->resolved.variant.c_str(),
-              static_cast<unsigned long long>(d->resolved.n), d->resolved.block.x, d->resolved.dtype.c_str(),
+  const Dim3 rb = d->resolved.block;
+  const std::string shape = std::to_string(rb.x) + (rb.y > 1 || rb.z > 1 ? " x " + std::to_string(rb.y) : "") +
+                            (rb.z > 1 ? " x " + std::to_string(rb.z) : "");
+  ImGui::TextWrapped("Ran variant %s, n = %llu, block %s, %s: %zu launch%s, %.0f ms %s", d->resolved.variant.c_str(),
+              static_cast<unsigned long long>(d->resolved.n), shape.c_str(), d->resolved.dtype.c_str(),
               res.launches.size(), res.launches.size() == 1 ? "" : "es", d->run_ms, where);
   if (!res.refused.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);

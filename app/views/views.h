@@ -118,7 +118,7 @@ struct LabState {
   // The kernels this lab offers (empty: the whole catalog). The Memory lab is the same panel over
   // the memory lectures' kernels.
   std::vector<std::string> kernels;
-  int n = 0, block = 0, seed = 1;
+  int n = 0, block = 0, block_y = 1, seed = 1;
   bool synced = false;  // controls initialised from the session's request
   std::string invalid;  // the catalog's refusal of the controls' combination ("" = fine)
   // Last draw: the PASS / FAIL badge (tests check its color).

@@ -55,6 +55,7 @@ struct MataddEntry {
     };
     s.default_n = 256;
     s.default_block = 256;
+    s.block_2d = true;
     s.dtypes = {"float", "int"};
     return s;
   }

@@ -108,6 +108,7 @@ struct MatmulEntry {
     };
     s.default_n = 64;
     s.default_block = 16;
+    s.block_2d = true;
     s.dtypes = {"float", "int"};
     return s;
   }

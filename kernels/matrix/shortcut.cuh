@@ -142,6 +142,7 @@ struct ShortcutEntry {
     s.params = {};
     s.default_n = 100;
     s.default_block = 16;
+    s.block_2d = true;
     s.dtypes = {"float"};
     return s;
   }

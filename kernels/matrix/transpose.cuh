@@ -76,6 +76,7 @@ struct TransposeEntry {
     };
     s.default_n = 96;
     s.default_block = 32;
+    s.block_2d = true;
     s.dtypes = {"float", "double"};
     return s;
   }

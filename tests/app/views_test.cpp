@@ -243,6 +243,27 @@ TEST_F(Views, ReductionLabShowsPass) {
   }
 }
 
+// The Memory lab's matrix kernels take a 2D block shape (seed 000: dim3(16,16) vs dim3(128,2)):
+// the lab shows the run's x and y, and the run used exactly that shape.
+TEST_F(Views, MemoryLabTakesTwoDimensionalBlocks) {
+  Session s;
+  RunRequest r = default_request();
+  r.kernel = "matadd";
+  r.config.variant.clear();
+  r.config.n = 64;
+  r.config.block = {128, 2, 1};
+  r.config.record_blocks = {0};
+  run(s, r);
+  ASSERT_TRUE(s.data()->result.passed) << s.data()->result.result;
+  EXPECT_EQ(s.data()->result.launches.at(0).launch.block.y, 2u);
+  LabState st;
+  st.kernels = {"bank", "coalesce", "transpose", "matadd", "matmul", "shortcut"};
+  render(520, 760, [&] { draw_lab(s, st); });
+  EXPECT_EQ(st.block, 128);
+  EXPECT_EQ(st.block_y, 2);
+  EXPECT_EQ(st.verdict, 1);
+}
+
 // Every view draws its explanation, not nothing, when there is no trace (a refused run).
 TEST_F(Views, RefusedRunIsExplained) {
   Session s;

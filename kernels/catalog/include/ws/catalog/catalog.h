@@ -67,6 +67,8 @@ struct KernelSpec {
   std::vector<ParamSpec> params;  // kernel-specific (n, block, dtype, seed are common)
   uint64_t default_n = 1 << 16;
   uint32_t default_block = 256;
+  // The kernel takes 2D blocks (x, y): the labs show two fields for the block shape.
+  bool block_2d = false;
   std::vector<std::string> dtypes = {"int"};  // element types the kernel accepts
 };
 
