@@ -135,6 +135,12 @@ void draw_access_map(Session& s, AccessMapState& st) {
   ImGui::PushStyleColor(ImGuiCol_Text, (shared && m.shared.conflicts) ? vc.conflict : vc.text);
   ImGui::TextWrapped("%s", numbers);
   ImGui::PopStyleColor();
+  if (!shared && m.global.bytes_requested > m.global.bytes_moved) {
+    // Over 100% (as in Nsight Compute's bytes-per-sector metric): lanes share words.
+    ImGui::TextColored(vc.text_dim, "over 100%%: lanes read the same words (%.1f lanes per word on average), "
+                                    "each sector is moved once for all of them",
+                       m.global.efficiency);
+  }
 
   // Geometry: a left margin for row labels, 32 equal columns.
   const float E = em();
