@@ -144,17 +144,34 @@ ElementCounts element_counts(const Trace& trace, uint32_t alloc, size_t first, s
   c.loads.assign(n, 0);
   c.stores.assign(n, 0);
   c.atomics.assign(n, 0);
+  c.conflicts.assign(n, 0);
+  c.first_touch.assign(n, -1);
   last = std::min(last, trace.events.size());
   for (size_t i = first; i < last; ++i) {
     const Event& e = trace.events[i];
     if (e.type != EventType::Access || e.alloc != alloc || !matches(e, filter)) continue;
     auto& v = e.kind == AccessKind::Load ? c.loads : e.kind == AccessKind::Store ? c.stores : c.atomics;
+    // Shared: how many words each bank served in one pass (bank_ways), for the conflict counts.
+    InstructionMetrics m;
+    const bool shared = a.space == MemSpace::Shared;
+    if (shared) m = metrics_of(trace, e);
+    const int64_t when = int64_t(i - first);
     for (uint64_t off : trace.lanes(e)) {
       const uint64_t el = element_of(a, off);
-      if (el < n) ++v[size_t(el)];
+      if (el >= n) continue;
+      ++v[size_t(el)];
+      if (c.first_touch[size_t(el)] < 0) c.first_touch[size_t(el)] = when;
+      if (shared) {
+        const uint32_t bank = uint32_t(((a.base + off) / 4) % 32);
+        c.conflicts[size_t(el)] += m.shared.bank_ways[bank] > 1 ? m.shared.bank_ways[bank] - 1u : 0u;
+      }
     }
   }
-  for (size_t i = 0; i < n; ++i) c.max_total = std::max(c.max_total, c.total(i));
+  for (size_t i = 0; i < n; ++i) {
+    c.max_total = std::max(c.max_total, c.total(i));
+    c.max_conflicts = std::max(c.max_conflicts, c.conflicts[i]);
+    c.max_first_touch = std::max(c.max_first_touch, c.first_touch[i]);
+  }
   return c;
 }
 

@@ -1,7 +1,8 @@
 // Memory heatmap: each allocation as a grid of its elements, colored by how many lane accesses
-// touched them (untouched: blank). Shared arrays are 32 elements per row (for 4-byte elements a
-// column is a bank). With playback, only the selected block's events issued so far count: the
-// reduction tree folds the array step by step.
+// touched them, by the bank conflicts those accesses met, or by when the element was first
+// touched (untouched: blank). Shared arrays are 32 elements per row (for 4-byte elements a column
+// is a bank). With playback, only the selected block's events issued so far count: the reduction
+// tree folds the array step by step.
 #include "views/views.h"
 
 #include "ws/viz/colormap.h"
@@ -25,6 +26,10 @@ void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st) {
   const float E = em();
   selection_bar(s, false);
   ImGui::SameLine();
+  const char* modes[] = {"accesses", "bank conflicts", "first touch"};
+  ImGui::SetNextItemWidth(9 * E);
+  ImGui::Combo("color", &st.mode, modes, 3);
+  ImGui::SameLine();
   ImGui::TextDisabled(s.sel.cursor >= 0 ? "playback: block %u, first %lld events" : "all recorded blocks", s.sel.block,
                       static_cast<long long>(s.sel.cursor));
 
@@ -33,6 +38,7 @@ void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st) {
   key = ws::viz::hash_mix(key, s.sel.launch);
   key = ws::viz::hash_mix(key, uint64_t(s.sel.cursor + 1));
   key = ws::viz::hash_mix(key, s.sel.cursor >= 0 ? s.sel.block : 0);
+  key = ws::viz::hash_mix(key, uint64_t(st.mode));
   if (key != st.cache_key) {
     st.cache_key = key;
     while (st.allocs.size() < t.allocations.size()) st.allocs.push_back(std::make_unique<MemoryHeatmapState::Alloc>());
@@ -58,7 +64,14 @@ void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st) {
         for (size_t i = 0; i < n; ++i) v[i] = float(h.loads[i] + h.stores[i] + h.atomics[i]);
       } else {
         v.resize(n);
-        for (size_t i = 0; i < n; ++i) v[i] = float(A.counts.total(i));
+        // Touched elements get a value >= 0 in every mode (0 conflicts is a color); untouched: -1.
+        for (size_t i = 0; i < n; ++i) {
+          const bool touched = A.counts.total(i) > 0 && (st.mode != 1 || al.space == MemSpace::Shared);
+          v[i] = !touched ? -1.0f
+                 : st.mode == 1 ? float(A.counts.conflicts[i])
+                 : st.mode == 2 ? float(A.counts.first_touch[i])
+                                : float(A.counts.total(i));
+        }
       }
       const int cols = al.space == MemSpace::Shared ? 32 : n > 2048 ? 128 : 64;
       A.cols = int(std::min<uint64_t>(n ? n : 1, uint64_t(cols)));
@@ -67,16 +80,18 @@ void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st) {
       A.map.cols = A.cols;
       A.map.rows = std::max(rows, 1);
       A.map.values.assign(size_t(A.map.cols) * size_t(A.map.rows), NAN);
+      const bool counts_mode = binned || st.mode == 0;
       float vmax = 1;
       for (size_t i = 0; i < n; ++i) {
-        if (v[i] > 0) A.map.values[i] = v[i];
+        if (counts_mode ? v[i] > 0 : v[i] >= 0) A.map.values[i] = v[i];
         vmax = std::max(vmax, v[i]);
       }
-      A.map.vmin = 1;
-      A.map.vmax = std::max(vmax, 2.0f);
+      A.map.vmin = counts_mode ? 1 : 0;
+      A.map.vmax = std::max(vmax, A.map.vmin + 1.0f);
     }
   }
-  float global_max = 2;
+  const float vmin = st.mode == 0 ? 1.0f : 0.0f;
+  float global_max = vmin + 1;
   for (const auto& A : st.allocs) global_max = std::max(global_max, A->map.vmax);
 
   const float avail_w = ImGui::GetContentRegionAvail().x;
@@ -91,8 +106,9 @@ void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st) {
       auto& A = *st.allocs[a];
       const Allocation& al = t.allocations[a];
       const bool binned = al.extent > kMaxElements;
-      ImGui::Text("%s %s %s[%llu]%s", to_string(al.space), al.type_name.c_str(), al.name.c_str(),
-                  static_cast<unsigned long long>(al.extent), binned ? "  (binned, all blocks)" : "");
+      ImGui::Text("%s %s %s[%llu]%s%s", to_string(al.space), al.type_name.c_str(), al.name.c_str(),
+                  static_cast<unsigned long long>(al.extent), binned ? "  (binned, all blocks: accesses)" : "",
+                  st.mode == 1 && al.space != MemSpace::Shared ? "  (global memory has no banks)" : "");
       const float cell = std::clamp(std::floor((avail_w - E) / float(A.cols)), 2.0f, 1.6f * E);
       ImVec2 o = ImGui::GetCursorScreenPos();
       o = ImVec2(std::floor(o.x), std::floor(o.y));
@@ -119,10 +135,12 @@ void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st) {
             ImGui::SetTooltip("%s[%llu .. %llu]: %g lane accesses", al.name.c_str(), static_cast<unsigned long long>(i * per),
                               static_cast<unsigned long long>((i + 1) * per - 1), std::isnan(m.values[i]) ? 0.0 : double(m.values[i]));
           } else {
-            ImGui::SetTooltip("%s[%zu] (byte offset %llu%s)\n%u loads, %u stores, %u atomics", al.name.c_str(), i,
-                              static_cast<unsigned long long>(i * al.elem_size),
+            ImGui::SetTooltip("%s[%zu] (byte offset %llu%s)\n%u loads, %u stores, %u atomics\n%u bank-conflict ways met, "
+                              "first touched at event %lld",
+                              al.name.c_str(), i, static_cast<unsigned long long>(i * al.elem_size),
                               al.space == MemSpace::Shared ? (", bank " + std::to_string((al.base / 4 + i * al.elem_size / 4) % 32)).c_str() : "",
-                              A.counts.loads[i], A.counts.stores[i], A.counts.atomics[i]);
+                              A.counts.loads[i], A.counts.stores[i], A.counts.atomics[i], A.counts.conflicts[i],
+                              static_cast<long long>(A.counts.first_touch[i]));
             if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
               s.sel.alloc = uint32_t(a);
               s.sel.element = int64_t(i);
@@ -141,7 +159,10 @@ void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st) {
     }
   }
   ImGui::EndChild();
-  viridis_legend(1, global_max, "lane accesses per element (blank: untouched)", true);
+  const char* captions[] = {"lane accesses per element (blank: untouched)",
+                            "bank conflicts met: other words in the same bank and pass, summed (blank: untouched)",
+                            "first touched at event ... of the block (with playback) or trace (blank: untouched)"};
+  viridis_legend(vmin, global_max, captions[st.mode], true);
 }
 
 }  // namespace ws::app

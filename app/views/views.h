@@ -99,6 +99,9 @@ struct MemoryHeatmapState {
   };
   std::vector<std::unique_ptr<Alloc>> allocs;  // (GL objects do not move)
   uint64_t cache_key = ~0ull;
+  // What the color says: 0 lane accesses, 1 bank conflicts (other words in the same bank and
+  // pass, summed), 2 first touch (the event that touched the element first).
+  int mode = 0;
 };
 void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st);
 

@@ -132,6 +132,28 @@ TEST(Views, ElementCountsUpToAnEvent) {
   EXPECT_TRUE(element_counts(t, 9, 0, 3).stores.empty());
 }
 
+// Per element: conflicts (other words in the same bank and pass) and the first event to touch it.
+TEST(Views, ElementConflictsAndFirstTouch) {
+  TraceBuilder b({32, 1, 1});
+  uint32_t s = b.alloc("s", MemSpace::Shared, 4, 128, 0);
+  uint32_t site = b.site(5, "s[2*t]");
+  // Event 0: lanes store s[2l] (stride 2: words 0 and 32 share bank 0, ... 2-way everywhere).
+  b.access_fn(0, 0, site, s, AccessKind::Store, 4, kFull, [](uint32_t l) { return 8ull * l; });
+  // Event 1: lanes load s[l + 64] (stride 1: conflict free).
+  b.access_fn(0, 0, site, s, AccessKind::Load, 4, kFull, [](uint32_t l) { return 4ull * (l + 64); });
+  ws::Trace t = b.finish();
+  ElementCounts c = element_counts(t, 0, 0, t.events.size());
+  EXPECT_EQ(c.conflicts[0], 1u);   // word 0 waited for word 32 (bank 0, 2 ways)
+  EXPECT_EQ(c.conflicts[62], 1u);  // the last stored element
+  EXPECT_EQ(c.conflicts[1], 0u);   // untouched
+  EXPECT_EQ(c.conflicts[64], 0u);  // stride-1 load
+  EXPECT_EQ(c.max_conflicts, 1u);
+  EXPECT_EQ(c.first_touch[0], 0);
+  EXPECT_EQ(c.first_touch[64], 1);
+  EXPECT_EQ(c.first_touch[1], -1);
+  EXPECT_EQ(c.max_first_touch, 1);
+}
+
 // 32 lanes x 4 bytes from byte 4 of a 128-byte line: 5 sectors; the first misses its 4 first
 // bytes, the last uses only its first 4.
 TEST(Views, SectorByteMasks) {

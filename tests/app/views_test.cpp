@@ -23,6 +23,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 namespace fs = std::filesystem;
@@ -350,6 +351,49 @@ TEST(Session, BankStride2ConflictsStride33None) {
     ASSERT_NE(it, s.history.end());
     if (stride == 2) EXPECT_EQ(it->second.shared_conflicts, 1u);  // one 2-way load: 2 wavefronts
     else EXPECT_EQ(it->second.shared_conflicts, 0u);
+  }
+}
+
+// The memory heatmap colored by bank conflicts: at stride 2 every element the warp read met one
+// other word in its bank (value 1); at stride 33 none did (value 0, the map's lowest color), and
+// elements nobody touched stay blank.
+TEST_F(Views, MemoryHeatmapColorsBankConflictsPerElement) {
+  for (int stride : {2, 33}) {
+    Session s;
+    RunRequest r = default_request();
+    r.kernel = "bank";
+    r.config.variant = "stride";
+    r.config.n = 32;
+    r.config.block = {32, 1, 1};
+    r.config.params["stride"] = stride;
+    run(s, r);
+    MemoryHeatmapState mh;
+    mh.mode = 1;
+    ws::viz::ViewColors vc;
+    ws::viz::Image img = render(900, 1400, [&] {  // tall enough for the 1024 words of stride 33
+      vc = ws::viz::view_colors();
+      draw_memory_heatmap_view(s, mh);
+    });
+    if (const char* keep = std::getenv("WS_KEEP_PNG"))
+      (void)ws::viz::save_png(std::string(keep) + "/memory_conflicts_" + std::to_string(stride) + ".png", img);
+    const ws::Trace& t = *s.trace();
+    size_t sh = t.allocations.size();
+    for (size_t a = 0; a < t.allocations.size(); ++a)
+      if (t.allocations[a].space == ws::MemSpace::Shared) sh = a;
+    ASSERT_LT(sh, t.allocations.size());
+    const auto& A = *mh.allocs[sh];
+    ASSERT_GE(A.cell, 4.0f);
+    int read = 0;
+    for (size_t e = 0; e < A.counts.loads.size(); ++e) {
+      if (A.counts.loads[e] == 0) continue;  // the elements the strided read touched (all were filled first)
+      ++read;
+      EXPECT_EQ(A.counts.conflicts[e], stride == 2 ? 1u : 0u) << "element " << e;
+      const auto c = ws::viz::viridis_rgb8(float(A.counts.conflicts[e]), 0.0f, A.map.vmax);
+      const float x = A.grid_min.x + (float(e % size_t(A.cols)) + 0.5f) * A.cell;
+      const float y = A.grid_min.y + (float(e / size_t(A.cols)) + 0.5f) * A.cell;
+      EXPECT_TRUE(near(img, x, y, ImVec4(c[0] / 255.f, c[1] / 255.f, c[2] / 255.f, 1), "element " + std::to_string(e)));
+    }
+    EXPECT_EQ(read, 32) << "stride " << stride;
   }
 }
 

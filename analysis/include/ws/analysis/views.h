@@ -76,10 +76,19 @@ std::vector<BankRow> bank_rows(const Trace& trace, const EventFilter& filter = {
 // Lane accesses per element of allocation `alloc` by the events in [first, last) of
 // trace.events that match `filter` (block / warp). Element i counts a lane whose byte offset
 // falls in element i; accesses past the extent are not counted (they are in the diagnostics).
+//
+// Also, per element: `conflicts`, summed over the shared-memory instructions that touched it, the
+// number of OTHER words its bank had to serve in the same pass (bank ways - 1: 1 per access at
+// stride 2, 0 with padding); and `first_touch`, the position (event index - first) of the first
+// event that touched it, -1 when none did (with playback: the order the reduction tree folds in).
 struct ElementCounts {
   uint32_t alloc = 0;
   std::vector<uint32_t> loads, stores, atomics;  // one per element
+  std::vector<uint32_t> conflicts;               // one per element (0 for global arrays)
+  std::vector<int64_t> first_touch;              // one per element, -1: untouched
   uint32_t max_total = 0;                        // largest loads+stores+atomics of one element
+  uint32_t max_conflicts = 0;
+  int64_t max_first_touch = -1;
   uint32_t total(size_t i) const { return loads[i] + stores[i] + atomics[i]; }
 };
 ElementCounts element_counts(const Trace& trace, uint32_t alloc, size_t first, size_t last,
