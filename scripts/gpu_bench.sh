@@ -23,6 +23,13 @@ ws="$carry/bin/warpscope"
 echo "== device"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader
 
+if [ "${WS_VIEWS_ONLY:-0}" = 1 ]; then
+  echo "== the Timing panel's Live and Sweep tabs, headless (reduce 9, n = 2^24)"
+  "$ws" --headless --view timing-live --kernel reduce --variant 9 --size 1400x900 --screenshot "$out/timing_live.png" 2>&1 | tail -2
+  "$ws" --headless --view timing-sweep --kernel reduce --variant 9 --size 1400x900 --screenshot "$out/timing_sweep.png" 2>&1 | tail -2
+  exit 0
+fi
+
 echo "== warpscope bench --json (n = 2^24, for the record)"
 "$ws" bench --json --n 16777216 > "$out/bench_2_24.json" 2> "$out/bench_2_24.err"; echo "exit $?"
 
