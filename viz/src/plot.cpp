@@ -270,10 +270,11 @@ void draw_plot(const char* id, const PlotSpec& spec, PlotState& st, ImVec2 size)
     if (!l.label.empty()) {
       // On a background box: bars and their labels may be under it.
       const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
-      const ImVec2 t0(a1.x - ts.x - 0.5f * em, y - ts.y - 0.15f * em);
+      ImVec2 t0(a1.x - ts.x - 0.5f * em, y - ts.y - 0.15f * em);
+      if (t0.y < a0.y) t0.y = y + 0.15f * em;  // no room above the line: below it
       ImVec4 bg = vc.background;
       bg.w = 0.8f;
-      dl->AddRectFilled(ImVec2(t0.x - 0.2f * em, t0.y), ImVec2(a1.x - 0.1f * em, y - 0.05f * em),
+      dl->AddRectFilled(ImVec2(t0.x - 0.2f * em, t0.y), ImVec2(a1.x - 0.1f * em, t0.y + ts.y + 0.1f * em),
                         ImGui::ColorConvertFloat4ToU32(bg), 0.2f * em);
       dl->AddText(t0, text, l.label.c_str());
     }
