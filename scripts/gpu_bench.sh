@@ -6,18 +6,8 @@
 # Results also go to $OUT (or /tmp/warpscope-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-carry=${1:-.carry}
-out=${OUT:-/tmp/warpscope-gpu}
-mkdir -p "$out"
-[ -f "$carry/fonts/DejaVuSans.ttf" ] && export WARPSCOPE_UI_FONT="$PWD/$carry/fonts/DejaVuSans.ttf"
-[ -f "$carry/fonts/JetBrainsMono-Regular.ttf" ] && export WARPSCOPE_MONO_FONT="$PWD/$carry/fonts/JetBrainsMono-Regular.ttf"
-export LD_LIBRARY_PATH="$PWD/$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-if [ -d .gl ] && ls .gl/*.deb > /dev/null 2>&1; then
-  for f in .gl/*.deb; do dpkg -x "$f" /; done
-  ldconfig
-fi
-[ -f /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ] &&
-  export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+# shellcheck source=gpu_env.sh
+source scripts/gpu_env.sh "${1:-.carry}"
 ws="$carry/bin/warpscope"
 
 echo "== device"

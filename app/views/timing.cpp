@@ -154,15 +154,20 @@ void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timing
 const uint64_t kSizes[] = {1ull << 20, 1ull << 22, 1ull << 24, 1ull << 26, 1ull << 28};
 const uint32_t kBlocks[] = {128, 256, 512, 1024};
 
-void draw_variants(TimingRunner& r, const TimingSnapshot& snap, TimingViewState& st) {
-  const viz::ViewColors vc = viz::view_colors();
-  const float E = em();
-  ImGui::SetNextItemWidth(6 * E);
+// The problem size of the Variants and Sweep tabs (one choice for both).
+void size_combo(TimingViewState& st) {
+  ImGui::SetNextItemWidth(6 * em());
   if (ImGui::BeginCombo("n", pow2_text(kSizes[st.size_index]).c_str())) {
     for (int i = 0; i < int(std::size(kSizes)); ++i)
       if (ImGui::Selectable(pow2_text(kSizes[i]).c_str(), i == st.size_index)) st.size_index = i;
     ImGui::EndCombo();
   }
+}
+
+void draw_variants(TimingRunner& r, const TimingSnapshot& snap, TimingViewState& st) {
+  const viz::ViewColors vc = viz::view_colors();
+  const float E = em();
+  size_combo(st);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(5 * E);
   const char* dtypes[] = {"int", "float"};
@@ -364,12 +369,7 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(6 * E);
-  if (ImGui::BeginCombo("n", pow2_text(kSizes[st.size_index]).c_str())) {
-    for (int i = 0; i < int(std::size(kSizes)); ++i)
-      if (ImGui::Selectable(pow2_text(kSizes[i]).c_str(), i == st.size_index)) st.size_index = i;
-    ImGui::EndCombo();
-  }
+  size_combo(st);
   ImGui::SameLine();
   const std::string& axis = axes[size_t(st.sweep_axis)];
   std::vector<int64_t> values;

@@ -1,0 +1,16 @@
+# Sourced by the GPU machine's scripts (gpu_check.sh, gpu_bench.sh) after `cd` to the repository:
+# sets carry/out from $1 and $OUT, points the viewer at the carried fonts and libraries, unpacks the
+# carried glvnd packages (.gl/) and names NVIDIA's EGL vendor file when the machine has it.
+carry=${1:-.carry}
+out=${OUT:-/tmp/warpscope-gpu}
+mkdir -p "$out"
+[ -f "$carry/fonts/DejaVuSans.ttf" ] && export WARPSCOPE_UI_FONT="$PWD/$carry/fonts/DejaVuSans.ttf"
+[ -f "$carry/fonts/JetBrainsMono-Regular.ttf" ] && export WARPSCOPE_MONO_FONT="$PWD/$carry/fonts/JetBrainsMono-Regular.ttf"
+export LD_LIBRARY_PATH="$PWD/$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ -d .gl ] && ls .gl/*.deb > /dev/null 2>&1; then
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
+[ -f /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ] &&
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+true
