@@ -17,6 +17,10 @@ if [ "${WS_VIEWS_ONLY:-0}" = 1 ]; then
   echo "== the Timing panel's Live and Sweep tabs, headless (reduce 9, n = 2^24)"
   "$ws" --headless --view timing-live --kernel reduce --variant 9 --size 1400x900 --screenshot "$out/timing_live.png" 2>&1 | tail -2
   "$ws" --headless --view timing-sweep --kernel reduce --variant 9 --size 1400x900 --screenshot "$out/timing_sweep.png" 2>&1 | tail -2
+  if [ -x "$carry/bin/bench_views" ]; then
+    echo "== frame cost of the large views (our shaders, NVIDIA EGL)"
+    "$carry/bin/bench_views"
+  fi
   exit 0
 fi
 
