@@ -69,12 +69,25 @@ BlockTimeline block_timeline(const Trace& trace, uint32_t block, TimelineMode mo
     // Split each warp's events into intervals at its barriers; interval j of every warp starts at
     // the same column, as wide as the longest warp's interval j; barrier j is one column after it.
     std::vector<std::vector<std::vector<size_t>>> intervals(t.warps);  // warp -> interval -> events
-    std::vector<std::vector<size_t>> barriers(t.warps);                 // warp -> barrier events
+    std::vector<std::vector<std::vector<size_t>>> barriers(t.warps);    // warp -> barrier j -> events
     for (uint32_t w = 0; w < t.warps; ++w) intervals[w].emplace_back();
     for (size_t i = first; i < last; ++i) {
       const Event& e = trace.events[i];
       if (e.type == EventType::Barrier) {
-        barriers[e.warp].push_back(i);
+        // Volta and later: a divergent warp reaches one __syncthreads() group by group, and the
+        // GPU recorder writes one record per group. Records of the same site with disjoint masks
+        // and nothing in between are the same barrier of that warp (one column, not two).
+        auto& bw = barriers[e.warp];
+        if (!bw.empty() && intervals[e.warp].back().empty()) {
+          uint32_t arrived = 0;
+          for (size_t k : bw.back()) arrived |= trace.events[k].mask;
+          const Event& prev = trace.events[bw.back().back()];
+          if (prev.site == e.site && (arrived & e.mask) == 0) {
+            bw.back().push_back(i);
+            continue;
+          }
+        }
+        bw.push_back({i});
         intervals[e.warp].emplace_back();
       } else {
         intervals[e.warp].back().push_back(i);
@@ -95,7 +108,7 @@ BlockTimeline block_timeline(const Trace& trace, uint32_t block, TimelineMode mo
       bool any_barrier = false;
       for (uint32_t w = 0; w < t.warps; ++w)
         if (j < barriers[w].size()) {
-          t.per_warp[w].push_back({barriers[w][j], col});
+          for (size_t k : barriers[w][j]) t.per_warp[w].push_back({k, col});
           any_barrier = true;
         }
       if (any_barrier) t.barrier_columns.push_back(col++);

@@ -77,6 +77,38 @@ TEST(Views, TimelineAlignsBarriers) {
   EXPECT_NEAR(tl.simd_efficiency(), 169.0 / 256.0, 1e-12);
 }
 
+// A GPU trace of a divergent warp at __syncthreads(): Volta+ arrives group by group, so warp 0 has
+// two barrier records (same site, masks 0000ffff and ffff0000). Aligned, they are ONE barrier
+// column and both warps' next instruction lines up after it.
+TEST(Views, TimelineMergesABarrierReachedInGroups) {
+  TraceBuilder b({64, 1, 1});
+  uint32_t s = b.alloc("s", MemSpace::Shared, 4, 64);
+  uint32_t site = b.site(7, "s[t]");
+  b.access_fn(0, 0, site, s, AccessKind::Store, 4, kFull, [](uint32_t l) { return 4ull * l; });
+  b.access_fn(0, 1, site, s, AccessKind::Store, 4, kFull, [](uint32_t l) { return 4ull * (l + 32); });
+  b.barrier(0, {0}, 0x0000ffffu);
+  b.barrier(0, {0}, 0xffff0000u);
+  b.barrier(0, {1});
+  b.access_fn(0, 0, site, s, AccessKind::Load, 4, kFull, [](uint32_t l) { return 4ull * l; });
+  b.access_fn(0, 1, site, s, AccessKind::Load, 4, kFull, [](uint32_t l) { return 4ull * (l + 32); });
+  ws::Trace t = b.finish();
+  BlockTimeline tl = block_timeline(t, 0);
+  ASSERT_EQ(tl.barrier_columns.size(), 1u);
+  EXPECT_EQ(tl.barrier_columns[0], 1u);
+  EXPECT_EQ(tl.columns, 3u);
+  ASSERT_EQ(tl.per_warp[0].size(), 4u);  // store, 2 barrier records, load
+  EXPECT_EQ(tl.per_warp[0][1].column, 1u);
+  EXPECT_EQ(tl.per_warp[0][2].column, 1u);
+  EXPECT_EQ(tl.per_warp[0][3].column, 2u);
+  EXPECT_EQ(tl.per_warp[1][2].column, 2u);  // warp 1's load lines up with warp 0's
+  // Two barriers in a row that are really two (the second mask overlaps the first): two columns.
+  TraceBuilder b2({32, 1, 1});
+  b2.alloc("s", MemSpace::Shared, 4, 32);
+  b2.barrier(0, {0});
+  b2.barrier(0, {0});
+  EXPECT_EQ(block_timeline(b2.finish(), 0).barrier_columns.size(), 2u);
+}
+
 // Issue clock: one column per distinct time; the barrier (two events, one time in a real trace;
 // the builder gives them consecutive times) is still a column of its own.
 TEST(Views, TimelineIssueClock) {

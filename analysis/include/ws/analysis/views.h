@@ -28,7 +28,9 @@ std::pair<size_t, size_t> block_events(const Trace& trace, uint32_t block);
 
 enum class TimelineMode : uint8_t {
   // x = the warp's own issue steps, restarted at every __syncthreads(): step k after barrier j of
-  // every warp is in the same column, and each barrier is one column shared by all warps.
+  // every warp is in the same column, and each barrier is one column shared by all warps. A warp
+  // that reached a barrier in several divergent groups (Volta+: one GPU record per group, same
+  // site, disjoint masks, nothing in between) has them all in that one column.
   AlignedSteps = 0,
   // x = the block's issue clock (Event::time ranked): the order in which the emulator (or the
   // GPU) actually issued the warps' instructions, one at a time.
