@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <iostream>
 
@@ -146,6 +147,15 @@ int run_view_cli(const Options& opt) {
     return 2;
   }
   run.select = opt.select;
+  if (!opt.color.empty()) {
+    const std::string colors[] = {"accesses", "conflicts", "first-touch"};
+    const auto it = std::find(std::begin(colors), std::end(colors), opt.color);
+    if (it == std::end(colors)) {
+      std::cerr << "warpscope: --color " << opt.color << ": the memory heatmap colors by accesses, conflicts or first-touch\n";
+      return 2;
+    }
+    run.memory_color = int(it - std::begin(colors));
+  }
   if (opt.size_given) {
     run.width = opt.width;
     run.height = opt.height;
@@ -221,6 +231,10 @@ int run_cli(int argc, char** argv) {
       ->type_name("B");
   app.add_option("--param", opt.params, "With --view: kernel parameter NAME=VALUE, repeatable (e.g. stride=8)")
       ->type_name("NAME=VALUE");
+  app.add_option("--color", opt.color,
+                 "With --view memory-heatmap: color elements by accesses (default), conflicts (bank conflicts "
+                 "they met) or first-touch (when they were first touched)")
+      ->type_name("C");
   app.add_option("--select", opt.select,
                  "With --view: what is selected, e.g. block=0,warp=1,event=12 (keys: launch, block, warp, "
                  "event = index in the trace, step = the warp's issue step, site, lane, alloc, element, "

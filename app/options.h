@@ -23,6 +23,7 @@ struct Options {
   // One view alone (--view): what to run and select. Empty kernel: the viewer's default run.
   std::string view;
   std::string kernel, variant, block, dtype, select;
+  std::string color;  // --color for --view memory-heatmap: accesses, conflicts, first-touch
   std::vector<std::string> params;  // NAME=VALUE, the kernel's own parameters
   std::string backend;              // "", emu, gpu-trace
   uint64_t n = 0, seed = 1;

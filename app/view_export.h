@@ -19,6 +19,7 @@ struct ViewRun {
   int width = 1000, height = 640;  // the panel's size at 1x
   float factor = 1.0f;       // output pixels per panel pixel (2 for slides)
   bool presentation = false;
+  int memory_color = 0;  // the memory heatmap's color: 0 accesses, 1 bank conflicts, 2 first touch
 };
 
 // The panel id for a view name, or "" (then `error` lists the names).

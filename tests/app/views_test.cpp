@@ -439,6 +439,13 @@ TEST(ViewCli, RendersOneView) {
   fs::remove(png);
   EXPECT_EQ(run_warpscope("--headless --view nope --screenshot " + png.string()).exit_code, 2);
   EXPECT_EQ(run_warpscope("--view timeline --screenshot " + png.string()).exit_code, 2);
+  // The memory heatmap's color mode: a known one renders, an unknown one names the choices.
+  EXPECT_EQ(run_warpscope("--headless --view memory --kernel bank --variant stride --param stride=2 --n 32 --block 32 "
+                          "--color conflicts --screenshot " + png.string()).exit_code, 0);
+  fs::remove(png);
+  RunResult color = run_warpscope("--headless --view memory --color hue --screenshot " + png.string());
+  EXPECT_EQ(color.exit_code, 2);
+  EXPECT_NE(color.out.find("accesses, conflicts or first-touch"), std::string::npos) << color.out;
   RunResult bad = run_warpscope("--headless --view timeline --select warp=x --screenshot " + png.string());
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.out.find("not a number"), std::string::npos) << bad.out;
