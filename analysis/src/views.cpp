@@ -71,28 +71,36 @@ BlockTimeline block_timeline(const Trace& trace, uint32_t block, TimelineMode mo
     std::vector<std::vector<std::vector<size_t>>> intervals(t.warps);  // warp -> interval -> events
     std::vector<std::vector<std::vector<size_t>>> barriers(t.warps);    // warp -> barrier j -> events
     for (uint32_t w = 0; w < t.warps; ++w) intervals[w].emplace_back();
+    // Volta and later: a divergent warp reaches one __syncthreads() group by group, and the GPU
+    // recorder writes one record per group, with the other groups' work in between. Records of
+    // one site whose masks do not overlap are gathered until they cover the warp's live lanes (or
+    // a lane that already arrived issues again): one barrier, one column. The emulator's records
+    // already cover the warp.
+    std::vector<std::vector<size_t>> pending(t.warps);  // warp -> barrier records gathered so far
+    std::vector<uint32_t> arrived(t.warps, 0);
+    auto close = [&](uint32_t w) {
+      if (pending[w].empty()) return;
+      barriers[w].push_back(std::move(pending[w]));
+      pending[w].clear();
+      arrived[w] = 0;
+      intervals[w].emplace_back();
+    };
     for (size_t i = first; i < last; ++i) {
       const Event& e = trace.events[i];
+      const uint32_t w = e.warp;
       if (e.type == EventType::Barrier) {
-        // Volta and later: a divergent warp reaches one __syncthreads() group by group, and the
-        // GPU recorder writes one record per group. Records of the same site with disjoint masks
-        // and nothing in between are the same barrier of that warp (one column, not two).
-        auto& bw = barriers[e.warp];
-        if (!bw.empty() && intervals[e.warp].back().empty()) {
-          uint32_t arrived = 0;
-          for (size_t k : bw.back()) arrived |= trace.events[k].mask;
-          const Event& prev = trace.events[bw.back().back()];
-          if (prev.site == e.site && (arrived & e.mask) == 0) {
-            bw.back().push_back(i);
-            continue;
-          }
-        }
-        bw.push_back({i});
-        intervals[e.warp].emplace_back();
+        if (!pending[w].empty() && (trace.events[pending[w].front()].site != e.site || (arrived[w] & e.mask) != 0))
+          close(w);
+        pending[w].push_back(i);
+        arrived[w] |= e.mask;
+        const uint32_t live = t.live_lanes[w] >= 32 ? 0xffffffffu : (1u << t.live_lanes[w]) - 1u;  // (a count)
+        if ((arrived[w] & live) == live) close(w);
       } else {
-        intervals[e.warp].back().push_back(i);
+        if (!pending[w].empty() && (arrived[w] & e.mask) != 0) close(w);  // the barrier was passed
+        intervals[w].back().push_back(i);
       }
     }
+    for (uint32_t w = 0; w < t.warps; ++w) close(w);
     size_t n_intervals = 0;
     for (uint32_t w = 0; w < t.warps; ++w) n_intervals = std::max(n_intervals, intervals[w].size());
     uint32_t col = 0;

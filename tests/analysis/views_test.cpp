@@ -101,6 +101,20 @@ TEST(Views, TimelineMergesABarrierReachedInGroups) {
   EXPECT_EQ(tl.per_warp[0][2].column, 1u);
   EXPECT_EQ(tl.per_warp[0][3].column, 2u);
   EXPECT_EQ(tl.per_warp[1][2].column, 2u);  // warp 1's load lines up with warp 0's
+  // As reduce 1 records on an H100: the idle lanes (55555555 off) reach the barrier first, then
+  // the working group does its shared access and arrives: still one barrier, the access before it.
+  TraceBuilder b3({32, 1, 1});
+  uint32_t s3 = b3.alloc("s", MemSpace::Shared, 4, 32);
+  b3.barrier(0, {0}, 0xaaaaaaaau);
+  b3.access_fn(0, 0, site, s3, AccessKind::Load, 4, 0x55555555u, [](uint32_t l) { return 4ull * l; });
+  b3.barrier(0, {0}, 0x55555555u);
+  b3.access_fn(0, 0, site, s3, AccessKind::Load, 4, kFull, [](uint32_t l) { return 4ull * l; });
+  ws::Trace t3 = b3.finish();
+  BlockTimeline tl3 = block_timeline(t3, 0);
+  ASSERT_EQ(tl3.barrier_columns.size(), 1u);
+  EXPECT_EQ(tl3.barrier_columns[0], 1u);      // after the one access of interval 0
+  EXPECT_EQ(tl3.per_warp[0][0].column, 0u);   // the working group's load
+  EXPECT_EQ(tl3.per_warp[0].back().column, 2u);
   // Two barriers in a row that are really two (the second mask overlaps the first): two columns.
   TraceBuilder b2({32, 1, 1});
   b2.alloc("s", MemSpace::Shared, 4, 32);
