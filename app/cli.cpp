@@ -156,6 +156,16 @@ int run_view_cli(const Options& opt) {
     }
     run.memory_color = int(it - std::begin(colors));
   }
+  if (!opt.timeline_x.empty()) {
+    const std::string xs[] = {"steps", "clock", "time"};
+    const auto it = std::find(std::begin(xs), std::end(xs), opt.timeline_x);
+    if (it == std::end(xs)) {
+      std::cerr << "warpscope: --timeline-x " << opt.timeline_x
+                << ": the timeline's x axis is steps (aligned at barriers), clock (issue clock) or time (ns, gpu-trace)\n";
+      return 2;
+    }
+    run.timeline_x = int(it - std::begin(xs));
+  }
   if (opt.size_given) {
     run.width = opt.width;
     run.height = opt.height;
@@ -235,6 +245,10 @@ int run_cli(int argc, char** argv) {
                  "With --view memory-heatmap: color elements by accesses (default), conflicts (bank conflicts "
                  "they met) or first-touch (when they were first touched)")
       ->type_name("C");
+  app.add_option("--timeline-x", opt.timeline_x,
+                 "With --view divergence-timeline: x axis steps (aligned at barriers, default), clock (the block's "
+                 "issue clock) or time (ns, gpu-trace only)")
+      ->type_name("X");
   app.add_option("--select", opt.select,
                  "With --view: what is selected, e.g. block=0,warp=1,event=12 (keys: launch, block, warp, "
                  "event = index in the trace, step = the warp's issue step, site, lane, alloc, element, "

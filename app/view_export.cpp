@@ -30,6 +30,7 @@ const std::pair<const char*, const char*> kAliases[] = {
 
 TimingViewState& timing_view_state();          // panels/timing.cpp
 MemoryHeatmapState& memory_heatmap_state();   // panels/memory_heatmap.cpp
+TimelineState& timeline_state();              // panels/divergence_timeline.cpp
 
 namespace {
 // The Timing view measures in the background: ask for what it shows and wait, so the picture has
@@ -162,6 +163,7 @@ bool render_view(const ViewRun& run, ws::viz::Image& out, std::string& error) {
     }
   if (id == "timing" && !prepare_timing(run.view, s.last_request(), error)) return false;
   memory_heatmap_state().mode = run.memory_color;
+  timeline_state().mode = analysis::TimelineMode(run.timeline_x);
   auto ctx = ws::viz::HeadlessContext::create(error);
   if (!ctx) return false;
   const PanelInfo& p = all_panels()[size_t(find_panel(id))];

@@ -51,7 +51,32 @@ BlockTimeline block_timeline(const Trace& trace, uint32_t block, TimelineMode mo
   t.live_lanes.resize(t.warps);
   for (uint32_t w = 0; w < t.warps; ++w) t.live_lanes[w] = live_lanes(trace, w);
 
-  if (mode == TimelineMode::IssueClock) {
+  if (mode == TimelineMode::Time && first < last) {
+    uint64_t t0 = ~0ull, t1 = 0;
+    for (size_t i = first; i < last; ++i) t0 = std::min(t0, trace.events[i].time), t1 = std::max(t1, trace.events[i].time);
+    const uint64_t span = t1 - t0 + 1;
+    // The smallest 1-2-5 column width that keeps the block within kMaxTimeColumns columns.
+    uint64_t ns = 1;
+    for (uint64_t mag = 1;; mag *= 10) {
+      for (uint64_t m : {1ull, 2ull, 5ull})
+        if ((span + m * mag - 1) / (m * mag) <= kMaxTimeColumns) {
+          ns = m * mag;
+          goto found;
+        }
+    }
+  found:
+    t.time0 = t0;
+    t.ns_per_column = ns;
+    t.columns = uint32_t((span + ns - 1) / ns);
+    for (size_t i = first; i < last; ++i) {
+      const Event& e = trace.events[i];
+      const uint32_t col = uint32_t((e.time - t0) / ns);
+      t.per_warp[e.warp].push_back({i, col});
+      if (e.type == EventType::Barrier) t.barrier_columns.push_back(col);
+    }
+    std::sort(t.barrier_columns.begin(), t.barrier_columns.end());
+    t.barrier_columns.erase(std::unique(t.barrier_columns.begin(), t.barrier_columns.end()), t.barrier_columns.end());
+  } else if (mode == TimelineMode::IssueClock) {
     // Rank the distinct times: a barrier releases every warp at one time, so it is one column.
     std::vector<uint64_t> times;
     for (size_t i = first; i < last; ++i) times.push_back(trace.events[i].time);

@@ -34,10 +34,14 @@ void draw_divergence_timeline_view(Session& s, TimelineState& st) {
   const float E = em();
   selection_bar(s, false);
   ImGui::SameLine();
+  // Real time only where the records carry it (gpu-trace: %globaltimer); the emulator's clock
+  // counts issue slots, not nanoseconds.
+  const bool has_time = t.launch.backend == to_string(BackendKind::GpuTrace);
+  if (!has_time && st.mode == analysis::TimelineMode::Time) st.mode = analysis::TimelineMode::AlignedSteps;
   int mode = int(st.mode);
   ImGui::SetNextItemWidth(8.5f * E);
-  const char* modes[] = {"steps, aligned at barriers", "block issue clock"};
-  if (ImGui::Combo("##x", &mode, modes, 2)) {
+  const char* modes[] = {"steps, aligned at barriers", "block issue clock", "time (ns, this block's SM)"};
+  if (ImGui::Combo("##x", &mode, modes, has_time ? 3 : 2)) {
     st.mode = analysis::TimelineMode(mode);
     st.zoom = 0;
     st.col0 = 0;
@@ -197,10 +201,11 @@ void draw_divergence_timeline_view(Session& s, TimelineState& st) {
       if (hit) {
         const Event& e = t.events[size_t(hit->event)];
         const bool active = (e.mask >> lane) & 1u;
-        ImGui::SetTooltip("warp %d, lane %d (threadIdx %u,%u,%u): %s\n%s at %s\n%s\nmask %08x: %d of 32 lanes active (step %u)",
+        const std::string when = tl.ns_per_column ? ", t = " + std::to_string(e.time - tl.time0) + " ns" : "";
+        ImGui::SetTooltip("warp %d, lane %d (threadIdx %u,%u,%u): %s\n%s at %s\n%s\nmask %08x: %d of 32 lanes active (step %u%s)",
                           w, lane, th.x, th.y, th.z, active ? "active" : "inactive", e.type == EventType::Access ? to_string(e.kind) : to_string(e.type),
                           site_label(t, e.site).c_str(), e.site < t.sites.size() ? t.sites[e.site].text.c_str() : "", e.mask,
-                          std::popcount(e.mask), e.step);
+                          std::popcount(e.mask), e.step, when.c_str());
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
           s.select_event(int64_t(hit->event));
           s.sel.lane = lane;
@@ -233,7 +238,15 @@ void draw_divergence_timeline_view(Session& s, TimelineState& st) {
   ImGui::SameLine(0, E);
   swatch(vc.barrier, "__syncthreads");
   ImGui::SameLine(0, E);
-  ImGui::TextDisabled("x: %s, y: lanes 0-31 per warp", st.mode == analysis::TimelineMode::AlignedSteps ? "issue steps" : "issue clock");
+  if (st.mode == analysis::TimelineMode::Time) {
+    // The visible span in ns, so the slide says how long the block took.
+    const double visible_ns = double(canvas_w / col_px) * double(tl.ns_per_column);
+    ImGui::TextDisabled("x: time, %llu ns per column (%.0f ns across the view; the block took %llu ns), y: lanes 0-31 per warp",
+                        static_cast<unsigned long long>(tl.ns_per_column), visible_ns,
+                        static_cast<unsigned long long>(uint64_t(tl.columns) * tl.ns_per_column));
+  } else {
+    ImGui::TextDisabled("x: %s, y: lanes 0-31 per warp", st.mode == analysis::TimelineMode::AlignedSteps ? "issue steps" : "issue clock");
+  }
 }
 
 }  // namespace ws::app

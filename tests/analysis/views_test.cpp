@@ -123,6 +123,29 @@ TEST(Views, TimelineMergesABarrierReachedInGroups) {
   EXPECT_EQ(block_timeline(b2.finish(), 0).barrier_columns.size(), 2u);
 }
 
+// Real time (GPU traces): records at 1000, 1300 and 5000 ns span 4001 ns: 5 ns columns (the
+// smallest 1-2-5 width within 2000 columns), at columns 0, 60 and 800.
+TEST(Views, TimelineInNanoseconds) {
+  TraceBuilder b({32, 1, 1});
+  uint32_t s = b.alloc("s", MemSpace::Shared, 4, 32);
+  uint32_t site = b.site(2, "s[t]");
+  b.access_fn(0, 0, site, s, AccessKind::Store, 4, kFull, [](uint32_t l) { return 4ull * l; }).time = 1000;
+  b.barrier(0, {0});
+  b.access_fn(0, 0, site, s, AccessKind::Load, 4, kFull, [](uint32_t l) { return 4ull * l; }).time = 5000;
+  ws::Trace t = b.finish();
+  t.events[1].time = 1300;  // the barrier record
+  BlockTimeline tl = block_timeline(t, 0, TimelineMode::Time);
+  EXPECT_EQ(tl.time0, 1000u);
+  EXPECT_EQ(tl.ns_per_column, 5u);
+  EXPECT_EQ(tl.columns, 801u);  // ceil(4001 / 5)
+  ASSERT_EQ(tl.per_warp[0].size(), 3u);
+  EXPECT_EQ(tl.per_warp[0][0].column, 0u);
+  EXPECT_EQ(tl.per_warp[0][1].column, 60u);
+  EXPECT_EQ(tl.per_warp[0][2].column, 800u);
+  ASSERT_EQ(tl.barrier_columns.size(), 1u);
+  EXPECT_EQ(tl.barrier_columns[0], 60u);
+}
+
 // Issue clock: one column per distinct time; the barrier (two events, one time in a real trace;
 // the builder gives them consecutive times) is still a column of its own.
 TEST(Views, TimelineIssueClock) {

@@ -443,6 +443,9 @@ TEST(ViewCli, RendersOneView) {
   EXPECT_EQ(run_warpscope("--headless --view memory --kernel bank --variant stride --param stride=2 --n 32 --block 32 "
                           "--color conflicts --screenshot " + png.string()).exit_code, 0);
   fs::remove(png);
+  RunResult x = run_warpscope("--headless --view timeline --timeline-x days --screenshot " + png.string());
+  EXPECT_EQ(x.exit_code, 2);
+  EXPECT_NE(x.out.find("steps (aligned at barriers), clock (issue clock) or time"), std::string::npos) << x.out;
   RunResult color = run_warpscope("--headless --view memory --color hue --screenshot " + png.string());
   EXPECT_EQ(color.exit_code, 2);
   EXPECT_NE(color.out.find("accesses, conflicts or first-touch"), std::string::npos) << color.out;

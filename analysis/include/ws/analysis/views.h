@@ -35,7 +35,12 @@ enum class TimelineMode : uint8_t {
   // x = the block's issue clock (Event::time ranked): the order in which the emulator (or the
   // GPU) actually issued the warps' instructions, one at a time.
   IssueClock = 1,
+  // x = real time (GPU traces: %globaltimer ns of each record, the block's first record at 0),
+  // binned into columns of BlockTimeline::ns_per_column (1, 2 or 5 x 10^k ns, at most
+  // kMaxTimeColumns columns). A block runs on one SM, so this is that SM's time line.
+  Time = 2,
 };
+inline constexpr uint32_t kMaxTimeColumns = 2000;
 
 struct TimelineEntry {
   uint64_t event = 0;   // index in trace.events
@@ -49,6 +54,9 @@ struct BlockTimeline {
   std::vector<std::vector<TimelineEntry>> per_warp;  // per warp: instructions and barriers in order
   std::vector<uint32_t> barrier_columns;             // ascending; AlignedSteps: one per barrier
   std::vector<uint32_t> live_lanes;                  // per warp (partial last warp < 32)
+  // Time mode: the block's first record time and the width of a column.
+  uint64_t time0 = 0;
+  uint64_t ns_per_column = 0;
   // Whole block: active lanes / (32 x instructions) over Access, WarpSync and Fence events.
   uint64_t instructions = 0, active_lanes = 0;
   double simd_efficiency() const {
