@@ -241,7 +241,8 @@ void draw_divergence_timeline_view(Session& s, TimelineState& st) {
   if (st.mode == analysis::TimelineMode::Time) {
     // The visible span in ns, so the slide says how long the block took.
     const double visible_ns = double(canvas_w / col_px) * double(tl.ns_per_column);
-    ImGui::TextDisabled("x: time, %llu ns per column (%.0f ns across the view; the block took %llu ns), y: lanes 0-31 per warp",
+    ImGui::TextDisabled("x: time of the recorded run (recording slows it), %llu ns per column (%.0f ns across the view; "
+                        "the block took %llu ns), y: lanes 0-31 per warp",
                         static_cast<unsigned long long>(tl.ns_per_column), visible_ns,
                         static_cast<unsigned long long>(uint64_t(tl.columns) * tl.ns_per_column));
   } else {
