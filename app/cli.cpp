@@ -166,6 +166,7 @@ int run_view_cli(const Options& opt) {
     }
     run.timeline_x = int(it - std::begin(xs));
   }
+  run.compare = opt.compare;
   if (opt.size_given) {
     run.width = opt.width;
     run.height = opt.height;
@@ -249,6 +250,9 @@ int run_cli(int argc, char** argv) {
                  "With --view divergence-timeline: x axis steps (aligned at barriers, default), clock (the block's "
                  "issue clock) or time (ns, gpu-trace only)")
       ->type_name("X");
+  app.add_flag("--compare", opt.compare,
+               "With --view divergence-timeline: draw the same launch on the other backend below (emulator above, "
+               "gpu-trace below; needs a CUDA device for the GPU half)");
   app.add_option("--select", opt.select,
                  "With --view: what is selected, e.g. block=0,warp=1,event=12 (keys: launch, block, warp, "
                  "event = index in the trace, step = the warp's issue step, site, lane, alloc, element, "

@@ -25,6 +25,7 @@ struct Options {
   std::string kernel, variant, block, dtype, select;
   std::string color;  // --color for --view memory-heatmap: accesses, conflicts, first-touch
   std::string timeline_x;  // --timeline-x for --view divergence-timeline: steps, clock, time
+  bool compare = false;    // --compare for --view divergence-timeline: the other backend below
   std::vector<std::string> params;  // NAME=VALUE, the kernel's own parameters
   std::string backend;              // "", emu, gpu-trace
   uint64_t n = 0, seed = 1;

@@ -164,6 +164,14 @@ bool render_view(const ViewRun& run, ws::viz::Image& out, std::string& error) {
   if (id == "timing" && !prepare_timing(run.view, s.last_request(), error)) return false;
   memory_heatmap_state().mode = run.memory_color;
   timeline_state().mode = analysis::TimelineMode(run.timeline_x);
+  timeline_state().compare = run.compare;
+  if (run.compare && id == "divergence-timeline") {
+    Session& other = compare_session(s, timeline_state());
+    if (!other.wait_idle(std::chrono::minutes(2))) {
+      error = "the comparison run did not finish within two minutes";
+      return false;
+    }
+  }
   auto ctx = ws::viz::HeadlessContext::create(error);
   if (!ctx) return false;
   const PanelInfo& p = all_panels()[size_t(find_panel(id))];

@@ -21,6 +21,7 @@ struct ViewRun {
   bool presentation = false;
   int memory_color = 0;  // the memory heatmap's color: 0 accesses, 1 bank conflicts, 2 first touch
   int timeline_x = 0;    // the divergence timeline's x: 0 aligned steps, 1 issue clock, 2 time (ns)
+  bool compare = false;  // the divergence timeline: the same launch on the other backend below
 };
 
 // The panel id for a view name, or "" (then `error` lists the names).

@@ -27,31 +27,100 @@ uint8_t kind_of(const Event& e) {
 
 }  // namespace
 
+namespace {
+void draw_one_timeline(Session& s, TimelineState& st, bool main);
+}  // namespace
+
+BackendKind compare_backend(BackendKind main) {
+  return main == BackendKind::Emu ? BackendKind::GpuTrace : BackendKind::Emu;
+}
+
+Session& compare_session(Session& s, TimelineState& st) {
+  if (!st.other) {
+    st.other = std::make_unique<Session>();
+    st.other_view = std::make_unique<TimelineState>();
+  }
+  const auto d = s.data();
+  if (d && st.other_for != d->generation) {
+    st.other_for = d->generation;
+    RunRequest r = d->request;
+    r.backend = compare_backend(d->request.backend);
+    r.config.cancel.reset();
+    st.other->request(std::move(r));
+  }
+  return *st.other;
+}
+
 void draw_divergence_timeline_view(Session& s, TimelineState& st) {
+  const auto d = s.data();
+  if (!st.compare || !d) {
+    draw_one_timeline(s, st, true);
+    return;
+  }
+  // Two timelines of the same launch, one above the other, with the same block, x mode and zoom.
+  Session& o = compare_session(s, st);
+  o.poll();
+  TimelineState& ov = *st.other_view;
+  o.sel.launch = s.sel.launch;
+  o.sel.block = s.sel.block;
+  ov.mode = st.mode;
+  const float half = std::floor(ImGui::GetContentRegionAvail().y * 0.5f);
+  const bool emu_main = d->request.backend == BackendKind::Emu;
+  const ws::viz::ViewColors vc = ws::viz::view_colors();
+  ImGui::BeginChild("##main-timeline", ImVec2(0, half), false, ImGuiWindowFlags_NoScrollbar);
+  ImGui::TextColored(vc.text_dim, emu_main ? "Emulator: the textbook SIMT model (divergent paths serialized, "
+                                             "reconvergence after if/else and loops)"
+                                           : "GPU (gpu-trace): what the hardware grouped");
+  draw_one_timeline(s, st, true);
+  ImGui::EndChild();
+  ImGui::BeginChild("##other-timeline", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
+  ImGui::TextColored(vc.text_dim, emu_main ? "GPU (gpu-trace), the same launch: what the hardware grouped"
+                                           : "Emulator, the same launch: the textbook SIMT model");
+  ov.zoom = st.zoom > 0 && ov.timeline.columns == st.timeline.columns ? st.zoom : ov.zoom;
+  ov.col0 = st.col0;
+  draw_one_timeline(o, ov, false);
+  ImGui::EndChild();
+}
+
+namespace {
+
+void draw_timeline_body(Session& s, TimelineState& st, bool main) {
   if (!view_ready(s, "the timeline shows which lanes of each warp were active at every step.")) return;
   const Trace& t = *s.trace();
   const auto d = s.data();
   const float E = em();
-  selection_bar(s, false);
-  ImGui::SameLine();
+  if (main) {
+    selection_bar(s, false);
+    ImGui::SameLine();
+  }
   // Real time only where the records carry it (gpu-trace: %globaltimer); the emulator's clock
   // counts issue slots, not nanoseconds.
   const bool has_time = t.launch.backend == to_string(BackendKind::GpuTrace);
   if (!has_time && st.mode == analysis::TimelineMode::Time) st.mode = analysis::TimelineMode::AlignedSteps;
-  int mode = int(st.mode);
-  ImGui::SetNextItemWidth(8.5f * E);
-  const char* modes[] = {"steps, aligned at barriers", "block issue clock", "time (ns, this block's SM)"};
-  if (ImGui::Combo("##x", &mode, modes, has_time ? 3 : 2)) {
-    st.mode = analysis::TimelineMode(mode);
-    st.zoom = 0;
-    st.col0 = 0;
+  bool zoom_in = false, zoom_out = false;
+  if (main) {
+    int mode = int(st.mode);
+    ImGui::SetNextItemWidth(8.5f * E);
+    const char* modes[] = {"steps, aligned at barriers", "block issue clock", "time (ns, this block's SM)"};
+    if (ImGui::Combo("##x", &mode, modes, has_time ? 3 : 2)) {
+      st.mode = analysis::TimelineMode(mode);
+      st.zoom = 0;
+      st.col0 = 0;
+    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton("fit")) st.zoom = 0, st.col0 = 0;
+    ImGui::SameLine();
+    zoom_in = ImGui::SmallButton("+");
+    ImGui::SameLine();
+    zoom_out = ImGui::SmallButton("-");
+    ImGui::SameLine();
+    // The comparison needs the other backend: gpu-trace wants a CUDA device (without one the lower
+    // half says so).
+    ImGui::Checkbox(d->request.backend == BackendKind::Emu ? "compare with the GPU" : "compare with the emulator",
+                    &st.compare);
+  } else if (!has_time && st.mode == analysis::TimelineMode::Time) {
+    st.mode = analysis::TimelineMode::AlignedSteps;
   }
-  ImGui::SameLine();
-  if (ImGui::SmallButton("fit")) st.zoom = 0, st.col0 = 0;
-  ImGui::SameLine();
-  const bool zoom_in = ImGui::SmallButton("+");
-  ImGui::SameLine();
-  const bool zoom_out = ImGui::SmallButton("-");
 
   uint64_t key = ws::viz::hash_mix(ws::viz::kHashSeed, d->generation);
   key = ws::viz::hash_mix(key, s.sel.launch);
@@ -249,5 +318,14 @@ void draw_divergence_timeline_view(Session& s, TimelineState& st) {
     ImGui::TextDisabled("x: %s, y: lanes 0-31 per warp", st.mode == analysis::TimelineMode::AlignedSteps ? "issue steps" : "issue clock");
   }
 }
+
+// The comparison's lower timeline draws the same widgets: its own ID scope.
+void draw_one_timeline(Session& s, TimelineState& st, bool main) {
+  ImGui::PushID(main ? 0 : 1);
+  draw_timeline_body(s, st, main);
+  ImGui::PopID();
+}
+
+}  // namespace
 
 }  // namespace ws::app

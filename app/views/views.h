@@ -69,8 +69,20 @@ struct TimelineState {
   // Last draw.
   ImVec2 grid_min{0, 0};
   float col_px = 0, lane_px = 0, gap_px = 0;
+  // Compare: the same launch on the other backend drawn below (emulator above: the textbook SIMT
+  // model; gpu-trace below: what the hardware grouped). `other` is a session of its own that runs
+  // the main run's request on the other backend whenever the main run changes.
+  bool compare = false;
+  std::unique_ptr<Session> other;
+  std::unique_ptr<TimelineState> other_view;
+  uint64_t other_for = 0;  // the main run's generation the other session was asked for
 };
 void draw_divergence_timeline_view(Session& s, TimelineState& st);
+// The backend a comparison runs on: the emulator for a GPU run, gpu-trace for an emulator run.
+BackendKind compare_backend(BackendKind main);
+// Starts (or refreshes) the comparison run for the main session's current run; returns the other
+// session (headless renders wait on it).
+Session& compare_session(Session& s, TimelineState& st);
 
 // --- Block layout --------------------------------------------------------------------------------
 struct BlockLayoutState {

@@ -244,6 +244,35 @@ TEST_F(Views, ReductionLabShowsPass) {
   }
 }
 
+// Compare: the same launch on the other backend below. A run that says it came from the GPU gets
+// an emulator run as its companion (here both are emulator traces, so the two timelines must be
+// cell for cell the same); without a GPU, an emulator run's companion says why it has no trace.
+TEST_F(Views, TimelineComparesWithTheOtherBackend) {
+  Session s;
+  run(s, reduce("1", 64, 128));
+  auto as_gpu = std::make_shared<SessionData>(*s.data());
+  as_gpu->request.backend = ws::BackendKind::GpuTrace;  // pretend: its companion is then the emulator
+  s.set_data(as_gpu);
+  TimelineState st;
+  st.compare = true;
+  Session& other = compare_session(s, st);
+  ASSERT_TRUE(other.wait_idle());
+  ASSERT_TRUE(other.data());
+  EXPECT_EQ(other.data()->request.backend, ws::BackendKind::Emu);
+  render(900, 800, [&] { draw_divergence_timeline_view(s, st); });
+  ASSERT_TRUE(st.other_view);
+  EXPECT_GT(st.grid.columns, 0);
+  EXPECT_EQ(st.other_view->grid.columns, st.grid.columns);
+  EXPECT_EQ(st.other_view->grid.masks, st.grid.masks);
+  // The main run changes: the companion follows.
+  const uint64_t asked = st.other_for;
+  run(s, reduce("3", 64, 128));
+  compare_session(s, st);
+  EXPECT_NE(st.other_for, asked);
+  ASSERT_TRUE(st.other->wait_idle());
+  EXPECT_EQ(st.other->data()->request.config.variant, "3");
+}
+
 // The Memory lab's matrix kernels take a 2D block shape (seed 000: dim3(16,16) vs dim3(128,2)):
 // the lab shows the run's x and y, and the run used exactly that shape.
 TEST_F(Views, MemoryLabTakesTwoDimensionalBlocks) {
