@@ -171,7 +171,7 @@ void draw_timeline_body(Session& s, TimelineState& st, bool main) {
   const float room = std::max(avail.y - legend_h, 4 * E);
   // Lane rows fill the height (whole pixels once they are 3 px or more; below that, the eye
   // sees the band, not the rows).
-  float lane_px = std::clamp((room - gap_px * float(g.warps - 1)) / float(32 * g.warps), 1.0f, 0.5f * E);
+  float lane_px = std::clamp((room - 2 - gap_px * float(g.warps - 1)) / float(32 * g.warps), 1.0f, 0.5f * E);
   if (lane_px >= 3) lane_px = std::floor(lane_px);
   const float band = 32 * lane_px + gap_px;
   const float height = band * g.warps - gap_px;
