@@ -95,7 +95,13 @@ void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st) {
   for (const auto& A : st.allocs) global_max = std::max(global_max, A->map.vmax);
 
   const float avail_w = ImGui::GetContentRegionAvail().x;
-  if (ImGui::BeginChild("##allocs", ImVec2(0, -2.4f * ImGui::GetTextLineHeightWithSpacing()))) {
+  const char* captions[] = {"lane accesses per element (blank: untouched)",
+                            "bank conflicts met: other words in the same bank and pass, summed (blank: untouched)",
+                            "first touched at event ... of the block (with playback) or trace (blank: untouched)"};
+  // Room for the legend under the arrays: its caption goes beside the color strip or below it.
+  const bool caption_beside = avail_w > std::min(avail_w, 16 * E) + ImGui::CalcTextSize(captions[st.mode]).x + E;
+  const float legend_h = (caption_beside ? 2.4f : 3.6f) * ImGui::GetTextLineHeightWithSpacing();
+  if (ImGui::BeginChild("##allocs", ImVec2(0, -legend_h))) {
     // Shared arrays first: they are where a block's reduction tree folds.
     std::vector<size_t> order;
     for (size_t a = 0; a < t.allocations.size(); ++a)
@@ -159,9 +165,6 @@ void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st) {
     }
   }
   ImGui::EndChild();
-  const char* captions[] = {"lane accesses per element (blank: untouched)",
-                            "bank conflicts met: other words in the same bank and pass, summed (blank: untouched)",
-                            "first touched at event ... of the block (with playback) or trace (blank: untouched)"};
   viridis_legend(vmin, global_max, captions[st.mode], true);
 }
 
