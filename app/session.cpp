@@ -66,28 +66,20 @@ KeyNumbers key_numbers(const SessionData& d) {
   if (!d.error.empty() && d.reports.empty()) return k;
   k.valid = true;
   k.passed = d.result.passed;
-  uint64_t active = 0, instr = 0, greq_ld = 0, gmov_ld = 0, greq_st = 0, gmov_st = 0;
-  for (const analysis::Report& r : d.reports) {
-    const auto& t = r.totals;
-    for (int i = 0; i < 3; ++i) {
-      k.shared_conflicts += t.shared[size_t(i)].conflicts;
-      k.shared_wavefronts += t.shared[size_t(i)].wavefronts;
-      k.shared_instructions += t.shared[size_t(i)].instructions;
-      k.global_sectors += t.global[size_t(i)].sectors;
-      k.global_requests += t.global[size_t(i)].requests;
-    }
-    greq_ld += t.global[analysis::kLd].bytes_requested;
-    gmov_ld += t.global[analysis::kLd].bytes_moved;
-    greq_st += t.global[analysis::kSt].bytes_requested;
-    gmov_st += t.global[analysis::kSt].bytes_moved;
-    active += t.divergence.active_lanes;
-    instr += t.divergence.instructions;
-    k.hazards += t.hazards;
+  analysis::Totals t;
+  for (const analysis::Report& r : d.reports) t += r.totals;
+  for (size_t i = 0; i < 3; ++i) {
+    k.shared_conflicts += t.shared[i].conflicts;
+    k.shared_wavefronts += t.shared[i].wavefronts;
+    k.shared_instructions += t.shared[i].instructions;
+    k.global_sectors += t.global[i].sectors;
+    k.global_requests += t.global[i].requests;
   }
-  k.instructions = instr;
-  k.simd_efficiency = instr ? double(active) / (32.0 * double(instr)) : 0.0;
-  k.global_load_efficiency = gmov_ld ? double(greq_ld) / double(gmov_ld) : 0.0;
-  k.global_store_efficiency = gmov_st ? double(greq_st) / double(gmov_st) : 0.0;
+  k.hazards = t.hazards;
+  k.instructions = t.divergence.instructions;
+  k.simd_efficiency = t.divergence.simd_efficiency();
+  k.global_load_efficiency = t.global[analysis::kLd].efficiency();
+  k.global_store_efficiency = t.global[analysis::kSt].efficiency();
   return k;
 }
 

@@ -409,4 +409,30 @@ std::vector<std::pair<std::string, double>> ncu_metrics(const Report& r) {
   return m;
 }
 
+Totals& operator+=(Totals& a, const Totals& b) {
+  for (size_t k = 0; k < 3; ++k) {
+    SharedCounters& s = a.shared[k];
+    const SharedCounters& t = b.shared[k];
+    s.instructions += t.instructions, s.wavefronts += t.wavefronts, s.ideal_wavefronts += t.ideal_wavefronts;
+    s.conflicts += t.conflicts, s.lane_accesses += t.lane_accesses, s.bytes += t.bytes;
+    s.max_ways = std::max(s.max_ways, t.max_ways);
+    GlobalCounters& g = a.global[k];
+    const GlobalCounters& h = b.global[k];
+    g.instructions += h.instructions, g.requests += h.requests, g.sectors += h.sectors, g.lines += h.lines;
+    g.lane_accesses += h.lane_accesses, g.bytes_requested += h.bytes_requested, g.bytes_moved += h.bytes_moved;
+  }
+  for (auto [x, y] : {std::pair{&a.atomics_shared, &b.atomics_shared}, std::pair{&a.atomics_global, &b.atomics_global}}) {
+    x->instructions += y->instructions, x->lane_accesses += y->lane_accesses, x->serialized += y->serialized;
+    x->max_same_address = std::max(x->max_same_address, y->max_same_address);
+    x->distinct_addresses += y->distinct_addresses;
+  }
+  DivergenceCounters& d = a.divergence;
+  const DivergenceCounters& e = b.divergence;
+  d.instructions += e.instructions, d.active_lanes += e.active_lanes, d.live_lanes += e.live_lanes;
+  d.splits += e.splits, d.reconverges += e.reconverges, d.switches += e.switches;
+  a.events += b.events, a.accesses += b.accesses, a.barriers += b.barriers, a.warp_syncs += b.warp_syncs;
+  a.fences += b.fences, a.hazards += b.hazards, a.lockstep_hazards += b.lockstep_hazards;
+  return a;
+}
+
 }  // namespace ws::analysis

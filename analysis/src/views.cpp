@@ -56,15 +56,11 @@ BlockTimeline block_timeline(const Trace& trace, uint32_t block, TimelineMode mo
     for (size_t i = first; i < last; ++i) t0 = std::min(t0, trace.events[i].time), t1 = std::max(t1, trace.events[i].time);
     const uint64_t span = t1 - t0 + 1;
     // The smallest 1-2-5 column width that keeps the block within kMaxTimeColumns columns.
-    uint64_t ns = 1;
-    for (uint64_t mag = 1;; mag *= 10) {
-      for (uint64_t m : {1ull, 2ull, 5ull})
-        if ((span + m * mag - 1) / (m * mag) <= kMaxTimeColumns) {
-          ns = m * mag;
-          goto found;
-        }
-    }
-  found:
+    const uint64_t ns = [span] {
+      for (uint64_t mag = 1;; mag *= 10)
+        for (uint64_t m : {1ull, 2ull, 5ull})
+          if ((span + m * mag - 1) / (m * mag) <= kMaxTimeColumns) return m * mag;
+    }();
     t.time0 = t0;
     t.ns_per_column = ns;
     t.columns = uint32_t((span + ns - 1) / ns);

@@ -376,3 +376,27 @@ TEST(Report, BlockShapeAndCoalescing) {
     EXPECT_EQ(r.totals.global[kLd].lines, block.x == 16 ? 2u : 1u);
   }
 }
+
+// Two launches' totals add up counter by counter; the worst-case fields take the maximum.
+TEST(Report, TotalsOfSeveralLaunchesAddUp) {
+  ws::analysis::Totals a, b;
+  a.shared[ws::analysis::kLd].wavefronts = 8;
+  a.shared[ws::analysis::kLd].max_ways = 8;
+  a.global[ws::analysis::kSt].bytes_moved = 64;
+  a.divergence.instructions = 2;
+  a.divergence.active_lanes = 48;
+  b.shared[ws::analysis::kLd].wavefronts = 3;
+  b.shared[ws::analysis::kLd].max_ways = 2;
+  b.global[ws::analysis::kSt].bytes_moved = 32;
+  b.atomics_global.max_same_address = 5;
+  b.divergence.instructions = 1;
+  b.divergence.active_lanes = 32;
+  b.hazards = 4;
+  a += b;
+  EXPECT_EQ(a.shared[ws::analysis::kLd].wavefronts, 11u);
+  EXPECT_EQ(a.shared[ws::analysis::kLd].max_ways, 8u);
+  EXPECT_EQ(a.global[ws::analysis::kSt].bytes_moved, 96u);
+  EXPECT_EQ(a.atomics_global.max_same_address, 5u);
+  EXPECT_EQ(a.hazards, 4u);
+  EXPECT_DOUBLE_EQ(a.divergence.simd_efficiency(), 80.0 / 96.0);  // 3 instructions, 80 active lanes
+}

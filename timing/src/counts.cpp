@@ -25,31 +25,26 @@ std::vector<VariantCounts> count_variants(const std::string& kernel, const RunCo
       out.push_back(std::move(c));
       continue;
     }
-    uint64_t active = 0;
     bool truncated = false;
     analysis::Options opt;
     opt.hazards = false;
     opt.per_event = false;
     opt.heat_bins = 0;
+    analysis::Totals tot;
     for (const Trace& t : r.launches) {
       truncated |= t.truncated;
-      const analysis::Report rep = analysis::analyze(t, opt);
-      const analysis::Totals& tot = rep.totals;
-      for (int k = 0; k < 3; ++k) {
-        c.shared_wavefronts += tot.shared[size_t(k)].wavefronts;
-        c.shared_conflicts += tot.shared[size_t(k)].conflicts;
-        c.global_requests += tot.global[size_t(k)].requests;
-        c.global_sectors += tot.global[size_t(k)].sectors;
-      }
-      c.warp_instructions += tot.divergence.instructions;
-      active += tot.divergence.active_lanes;
+      tot += analysis::analyze(t, opt).totals;
     }
-    if (truncated) {
-      c.error = "the trace was truncated (lower n): counts would be partial";
-    } else {
-      c.simd_efficiency = c.warp_instructions ? double(active) / (32.0 * double(c.warp_instructions)) : 0;
-      c.ok = true;
+    for (size_t k = 0; k < 3; ++k) {
+      c.shared_wavefronts += tot.shared[k].wavefronts;
+      c.shared_conflicts += tot.shared[k].conflicts;
+      c.global_requests += tot.global[k].requests;
+      c.global_sectors += tot.global[k].sectors;
     }
+    c.warp_instructions = tot.divergence.instructions;
+    c.simd_efficiency = tot.divergence.simd_efficiency();
+    if (truncated) c.error = "the trace was truncated (lower n): counts would be partial";
+    else c.ok = true;
     out.push_back(std::move(c));
   }
   return out;

@@ -112,6 +112,10 @@ struct Totals {
   uint64_t lockstep_hazards = 0;  // sum of Hazard::count, IntraWarpLockstep
 };
 
+// Totals of several launches (a multi-pass run) or traces: every counter summed, the worst-case
+// fields (max_ways, max_same_address) as the maximum.
+Totals& operator+=(Totals& a, const Totals& b);
+
 // One row per (site, allocation, kind): `sdata[tid] += sdata[tid+s]` gives a Load row and a Store
 // row for the `sdata[tid]` site.
 struct SiteMetrics {
