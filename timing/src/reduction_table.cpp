@@ -85,25 +85,27 @@ ReductionTable time_reductions(uint64_t n, const std::string& dtype, uint32_t bl
     cfg.dtype = dtype;
     TableRow row;
     if (grid_stride(v.id) && device().present) {
-      // Tune the elements per thread with a short sweep, then time the best at full length.
-      if (progress) progress("tuning reduce " + v.id + " (elements per thread)");
+      // Tune the elements per thread: every value is timed at full length (the replays cost
+      // milliseconds; a run's set-up, the input and its check, costs far more), the fastest kept.
+      if (progress) progress("timing reduce " + v.id + " (" + v.name + "), elements per thread 8..256");
       std::vector<int64_t> values;
       for (int64_t p : kPerThread)
         if (uint64_t(p) * block <= std::max<uint64_t>(n, block)) values.push_back(p);
-      const std::vector<SweepPoint> pts = sweep("reduce", cfg, "per_thread", values, {1, 5, r.flush_l2}, {}, cancel);
-      const SweepPoint* best = nullptr;
-      for (const SweepPoint& p : pts)
+      std::vector<SweepPoint> pts = sweep("reduce", cfg, "per_thread", values, r, {}, cancel);
+      SweepPoint* best = nullptr;
+      for (SweepPoint& p : pts)
         if (p.m.ok && p.m.passed && (!best || p.m.stats.median < best->m.stats.median)) best = &p;
       if (best) {
-        cfg.params["per_thread"] = best->x;
+        row.m = std::move(best->m);
         row.m.tuning = "per_thread = " + std::to_string(best->x) + " (fastest of " + std::to_string(values.front()) +
                        ".." + std::to_string(values.back()) + ")";
+      } else {
+        row.m = pts.empty() ? measure("reduce", cfg, r) : std::move(pts.front().m);  // says why it failed
       }
+    } else {
+      if (progress) progress("timing reduce " + v.id + " (" + v.name + ")");
+      row.m = measure("reduce", cfg, r);
     }
-    if (progress) progress("timing reduce " + v.id + " (" + v.name + ")");
-    const std::string tuning = row.m.tuning;
-    row.m = measure("reduce", cfg, r);
-    row.m.tuning = tuning;
     t.rows.push_back(std::move(row));
   }
   t.complete = true;

@@ -114,7 +114,8 @@ struct ReductionTable {
 
 using Progress = std::function<void(const std::string& what)>;
 // Times every non-broken reduction variant (and CUB) at `n`, and the read-only stream over the
-// same bytes. For the grid-stride variants (7 to 10) the elements per thread are tuned first (a short sweep; the choice is in Measurement::tuning).
+// same bytes. For the grid-stride variants (7 to 10) each elements-per-thread value from 8 to 256
+// is timed and the fastest kept (the choice is in Measurement::tuning).
 // `cancel` (may be null) stops between variants.
 ReductionTable time_reductions(uint64_t n, const std::string& dtype, uint32_t block, const Ceilings& ceilings,
                                Repeats r = {}, const Progress& progress = {},
