@@ -4,35 +4,84 @@
 // corrupting a neighbour). The stack tops are staggered by a few cache lines per fiber: with
 // 256 KiB stacks every top would otherwise fall into the same L1/L2 cache sets, and the warp
 // scheduler, which touches all 32..1024 stacks in turn, would miss the cache at every switch.
+//
+// Stacks are kept for the next launch instead of being unmapped: a lecture re-runs a kernel at
+// every toggle, and mapping 256 stacks, faulting their first pages in and unmapping them again
+// (a TLB shootdown on every core) cost more than the whole emulation of a 2^16 reduction.
 #pragma once
 
 #include <boost/context/stack_context.hpp>
 #include <cstddef>
+#include <mutex>
 #include <new>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <vector>
 
 namespace ws::emu {
 
-class StaggeredStack {
+// Process-wide free list of stack mappings of one size (the emulator uses one size).
+class StackPool {
  public:
-  StaggeredStack(std::size_t size, unsigned index) : size_(size), offset_((index % 173) * 320) {}
+  static StackPool& instance() {
+    static StackPool* pool = new StackPool;  // never destroyed: workers may finish after main()
+    return *pool;
+  }
 
-  boost::context::stack_context allocate() {
-    const std::size_t page = std::size_t(::sysconf(_SC_PAGESIZE));
-    void* base = ::mmap(nullptr, size_ + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  // A mapping of `bytes` usable bytes above a guard page; returns its lowest usable address.
+  char* take(std::size_t bytes) {
+    {
+      std::lock_guard lock(mutex_);
+      if (bytes == bytes_ && !free_.empty()) {
+        char* p = free_.back();
+        free_.pop_back();
+        return p;
+      }
+    }
+    const std::size_t page = page_size();
+    void* base = ::mmap(nullptr, bytes + page, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED) throw std::bad_alloc();
     ::mprotect(base, page, PROT_NONE);  // guard page: the stack grows down into it
+    return static_cast<char*>(base) + page;
+  }
+
+  void give(char* low, std::size_t bytes) noexcept {
+    {
+      std::lock_guard lock(mutex_);
+      if (bytes_ == 0) bytes_ = bytes;
+      // Enough for two workers of 1024 threads each; the rest goes back to the system.
+      if (bytes == bytes_ && free_.size() < kKeep) {
+        free_.push_back(low);
+        return;
+      }
+    }
+    ::munmap(low - page_size(), bytes + page_size());
+  }
+
+ private:
+  static constexpr std::size_t kKeep = 2048;
+  static std::size_t page_size() { return std::size_t(::sysconf(_SC_PAGESIZE)); }
+  std::mutex mutex_;
+  std::size_t bytes_ = 0;
+  std::vector<char*> free_;
+};
+
+class PooledStack {
+ public:
+  PooledStack(std::size_t size, unsigned index) : size_(size), offset_((index % 173) * 320) {}
+
+  boost::context::stack_context allocate() {
+    char* low = StackPool::instance().take(size_);
     boost::context::stack_context sctx;
     sctx.size = size_ - offset_;
-    sctx.sp = static_cast<char*>(base) + page + size_ - offset_;
+    sctx.sp = low + size_ - offset_;
     return sctx;
   }
 
   void deallocate(boost::context::stack_context& sctx) noexcept {
-    const std::size_t page = std::size_t(::sysconf(_SC_PAGESIZE));
-    char* base = static_cast<char*>(sctx.sp) + offset_ - size_ - page;
-    ::munmap(base, size_ + page);
+    char* low = static_cast<char*>(sctx.sp) + offset_ - size_;
+    StackPool::instance().give(low, size_);
   }
 
  private:

@@ -39,16 +39,20 @@ void access(const std::source_location& loc, SubOp sub, const AccessRequest& req
 void out_of_bounds(const std::source_location& loc, uint32_t alloc, int64_t index, uint64_t extent,
                    AccessKind kind) {
   Worker& w = worker();
-  const Lane& l = w.lane();
+  const uint3 tid = threadIdx;
   const std::string name = w.allocation_name(alloc);
   std::string msg = "out-of-bounds " + std::string(verb(kind)) + " of " + name + "[" +
                     std::to_string(index) + "] (" + name + " has " + std::to_string(extent) +
                     " elements, valid indices 0.." + std::to_string(extent ? extent - 1 : 0) +
-                    ") by thread (" + std::to_string(l.tid.x) + "," + std::to_string(l.tid.y) +
-                    "," + std::to_string(l.tid.z) + ") of block (" + std::to_string(blockIdx.x) +
+                    ") by thread (" + std::to_string(tid.x) + "," + std::to_string(tid.y) +
+                    "," + std::to_string(tid.z) + ") of block (" + std::to_string(blockIdx.x) +
                     "," + std::to_string(blockIdx.y) + "," + std::to_string(blockIdx.z) +
                     ") at " + kernel_relative_path(loc.file_name()) + ":" + std::to_string(loc.line());
   w.fail(&loc, "out-of-bounds", std::move(msg));
+}
+
+bool store(const std::source_location& loc, const AccessRequest& req, void* target, const void* value) {
+  return worker().post_store(loc, req, target, value);
 }
 
 void syncthreads(const std::source_location& loc) { worker().post_barrier(loc); }

@@ -8,15 +8,6 @@ namespace ws::emu {
 
 namespace {
 
-// libstdc++'s std::source_location is one pointer to a static record per call site, so that
-// pointer alone identifies a site; the cache is keyed by it.
-static_assert(sizeof(std::source_location) == sizeof(const void*));
-const void* site_key(const std::source_location& loc) {
-  const void* p;
-  std::memcpy(&p, &loc, sizeof p);
-  return p;
-}
-
 struct CacheEntry {
   const void* key = nullptr;
   uint32_t id = 0;
@@ -63,7 +54,7 @@ SiteRegistry::Key SiteRegistry::insert(const std::source_location& loc) {
   s.path = loc.file_name();
   s.line = loc.line();
   s.column = loc.column();
-  s.order = (uint64_t(s.line) << 24) | (uint64_t(s.column & 0xffff) << 8);
+  s.order = issue_order(loc);
   const uint32_t id = uint32_t(sites_.size());
   const uint64_t order = s.order;
   sites_.push_back(std::move(s));

@@ -1,10 +1,11 @@
 // Source sites seen by the emulator, process-wide: one id per (file, line, column).
 //
-// Looking a site up happens at every lane access, so each worker thread keeps a small
-// direct-mapped cache in front of the shared table.
+// The emulator looks a site up once per issued warp instruction, so each worker thread keeps a
+// small direct-mapped cache in front of the shared table.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <shared_mutex>
 #include <source_location>
@@ -22,6 +23,27 @@ struct SiteInfo {
   // Issue-order key of the site: the scheduler issues the group of lanes at the smallest key.
   uint64_t order = 0;
 };
+
+// The scheduler's issue-order key of a site: the group of lanes at the smallest key issues first.
+// The low byte is left for the sub-operation (load before store at one `a[i] += x`).
+inline uint64_t issue_order(const std::source_location& loc) {
+  return (uint64_t(loc.line()) << 24) | (uint64_t(loc.column() & 0xffff) << 8);
+}
+
+// libstdc++'s std::source_location is one pointer to a static record per call site, so that
+// pointer alone names a site: the emulator queues it and compares it, and turns it back into
+// the location only when it needs the file and line.
+static_assert(sizeof(std::source_location) == sizeof(const void*));
+inline const void* site_key(const std::source_location& loc) {
+  const void* p;
+  std::memcpy(&p, &loc, sizeof p);
+  return p;
+}
+inline std::source_location site_location(const void* key) {
+  std::source_location loc;
+  std::memcpy(static_cast<void*>(&loc), &key, sizeof key);
+  return loc;
+}
 
 class SiteRegistry {
  public:

@@ -85,26 +85,38 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   threads_ = uint32_t(launch.opt.block.count());
   warps_ = (threads_ + kWarpSize - 1) / kWarpSize;
   lanes_.resize(threads_);
+  tids_.resize(threads_);
+  pending_failures_.resize(threads_);
   warp_steps_.resize(warps_);
+  ready_pc_.assign(threads_, kNotReady);
   const Dim3 b = launch.opt.block;
   for (uint32_t i = 0; i < threads_; ++i) {
     Lane& l = lanes_[i];
     l.linear = i;
-    l.tid.x = i % b.x;
-    l.tid.y = (i / b.x) % b.y;
-    l.tid.z = i / (b.x * b.y);
+    tids_[i].x = i % b.x;
+    tids_[i].y = (i / b.x) % b.y;
+    tids_[i].z = i / (b.x * b.y);
   }
   dynamic_shared_.resize(launch.opt.dynamic_shared_bytes);
 }
 
 Worker::~Worker() {
-  // Destroying a suspended fiber unwinds its stack (boost throws forced_unwind into it).
+  // A lane that finished the kernel is resumed once more and its fiber returns. One that stopped
+  // inside the kernel (a block that failed) is unwound: destroying a suspended fiber makes boost
+  // throw forced_unwind into it, which costs far more, so it is only for the rare case.
+  Worker* const outer = t_worker;
   t_worker = this;
+  quitting_ = true;
+  queue_.clear();
   for (Lane& l : lanes_) {
     current_ = &l;
+    if (l.fiber && l.state == LaneState::Exited) {
+      switch_from_ = kFromScheduler;
+      std::move(l.fiber).resume();
+    }
     l.fiber = {};
   }
-  t_worker = nullptr;
+  t_worker = outer;
 }
 
 Worker* Worker::current() { return t_worker; }
@@ -112,11 +124,10 @@ Worker* Worker::current() { return t_worker; }
 void Worker::create_fibers() {
   for (uint32_t i = 0; i < threads_; ++i) {
     lanes_[i].fiber = boost::context::fiber(
-        std::allocator_arg, StaggeredStack(kStackBytes, i),
-        [this, i](boost::context::fiber&& from) {
-          Lane& self = lanes_[i];
+        std::allocator_arg, PooledStack(kStackBytes, i),
+        [this](boost::context::fiber&& from) {
           take_continuation(std::move(from));
-          for (;;) {
+          while (!quitting_) {  // one pass per block
             try {
               launch_.body();
             } catch (const boost::context::detail::forced_unwind&) {
@@ -125,10 +136,10 @@ void Worker::create_fibers() {
               // fail() switches away and never returns here.
               fail(nullptr, "exception", std::string("the kernel threw: ") + e.what());
             }
-            self.state = LaneState::Exited;
-            yield_lane();
+            push(nullptr, ReqType::Exit, SubOp::Load);
+            posted(true);
           }
-          return std::move(scheduler_);  // not reached: lanes loop forever and are unwound
+          return std::move(scheduler_);  // back to the destructor
         });
   }
   fibers_ready_ = true;
@@ -140,10 +151,8 @@ void Worker::create_fibers() {
 // `switch_from_` first, so the lane (or scheduler) it wakes can file away the continuation it
 // receives under the right owner.
 void Worker::enter(Lane& lane) {
-  if (lane.state == LaneState::WaitWarp) --waiting_warp_sync_;
-  lane.state = LaneState::Ready;  // the lane's next post says otherwise (barrier, exit, ...)
   current_ = &lane;
-  threadIdx = lane.tid;
+  threadIdx = tids_[lane.linear];
 }
 
 void Worker::take_continuation(boost::context::fiber&& from) {
@@ -190,8 +199,13 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   blockDim = dim3(b.x, b.y, b.z);
   gridDim = dim3(g.x, g.y, g.z);
 
-  for (Lane& l : lanes_) queue_.push_back(&l);
-  run_queue();  // every thread runs to its first instrumented operation
+  for (Lane& l : lanes_) {
+    l.head = l.size = 0;  // (the last block left each lane's Exit queued)
+    l.state = LaneState::Running;
+    ready_pc_[l.linear] = kNotReady;
+    queue_.push_back(&l);
+  }
+  run_queue();  // every thread runs to its first operation that waits
   if (failed_) return false;
   for (;;) {
     bool progressed = false;
@@ -227,36 +241,38 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
 }
 
 bool Worker::issue_one(uint32_t w) {
-  Lane* L = &lanes_[w * kWarpSize];
-  const int count = int(std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize));
+  const uint32_t base = w * kWarpSize;
+  Lane* L = &lanes_[base];
+  const int count = int(std::min<uint32_t>(kWarpSize, threads_ - base));
   // A warp-synchronous call whose named lanes have all arrived goes first.
   uint32_t mask = complete_warp_sync_group(L, count);
   if (!mask) {
-    uint64_t best = UINT64_MAX;
+    const uint64_t* pc = &ready_pc_[base];
+    uint64_t best = kNotReady;
     int leader = -1;
     for (int i = 0; i < count; ++i)
-      if (L[i].state == LaneState::Ready && L[i].req.pc < best) best = L[i].req.pc, leader = i;
+      if (pc[i] < best) best = pc[i], leader = i;
     if (leader < 0) return false;
-    const Request& first = L[leader].req;
+    const Request& first = L[leader].req();
     for (int i = leader; i < count; ++i) {
-      const Request& r = L[i].req;
-      if (L[i].state == LaneState::Ready && r.pc == best && r.site == first.site && r.type == first.type &&
-          (r.type != ReqType::Access || r.access.alloc == first.access.alloc))
+      if (pc[i] != best) continue;
+      const Request& r = L[i].req();  // same key: same sub-operation, so the same type
+      if (r.loc == first.loc && (r.type != ReqType::Access || r.alloc == first.alloc))
         mask |= 1u << i;
     }
-    if (first.type == ReqType::WarpOp && first.warp_op != WarpOp::ActiveMask) {
+    if (first.type == ReqType::WarpOp && first.warp.op != WarpOp::ActiveMask) {
       uint32_t named = 0;
-      for (uint32_t m = mask; m; m &= m - 1) named |= L[std::countr_zero(m)].req.member_mask;
+      for (uint32_t m = mask; m; m &= m - 1) named |= L[std::countr_zero(m)].req().warp.member_mask;
       if (named & ~mask) return wait_or_fail_warp_sync(w, mask, L, count);
     }
   }
-  const Request& lr = L[std::countr_zero(mask)].req;
+  const Request& lr = L[std::countr_zero(mask)].req();
 
   BlockRecord& rec = *record_;
   Event e;
   e.block = block_;
   e.warp = uint16_t(w);
-  e.site = lr.site;
+  e.site = site_id(lr);
   e.mask = mask;
   e.step = warp_steps_[w]++;
   e.time = clock_++;
@@ -266,49 +282,51 @@ bool Worker::issue_one(uint32_t w) {
       const unsigned active = unsigned(std::popcount(mask));
       rec.lane_accesses += active;
       e.type = EventType::Access;
-      e.kind = lr.access.kind;
-      e.width = uint8_t(lr.access.width);
-      e.space = lr.access.space;
-      e.op = uint8_t(lr.access.atomic);
-      e.flags = lr.access.flags;
-      e.alloc = lr.access.alloc;
+      e.kind = lr.kind();
+      e.width = lr.width;
+      e.space = lr.space();
+      e.op = uint8_t(lr.atomic());
+      e.flags = lr.flags();
+      e.alloc = lr.alloc;
       if (rec.recorded) {
         e.lane_begin = rec.lanes.size();
-        for (uint32_t m = mask; m; m &= m - 1) rec.lanes.push_back(L[std::countr_zero(m)].req.access.byte_offset);
+        for (uint32_t m = mask; m; m &= m - 1) rec.lanes.push_back(L[std::countr_zero(m)].req().access.byte_offset);
       }
       break;
     }
     case ReqType::WarpOp:
       e.type = EventType::WarpSync;
-      e.op = uint8_t(lr.warp_op);
-      e.alloc = lr.member_mask;  // Event::aux()
+      e.op = uint8_t(lr.warp.op);
+      e.alloc = lr.warp.member_mask;  // Event::aux()
       issue_warp_op(mask, L);
       break;
     case ReqType::Fence:
       e.type = EventType::Fence;
       e.op = lr.block_scope ? 1 : 0;
       break;
-    case ReqType::Barrier:
-      break;  // never Ready
+    default:
+      break;  // barriers, exits and failures are never Ready
   }
   if (rec.recorded) rec.events.push_back(e);
-  for (uint32_t m = mask; m; m &= m - 1) queue_.push_back(&L[std::countr_zero(m)]);
+  // Stores are written now, lane by lane in order (the highest lane wins a same-address race, as
+  // on the GPU); lanes whose queue is now empty resume and perform their loads and atomics.
+  for (uint32_t m = mask; m; m &= m - 1) retire_head(L[std::countr_zero(m)]);
   run_queue();
   return true;
 }
 
 void Worker::issue_warp_op(uint32_t mask, Lane* L) {
-  const Request& lr = L[std::countr_zero(mask)].req;
-  const WarpOp op = lr.warp_op;
+  const Request& lr = L[std::countr_zero(mask)].req();
+  const WarpOp op = lr.warp.op;
   uint64_t vote = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
     const int i = std::countr_zero(m);
-    if (L[i].req.value && (L[i].req.member_mask >> i & 1)) vote |= 1ull << i;
+    if (L[i].req().warp.value && (L[i].req().warp.member_mask >> i & 1)) vote |= 1ull << i;
   }
   for (uint32_t m = mask; m; m &= m - 1) {
     const int i = std::countr_zero(m);
     Lane& lane = L[i];
-    const Request& r = lane.req;
+    const auto& r = lane.req().warp;
     const int width = (r.width >= 1 && r.width <= 32 && std::has_single_bit(unsigned(r.width))) ? r.width : 32;
     const int seg = i / width * width;
     int src = i;
@@ -330,7 +348,7 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L) {
       case WarpOp::ShflXor:
         // Reading from a lane that is not taking part is undefined on the GPU; the emulator
         // returns the reader's own value.
-        lane.result = (mask >> src & 1) ? L[src].req.value : r.value;
+        lane.result = (mask >> src & 1) ? L[src].req().warp.value : r.value;
         break;
       case WarpOp::Ballot: lane.result = vote & r.member_mask; break;
       case WarpOp::Any: lane.result = (vote & r.member_mask) != 0; break;
@@ -345,13 +363,13 @@ uint32_t Worker::complete_warp_sync_group(Lane* L, int count) const {
   if (waiting_warp_sync_ == 0) return 0;
   for (int i = 0; i < count; ++i) {
     if (L[i].state != LaneState::WaitWarp) continue;
-    const Request& first = L[i].req;
+    const Request& first = L[i].req();
     uint32_t group = 0, named = 0;
     for (int j = 0; j < count; ++j) {
-      const Request& r = L[j].req;
+      const Request& r = L[j].req();
       const bool here = (L[j].state == LaneState::WaitWarp || L[j].state == LaneState::Ready) &&
-                        r.type == ReqType::WarpOp && r.site == first.site && r.pc == first.pc;
-      if (here) group |= 1u << j, named |= r.member_mask;
+                        r.type == ReqType::WarpOp && r.loc == first.loc;
+      if (here) group |= 1u << j, named |= r.warp.member_mask;
     }
     if ((named & ~group) == 0) return group;
     return 0;  // the lowest waiting group is still incomplete
@@ -362,31 +380,35 @@ uint32_t Worker::complete_warp_sync_group(Lane* L, int count) const {
 bool Worker::wait_or_fail_warp_sync(uint32_t w, uint32_t mask, Lane* L, int count) {
   // The lanes named in the mask but absent can still come if they are running elsewhere in this
   // warp; if they exited, wait at a barrier, or do not exist, they never will.
-  const Request& lr = L[std::countr_zero(mask)].req;
+  const Request& lr = L[std::countr_zero(mask)].req();
   uint32_t named = 0;
-  for (uint32_t m = mask; m; m &= m - 1) named |= L[std::countr_zero(m)].req.member_mask;
+  for (uint32_t m = mask; m; m &= m - 1) named |= L[std::countr_zero(m)].req().warp.member_mask;
   for (uint32_t missing = named & ~mask; missing; missing &= missing - 1) {
     const int ml = std::countr_zero(missing);
     std::string why;
     if (ml >= count) why = "does not exist (the warp has only " + std::to_string(count) + " lanes)";
     else if (L[ml].state == LaneState::Exited) why = "has already exited";
     else if (L[ml].state == LaneState::AtBarrier) why = "waits at " + where(L[ml]);
-    else if (L[ml].state == LaneState::WaitWarp && L[ml].req.site != lr.site)
+    else if (L[ml].state == LaneState::WaitWarp && L[ml].req().loc != lr.loc)
       why = "waits at another warp-synchronous call at " + where(L[ml]);
     if (why.empty()) continue;
     current_ = &L[std::countr_zero(mask)];
     add_diagnostic(Severity::Error, "warp-sync-mask",
-                   std::string(to_string(lr.warp_op)) + " at " + site_text(lr.site) + " in warp " + std::to_string(w) +
+                   std::string(to_string(lr.warp.op)) + " at " + site_text(site_id(lr)) + " in warp " + std::to_string(w) +
                        " of block " + std::to_string(block_) + ": the mask names lanes " + hex_mask(named) +
                        " but only lanes " + hex_mask(mask) + " reach it; lane " + std::to_string(ml) + " " + why +
                        ". Every lane named in the mask must reach the same call (Volta and later GPUs wait for "
                        "them; the result is undefined if they never come).",
-                   lr.site, w * kWarpSize + uint32_t(std::countr_zero(mask)));
+                   site_id(lr), w * kWarpSize + uint32_t(std::countr_zero(mask)));
     failed_ = true;
     launch_.aborted = true;
     return true;
   }
-  for (uint32_t m = mask; m; m &= m - 1) L[std::countr_zero(m)].state = LaneState::WaitWarp;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const int i = std::countr_zero(m);
+    L[i].state = LaneState::WaitWarp;  // out of the min-PC scan until its group is complete
+    ready_pc_[w * kWarpSize + uint32_t(i)] = kNotReady;
+  }
   waiting_warp_sync_ += uint32_t(std::popcount(mask));
   return true;
 }
@@ -397,17 +419,17 @@ void Worker::report_warp_sync_deadlock() {
     const int count = int(std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize));
     uint32_t waiting = 0, named = 0;
     for (int i = 0; i < count; ++i)
-      if (L[i].state == LaneState::WaitWarp) waiting |= 1u << i, named |= L[i].req.member_mask;
+      if (L[i].state == LaneState::WaitWarp) waiting |= 1u << i, named |= L[i].req().warp.member_mask;
     if (!waiting) continue;
     const int ml = std::countr_zero(named & ~waiting);
-    const Request& lr = L[std::countr_zero(waiting)].req;
+    const Request& lr = L[std::countr_zero(waiting)].req();
     current_ = &L[std::countr_zero(waiting)];
     add_diagnostic(Severity::Error, "warp-sync-mask",
-                   std::string(to_string(lr.warp_op)) + " at " + site_text(lr.site) + " in warp " + std::to_string(w) +
+                   std::string(to_string(lr.warp.op)) + " at " + site_text(site_id(lr)) + " in warp " + std::to_string(w) +
                        " of block " + std::to_string(block_) + ": lanes " + hex_mask(waiting) +
                        " wait for lanes " + hex_mask(named) + ", but lane " + std::to_string(ml) + " waits at " +
                        (ml < count ? where(L[ml]) : std::string("nothing (it does not exist)")) + " and never comes.",
-                   lr.site, w * kWarpSize + uint32_t(std::countr_zero(waiting)));
+                   site_id(lr), w * kWarpSize + uint32_t(std::countr_zero(waiting)));
     break;
   }
   failed_ = true;
@@ -415,10 +437,12 @@ void Worker::report_warp_sync_deadlock() {
 }
 
 bool Worker::release_barrier() {
-  // No lane is Ready: every thread either waits at a barrier or has exited.
-  const uint32_t first_site = lanes_.front().req.site;
+  // No lane is Ready: every thread either waits at a barrier or has exited. (Two records of one
+  // file:line:column, from two instantiations of a template, are the same barrier.)
+  const Request& head0 = lanes_.front().req();
+  const uint32_t first_site = lanes_.front().state == LaneState::AtBarrier ? site_id(head0) : Diagnostic::kNoSite;
   const bool all_same = std::all_of(lanes_.begin(), lanes_.end(), [&](const Lane& l) {
-    return l.state == LaneState::AtBarrier && l.req.site == first_site;
+    return l.state == LaneState::AtBarrier && (l.req().loc == head0.loc || site_id(l.req()) == first_site);
   });
   if (all_same) {
     BlockRecord& rec = *record_;
@@ -437,7 +461,7 @@ bool Worker::release_barrier() {
       ++rec.issued;
       if (rec.recorded) rec.events.push_back(e);
     }
-    for (Lane& l : lanes_) queue_.push_back(&l);
+    for (Lane& l : lanes_) retire_head(l);
     run_queue();
     return !failed_;
   }
@@ -445,7 +469,7 @@ bool Worker::release_barrier() {
   std::map<uint32_t, std::vector<uint32_t>> waiting;  // barrier site -> threads
   std::vector<uint32_t> exited;
   for (const Lane& l : lanes_) {
-    if (l.state == LaneState::AtBarrier) waiting[l.req.site].push_back(l.linear);
+    if (l.state == LaneState::AtBarrier) waiting[site_id(l.req())].push_back(l.linear);
     else exited.push_back(l.linear);
   }
   std::ostringstream msg;
@@ -475,7 +499,7 @@ bool Worker::release_barrier() {
 void Worker::report_budget() {
   std::map<uint32_t, std::vector<uint32_t>> at;
   for (const Lane& l : lanes_)
-    if (l.state == LaneState::Ready || l.state == LaneState::AtBarrier) at[l.req.site].push_back(l.linear);
+    if (l.state == LaneState::Ready || l.state == LaneState::AtBarrier) at[site_id(l.req())].push_back(l.linear);
   std::ostringstream msg;
   msg << "block " << block_ << " issued more than " << launch_.opt.step_budget
       << " warp instructions without finishing, so the emulator stopped it (a runaway loop, or a "
@@ -497,8 +521,9 @@ void Worker::report_budget() {
 std::string Worker::where(const Lane& lane) const {
   switch (lane.state) {
     case LaneState::Exited: return "the end of the kernel";
-    case LaneState::AtBarrier: return "__syncthreads() at " + site_text(lane.req.site);
-    default: return site_text(lane.req.site);
+    case LaneState::Running: return "a point past its last issued instruction";
+    case LaneState::AtBarrier: return "__syncthreads() at " + site_text(site_id(lane.req()));
+    default: return site_text(site_id(lane.req()));
   }
 }
 
@@ -516,61 +541,141 @@ void Worker::add_diagnostic(Severity sev, std::string code, std::string message,
 
 // --- lane side -------------------------------------------------------------------------------
 
-void Worker::post_access(const std::source_location& loc, SubOp sub, const AccessRequest& req) {
+uint64_t Request::order() const { return issue_order(site_location(loc)) | uint64_t(sub); }
+
+Request& Worker::push(const void* loc, ReqType type, SubOp sub) {
   Lane& l = *current_;
-  const SiteRegistry::Key k = SiteRegistry::lookup(loc);
-  l.req.type = ReqType::Access;
-  l.req.site = k.id;
-  l.req.pc = k.order | uint64_t(sub);
-  l.req.access = req;
-  yield_lane();
+  Request& r = l.queue[(l.head + l.size) % Lane::kQueue];
+  r.loc = loc;
+  r.type = type;
+  r.sub = sub;
+  ++l.size;
+  return r;
+}
+
+// After a lane filled in the request it pushed: the first one becomes what the scheduler sees;
+// the lane stops when it needs the result, or when its queue is full (so a loop that only stores
+// still comes back to the scheduler, and to its step budget).
+void Worker::posted(bool must_stop) {
+  Lane& l = *current_;
+  if (l.size == 1) refresh(l);
+  if (must_stop || l.size == Lane::kQueue) yield_lane();
+}
+
+void Worker::refresh(Lane& l) {
+  const Request& h = l.req();
+  ready_pc_[l.linear] = kNotReady;
+  switch (h.type) {
+    case ReqType::Barrier: l.state = LaneState::AtBarrier; break;
+    case ReqType::Exit: l.state = LaneState::Exited; break;
+    case ReqType::Fail:
+      // The lane met an error after everything it had queued before was issued: now is when a
+      // lockstep machine would have met it.
+      l.state = LaneState::Failed;
+      record_->diagnostics.push_back(std::move(pending_failures_[l.linear]));
+      failed_ = true;
+      launch_.aborted = true;
+      break;
+    default:
+      l.state = LaneState::Ready;
+      ready_pc_[l.linear] = h.order();
+  }
+}
+
+void Worker::retire_head(Lane& l) {
+  const Request& h = l.req();
+  if (h.type == ReqType::Access && h.access.store_to) perform_store(h);
+  if (l.state == LaneState::WaitWarp) --waiting_warp_sync_;
+  if (--l.size == 0) {
+    l.head = 0;
+    l.state = LaneState::Running;
+    ready_pc_[l.linear] = kNotReady;
+    queue_.push_back(&l);
+  } else {
+    l.head = uint8_t((l.head + 1) % Lane::kQueue);
+    refresh(l);
+  }
+}
+
+void Worker::perform_store(const Request& r) const {
+  void* to = r.access.store_to;
+  const uint64_t v = r.access.value;
+  // Global memory is shared with the other worker threads (blocks run in parallel): aligned
+  // words are written with relaxed atomics (plain moves on x86), so that a racy kernel is not
+  // undefined behaviour in the emulator itself.
+  if (r.space() == MemSpace::Global && std::has_single_bit(unsigned(r.width)) &&
+      reinterpret_cast<uintptr_t>(to) % r.width == 0) {
+    switch (r.width) {
+      case 1: __atomic_store_n(static_cast<uint8_t*>(to), uint8_t(v), __ATOMIC_RELAXED); return;
+      case 2: __atomic_store_n(static_cast<uint16_t*>(to), uint16_t(v), __ATOMIC_RELAXED); return;
+      case 4: __atomic_store_n(static_cast<uint32_t*>(to), uint32_t(v), __ATOMIC_RELAXED); return;
+      case 8: __atomic_store_n(static_cast<uint64_t*>(to), v, __ATOMIC_RELAXED); return;
+    }
+  }
+  std::memcpy(to, &v, r.width);
+}
+
+uint32_t Worker::site_id(const Request& r) const {
+  return r.loc ? SiteRegistry::lookup(site_location(r.loc)).id : Diagnostic::kNoSite;
+}
+
+void Worker::post_access(const std::source_location& loc, SubOp sub, const AccessRequest& req) {
+  Request& r = push(site_key(loc), ReqType::Access, sub);
+  r.access = {req.byte_offset, nullptr, 0};
+  r.alloc = req.alloc;
+  r.width = uint8_t(req.width);
+  r.bits = uint8_t(uint8_t(req.space) | (req.flags & kFlagVolatile) << 1 | uint8_t(req.atomic) << 4);
+  posted(true);  // the lane performs its load or atomic when the warp has issued it
+}
+
+bool Worker::post_store(const std::source_location& loc, const AccessRequest& req, void* target,
+                        const void* value) {
+  // Up to 8 bytes ride in the queue; a wider store (int4, a struct) waits for its turn and the
+  // lane writes it.
+  const bool queued = req.width <= 8;
+  Request& r = push(site_key(loc), ReqType::Access, SubOp::Store);
+  r.access = {req.byte_offset, queued ? target : nullptr, 0};
+  if (queued) std::memcpy(&r.access.value, value, req.width);
+  r.alloc = req.alloc;
+  r.width = uint8_t(req.width);
+  r.bits = uint8_t(uint8_t(req.space) | (req.flags & kFlagVolatile) << 1);
+  posted(!queued);
+  return queued;
 }
 
 void Worker::post_barrier(const std::source_location& loc) {
-  Lane& l = *current_;
-  const SiteRegistry::Key k = SiteRegistry::lookup(loc);
-  l.req.type = ReqType::Barrier;
-  l.req.site = k.id;
-  l.req.pc = k.order | uint64_t(SubOp::Barrier);
-  l.state = LaneState::AtBarrier;
-  yield_lane();
+  push(site_key(loc), ReqType::Barrier, SubOp::Barrier);
+  posted(false);
 }
 
 uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
                               uint64_t value, int32_t arg, int32_t width) {
-  Lane& l = *current_;
-  const SiteRegistry::Key k = SiteRegistry::lookup(loc);
-  l.req.type = ReqType::WarpOp;
-  l.req.site = k.id;
-  l.req.pc = k.order | uint64_t(SubOp::WarpOp);
-  l.req.warp_op = op;
-  l.req.member_mask = member_mask;
-  l.req.value = value;
-  l.req.arg = arg;
-  l.req.width = width;
-  yield_lane();
-  return l.result;
+  Request& r = push(site_key(loc), ReqType::WarpOp, SubOp::WarpOp);
+  r.warp = {value, member_mask, arg, width, op};
+  posted(true);
+  return current_->result;
 }
 
 void Worker::post_fence(const std::source_location& loc, bool block_scope) {
-  Lane& l = *current_;
-  const SiteRegistry::Key k = SiteRegistry::lookup(loc);
-  l.req.type = ReqType::Fence;
-  l.req.site = k.id;
-  l.req.pc = k.order | uint64_t(SubOp::Fence);
-  l.req.block_scope = block_scope;
-  yield_lane();
+  Request& r = push(site_key(loc), ReqType::Fence, SubOp::Fence);
+  r.block_scope = block_scope;
+  posted(false);
 }
 
 void Worker::fail(const std::source_location* loc, std::string code, std::string message) {
   Lane& l = *current_;
-  const uint32_t site = loc ? SiteRegistry::lookup(*loc).id : Diagnostic::kNoSite;
-  add_diagnostic(Severity::Error, std::move(code), std::move(message), site, l.linear);
-  failed_ = true;
-  launch_.aborted = true;
-  l.state = LaneState::Failed;
-  // Hand control back for good: the worker never resumes a failed lane; it unwinds the fiber
-  // when it is destroyed.
+  Diagnostic& d = pending_failures_[l.linear];
+  d = Diagnostic{};
+  d.severity = Severity::Error;
+  d.code = std::move(code);
+  d.message = std::move(message);
+  d.site = loc ? SiteRegistry::lookup(*loc).id : Diagnostic::kNoSite;
+  d.block = block_;
+  d.thread = l.linear;
+  // Reported when the scheduler reaches it (at once if the lane has nothing else queued). The
+  // worker never resumes a failed lane; it unwinds the fiber when it is destroyed.
+  push(nullptr, ReqType::Fail, SubOp::Load);
+  posted(true);
   for (;;) yield_lane();
 }
 

@@ -2,19 +2,27 @@
 // block, and schedules their warps.
 //
 // The scheduling model, in plain words:
-//   1. Every thread runs (in its fiber) until its next instrumented operation: an access through
-//      an array wrapper, __syncthreads(), a warp-synchronous call, a fence. It posts what it
-//      wants to do and where in the source it is, and gives control back.
+//   1. Every thread runs (in its fiber) and posts each instrumented operation it meets (an access
+//      through an array wrapper, __syncthreads(), a warp-synchronous call, a fence) to its own
+//      short queue, with where in the source it is. An operation whose result the thread needs
+//      (a load, an atomic, a shuffle or vote) makes it stop and give control back; one that
+//      returns nothing (a store, a barrier, a fence) is queued and the thread runs on. This is
+//      safe because a thread's own work between two operations depends only on its registers:
+//      every value it reads from memory comes from a load that waits for its turn.
 //   2. Warps take turns (round robin). A warp issues ONE instruction per turn: it takes the lanes
-//      that wait at the earliest source position (smallest line, then column: the "min-PC"
-//      policy), records them as one warp instruction with their active mask, and lets each of
-//      them perform its operation and run on to its next one.
+//      whose oldest queued operation is at the earliest source position (smallest line, then
+//      column: the "min-PC" policy), records them as one warp instruction with their active mask,
+//      performs it (stores are written now, in issue order; a stopped lane resumes and reads its
+//      load now), and moves those lanes on to their next queued operation.
 //   3. So divergent paths are serialized (the `if` side first, then the `else`), and lanes meet
 //      again at the first instruction after the if/else or after a loop, where they issue
-//      together once more: the classic SIMT reconvergence stack, for structured code.
-//   4. Lanes waiting at __syncthreads() are not issued; when every thread of the block waits at
-//      the same barrier it releases. If some wait while others exited or wait at another
-//      barrier, the block can never go on: that is reported as barrier divergence.
+//      together once more: the classic SIMT reconvergence stack, for structured code. Memory sees
+//      the operations in exactly this issue order, whatever the threads ran ahead to.
+//   4. Lanes whose oldest operation is __syncthreads() are not issued; when every thread of the
+//      block waits at the same barrier it releases. If some wait while others exited or wait at
+//      another barrier, the block can never go on: that is reported as barrier divergence. An
+//      error a thread meets while it runs ahead (an out-of-bounds index) is reported when its
+//      queue reaches it, as if the thread had stopped there.
 // Known limits: source order stands in for the post-dominator of a branch, so code that jumps
 // backwards across a divergent region (goto, or a device function called from two places while
 // lanes are split) may reconverge later than the hardware would; a loop with no instrumented
@@ -23,6 +31,7 @@
 
 #include <boost/context/fiber.hpp>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -34,32 +43,69 @@
 
 namespace ws::emu {
 
-// WaitWarp: at a warp-synchronous call (__shfl_*_sync, __syncwarp, votes) whose mask names lanes
-// that have not arrived yet; as on Volta and later, the call waits for them.
-enum class LaneState : uint8_t { Ready, AtBarrier, WaitWarp, Exited, Failed };
-enum class ReqType : uint8_t { Access, Barrier, WarpOp, Fence };
+// The state of a lane's oldest queued operation. WaitWarp: at a warp-synchronous call
+// (__shfl_*_sync, __syncwarp, votes) whose mask names lanes that have not arrived yet; as on Volta
+// and later, the call waits for them. Running: the queue is empty because the lane runs.
+enum class LaneState : uint8_t { Ready, AtBarrier, WaitWarp, Exited, Failed, Running };
+// Exit: the thread returned from the kernel. Fail: an error the thread met while it ran ahead.
+enum class ReqType : uint8_t { Access, Barrier, WarpOp, Fence, Exit, Fail };
 
+// One operation a lane posted, 40 bytes: a lane's bookkeeping and its first queued operation
+// share one cache line, and the scheduler touches hundreds of lanes in turn. `loc` is the call
+// site's std::source_location record (libstdc++ keeps one static record per call site, so the
+// pointer names the site); the site's registry id is looked up once per issued warp instruction.
 struct Request {
-  uint64_t pc = 0;     // site order | sub-operation: the issue-order key
-  uint32_t site = 0;   // SiteRegistry id
+  const void* loc = nullptr;
+  union {
+    // Access. A store the scheduler writes at issue (the lane went on without waiting) has
+    // `store_to` set and its bytes in `value`; a load or atomic is performed by the lane itself
+    // when it resumes.
+    struct {
+      uint64_t byte_offset;  // from the allocation's first element
+      void* store_to;
+      uint64_t value;
+    } access;
+    struct {
+      uint64_t value;  // the lane's operand
+      uint32_t member_mask;
+      int32_t arg;
+      int32_t width;
+      WarpOp op;
+    } warp;
+    bool block_scope;  // Fence
+  };
+  uint32_t alloc = 0;  // Access
   ReqType type = ReqType::Access;
-  AccessRequest access{};
-  WarpOp warp_op = WarpOp::SyncWarp;
-  uint32_t member_mask = 0;
-  uint64_t value = 0;
-  int32_t arg = 0;
-  int32_t width = 32;
-  bool block_scope = false;
-};
+  SubOp sub = SubOp::Load;  // Load / Store / Atomic is the access kind
+  uint8_t width = 0;        // Access: bytes
+  uint8_t bits = 0;         // Access: MemSpace (bit 0), kFlagVolatile (bit 1), AtomicOp (bits 4..7)
 
-struct Lane {
-  boost::context::fiber fiber;  // the lane, suspended (empty while it runs)
-  uint3 tid{};
-  uint32_t linear = 0;
-  LaneState state = LaneState::Ready;
-  Request req;
-  uint64_t result = 0;  // result of a warp-synchronous operation
+  Request() : access{} {}
+  uint64_t order() const;  // the issue-order key (see issue_order): computed, not stored
+  AccessKind kind() const { return AccessKind(sub); }
+  MemSpace space() const { return MemSpace(bits & 1); }
+  uint8_t flags() const { return (bits >> 1) & 1; }
+  AtomicOp atomic() const { return AtomicOp(bits >> 4); }
 };
+static_assert(sizeof(Request) == 40);
+
+struct alignas(64) Lane {
+  // Operations queued before the lane stops. 16 holds a whole reduction's worth of barriers for
+  // the threads that sit out the tree (they run to their exit without stopping once).
+  static constexpr uint32_t kQueue = 16;
+
+  boost::context::fiber fiber;  // the lane, suspended (empty while it runs)
+  uint32_t linear = 0;
+  LaneState state = LaneState::Running;
+  uint8_t head = 0;  // back to 0 whenever the queue empties: a lane that stops at every
+  uint8_t size = 0;  // operation uses only queue[0], in the same cache line as this header
+  uint64_t result = 0;  // result of a warp-synchronous operation
+  Request queue[kQueue];
+
+  const Request& req() const { return queue[head]; }  // the oldest queued operation
+  bool empty() const { return size == 0; }
+};
+static_assert(offsetof(Lane, queue) + sizeof(Request) <= 64);
 
 // What one block produced.
 struct BlockRecord {
@@ -104,6 +150,10 @@ class Worker {
   // --- called from lane fibers (emu_hooks) ---
   Lane& lane() { return *current_; }
   void post_access(const std::source_location& loc, SubOp sub, const AccessRequest& req);
+  // Returns false when the store is too wide to queue: the lane has waited for its turn and
+  // writes the value itself.
+  bool post_store(const std::source_location& loc, const AccessRequest& req, void* target,
+                  const void* value);
   void post_barrier(const std::source_location& loc);
   uint64_t post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
                         uint64_t value, int32_t arg, int32_t width);
@@ -121,6 +171,12 @@ class Worker {
   void enter(Lane& lane);
   void run_queue();
   void yield_lane();
+  Request& push(const void* loc, ReqType type, SubOp sub);
+  void posted(bool must_stop);
+  void retire_head(Lane& lane);
+  void refresh(Lane& lane);
+  void perform_store(const Request& r) const;
+  uint32_t site_id(const Request& r) const;
   void take_continuation(boost::context::fiber&& from);
   bool issue_one(uint32_t warp);
   void issue_warp_op(uint32_t mask, Lane* lanes);
@@ -135,9 +191,15 @@ class Worker {
 
   LaunchState& launch_;
   std::vector<Lane> lanes_;
+  std::vector<uint3> tids_;                     // threadIdx of each lane
+  std::vector<Diagnostic> pending_failures_;    // the error behind a lane's queued Fail
   uint32_t threads_ = 0;
   uint32_t warps_ = 0;
   std::vector<uint32_t> warp_steps_;
+  // The issue key of each lane's oldest operation when it can issue (Ready), else kNotReady: the
+  // min-PC scan reads 32 of these instead of 32 lane structs.
+  static constexpr uint64_t kNotReady = UINT64_MAX;
+  std::vector<uint64_t> ready_pc_;
   std::vector<std::byte> dynamic_shared_;
   struct DynamicView {
     const char* name;  // the fixed_string of the view's type: one address per instantiation
@@ -159,6 +221,7 @@ class Worker {
   uint32_t waiting_warp_sync_ = 0;  // lanes in WaitWarp state in this block
   bool failed_ = false;
   bool fibers_ready_ = false;
+  bool quitting_ = false;  // the destructor resumes exited lanes so that their fibers return
 };
 
 // Compact text for a set of thread indices: "0-15, 32-47".

@@ -157,8 +157,8 @@ class ref {
     requires(!std::is_const_v<T>)
   {
     check(AccessKind::Store);
-    emu::access(loc_, emu::SubOp::Store, request(AccessKind::Store, AtomicOp::None));
-    detail::store_value(base_ + index_, v, space_ == MemSpace::Global);
+    if (!emu::store(loc_, request(AccessKind::Store, AtomicOp::None), base_ + index_, &v))
+      detail::store_value(base_ + index_, v, space_ == MemSpace::Global);
     return *this;
   }
   const ref& operator=(const ref& other) const

@@ -2,11 +2,12 @@
 //
 // Kernel code runs inside one fiber per CUDA thread. Every instrumented operation (an array
 // access through a wrapper, a barrier, a shuffle or vote, a fence) posts a request describing
-// itself and yields to the warp scheduler; the scheduler issues it together with the other lanes
-// of the warp that reached the same site (one warp instruction), records it, and resumes the
-// lanes. After an access returns, the lane performs the memory operation itself: all lanes of one
-// instruction have been issued before any lane of the warp can reach its next instruction, which
-// is what lockstep means.
+// itself; the scheduler issues it together with the other lanes of the warp that reached the
+// same site (one warp instruction) and records it. Operations that return something (loads,
+// atomics, shuffles, votes) wait for that: the call returns once the warp issued it, and the
+// lane then performs the load or atomic itself, before any lane of the warp can issue its next
+// instruction, which is what lockstep means. Stores, barriers and fences return at once; the
+// emulator performs them in issue order (backends/emu/src/worker.h explains why that is the same).
 #pragma once
 
 #include <cstdint>
@@ -31,8 +32,13 @@ struct AccessRequest {
   uint64_t byte_offset;  // from the allocation's first element
 };
 
-// Posts an access and returns once the warp has issued it.
+// Posts a load or an atomic and returns once the warp has issued it; the caller then performs it.
 void access(const std::source_location& loc, SubOp sub, const AccessRequest& req);
+
+// Posts a store of `req.width` bytes from `value` to `target`. Returns true when the emulator
+// took it over (it writes the bytes when the warp issues the store, and the thread runs on
+// meanwhile); false when the thread waited for its turn and must write the value itself.
+bool store(const std::source_location& loc, const AccessRequest& req, void* target, const void* value);
 
 // Reports an out-of-bounds access and ends the launch. Never returns to the kernel.
 [[noreturn]] void out_of_bounds(const std::source_location& loc, uint32_t alloc, int64_t index,
