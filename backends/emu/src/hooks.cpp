@@ -81,9 +81,4 @@ void fail(const std::source_location& loc, std::string_view code, std::string me
   worker().fail(&loc, std::string(code), std::move(message));
 }
 
-uint64_t block_epoch() {
-  Worker* w = Worker::current();
-  return w ? w->epoch() : 0;
-}
-
 }  // namespace ws::emu

@@ -88,7 +88,8 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   tids_.resize(threads_);
   pending_failures_.resize(threads_);
   warp_steps_.resize(warps_);
-  ready_pc_.assign(threads_, kNotReady);
+  ready_pc_.assign(threads_, 0);
+  ready_.assign(warps_, 0);
   const Dim3 b = launch.opt.block;
   for (uint32_t i = 0; i < threads_; ++i) {
     Lane& l = lanes_[i];
@@ -190,6 +191,7 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   record_ = &record;
   block_ = linear_block;
   epoch_ = ++t_epoch_counter;
+  t_block_epoch = epoch_;
   clock_ = 0;
   failed_ = false;
   waiting_warp_sync_ = 0;
@@ -202,9 +204,9 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   for (Lane& l : lanes_) {
     l.head = l.size = 0;  // (the last block left each lane's Exit queued)
     l.state = LaneState::Running;
-    ready_pc_[l.linear] = kNotReady;
     queue_.push_back(&l);
   }
+  std::fill(ready_.begin(), ready_.end(), 0u);
   run_queue();  // every thread runs to its first operation that waits
   if (failed_) return false;
   for (;;) {
@@ -247,14 +249,18 @@ bool Worker::issue_one(uint32_t w) {
   // A warp-synchronous call whose named lanes have all arrived goes first.
   uint32_t mask = complete_warp_sync_group(L, count);
   if (!mask) {
+    const uint32_t ready = ready_[w];
+    if (!ready) return false;
     const uint64_t* pc = &ready_pc_[base];
-    uint64_t best = kNotReady;
-    int leader = -1;
-    for (int i = 0; i < count; ++i)
+    uint64_t best = UINT64_MAX;
+    int leader = 0;
+    for (uint32_t m = ready; m; m &= m - 1) {
+      const int i = std::countr_zero(m);
       if (pc[i] < best) best = pc[i], leader = i;
-    if (leader < 0) return false;
+    }
     const Request& first = L[leader].req();
-    for (int i = leader; i < count; ++i) {
+    for (uint32_t m = ready; m; m &= m - 1) {
+      const int i = std::countr_zero(m);
       if (pc[i] != best) continue;
       const Request& r = L[i].req();  // same key: same sub-operation, so the same type
       if (r.loc == first.loc && (r.type != ReqType::Access || r.alloc == first.alloc))
@@ -407,7 +413,7 @@ bool Worker::wait_or_fail_warp_sync(uint32_t w, uint32_t mask, Lane* L, int coun
   for (uint32_t m = mask; m; m &= m - 1) {
     const int i = std::countr_zero(m);
     L[i].state = LaneState::WaitWarp;  // out of the min-PC scan until its group is complete
-    ready_pc_[w * kWarpSize + uint32_t(i)] = kNotReady;
+    ready_[w] &= ~(1u << i);
   }
   waiting_warp_sync_ += uint32_t(std::popcount(mask));
   return true;
@@ -461,7 +467,11 @@ bool Worker::release_barrier() {
       ++rec.issued;
       if (rec.recorded) rec.events.push_back(e);
     }
-    for (Lane& l : lanes_) retire_head(l);
+    for (Lane& l : lanes_) {
+      Request& h = l.queue[l.head];
+      if (h.alloc > 1) --h.alloc;  // the same barrier again (see post_barrier)
+      else retire_head(l);
+    }
     run_queue();
     return !failed_;
   }
@@ -564,7 +574,9 @@ void Worker::posted(bool must_stop) {
 
 void Worker::refresh(Lane& l) {
   const Request& h = l.req();
-  ready_pc_[l.linear] = kNotReady;
+  uint32_t& ready = ready_[l.linear / kWarpSize];
+  const uint32_t bit = 1u << (l.linear % kWarpSize);
+  ready &= ~bit;
   switch (h.type) {
     case ReqType::Barrier: l.state = LaneState::AtBarrier; break;
     case ReqType::Exit: l.state = LaneState::Exited; break;
@@ -579,6 +591,7 @@ void Worker::refresh(Lane& l) {
     default:
       l.state = LaneState::Ready;
       ready_pc_[l.linear] = h.order();
+      ready |= bit;
   }
 }
 
@@ -589,7 +602,7 @@ void Worker::retire_head(Lane& l) {
   if (--l.size == 0) {
     l.head = 0;
     l.state = LaneState::Running;
-    ready_pc_[l.linear] = kNotReady;
+    ready_[l.linear / kWarpSize] &= ~(1u << (l.linear % kWarpSize));
     queue_.push_back(&l);
   } else {
     l.head = uint8_t((l.head + 1) % Lane::kQueue);
@@ -625,7 +638,11 @@ void Worker::post_access(const std::source_location& loc, SubOp sub, const Acces
   r.alloc = req.alloc;
   r.width = uint8_t(req.width);
   r.bits = uint8_t(uint8_t(req.space) | (req.flags & kFlagVolatile) << 1 | uint8_t(req.atomic) << 4);
-  posted(true);  // the lane performs its load or atomic when the warp has issued it
+  // The lane performs its load or atomic when the warp has issued it; a load of memory that
+  // nothing in this launch can write reads the same value now, so that lane goes on.
+  const std::vector<uint8_t>& ro = launch_.opt.read_only;
+  const bool now = sub == SubOp::Load && req.space == MemSpace::Global && req.alloc < ro.size() && ro[req.alloc];
+  posted(!now);
 }
 
 bool Worker::post_store(const std::source_location& loc, const AccessRequest& req, void* target,
@@ -644,7 +661,21 @@ bool Worker::post_store(const std::source_location& loc, const AccessRequest& re
 }
 
 void Worker::post_barrier(const std::source_location& loc) {
-  push(site_key(loc), ReqType::Barrier, SubOp::Barrier);
+  // A thread that sits out a loop's body (reduction steps it has no part in) meets the loop's
+  // barrier again and again: one queued entry counts the repeats, so the barrier's release
+  // touches one entry per lane. (Capped, so that a loop of barriers alone still fills the queue
+  // and comes back to the scheduler.)
+  Lane& l = *current_;
+  const void* key = site_key(loc);
+  if (l.size) {
+    Request& tail = l.queue[(l.head + l.size - 1) % Lane::kQueue];
+    if (tail.type == ReqType::Barrier && tail.loc == key && tail.alloc < kMaxBarrierRepeat) {
+      ++tail.alloc;
+      return;
+    }
+  }
+  Request& r = push(key, ReqType::Barrier, SubOp::Barrier);
+  r.alloc = 1;  // times in a row
   posted(false);
 }
 

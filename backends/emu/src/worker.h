@@ -74,7 +74,7 @@ struct Request {
     } warp;
     bool block_scope;  // Fence
   };
-  uint32_t alloc = 0;  // Access
+  uint32_t alloc = 0;  // Access; Barrier: how many times in a row the lane reached it
   ReqType type = ReqType::Access;
   SubOp sub = SubOp::Load;  // Load / Store / Atomic is the access kind
   uint8_t width = 0;        // Access: bytes
@@ -196,9 +196,9 @@ class Worker {
   uint32_t threads_ = 0;
   uint32_t warps_ = 0;
   std::vector<uint32_t> warp_steps_;
-  // The issue key of each lane's oldest operation when it can issue (Ready), else kNotReady: the
-  // min-PC scan reads 32 of these instead of 32 lane structs.
-  static constexpr uint64_t kNotReady = UINT64_MAX;
+  // Which lanes of each warp can issue (state Ready), and the issue key of their oldest operation:
+  // the min-PC scan reads these instead of the lane structs, and skips a warp with nothing ready.
+  std::vector<uint32_t> ready_;
   std::vector<uint64_t> ready_pc_;
   std::vector<std::byte> dynamic_shared_;
   struct DynamicView {
@@ -212,6 +212,7 @@ class Worker {
   std::vector<Lane*> queue_;         // lanes to run, in order, before control returns
   size_t queue_pos_ = 0;
   static constexpr uint32_t kFromScheduler = 0xffffffffu;
+  static constexpr uint32_t kMaxBarrierRepeat = 64;
   uint32_t switch_from_ = kFromScheduler;
   BlockRecord* record_ = nullptr;
   uint32_t block_ = 0;

@@ -70,8 +70,10 @@ uint32_t dynamic_shared_alloc(uint32_t elem_size, const char* name, std::string_
 // shared array used in a launch with no dynamic shared memory). Never returns.
 [[noreturn]] void fail(const std::source_location& loc, std::string_view code, std::string message);
 
-// The index of the block this worker is running (changes per block); lets per-object caches know
-// when a new block began.
-uint64_t block_epoch();
+// A number that is new for every block a worker thread runs; lets per-object caches (shared
+// arrays) know when a new block began. Read at every shared access, so a thread-local variable,
+// not a call.
+inline thread_local uint64_t t_block_epoch = 0;
+inline uint64_t block_epoch() { return t_block_epoch; }
 
 }  // namespace ws::emu

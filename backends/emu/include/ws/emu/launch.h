@@ -49,6 +49,11 @@ struct LaunchOptions {
   uint64_t step_budget = 1u << 22;       // instructions one block may issue before it is stopped
   RecordOptions record;
   const std::atomic<bool>* cancel = nullptr;  // when it turns true the launch stops ("cancelled")
+  // Per global allocation (by index): 1 when no argument of this launch can write it (every view
+  // of it the kernel gets is a global_array<const T>). A lane reads such memory at once, without
+  // waiting for its warp's turn: nothing can change it during the launch, so the value is the
+  // same. Empty (the safe default): every load waits for its turn.
+  std::vector<uint8_t> read_only;
 };
 
 // Hardware limits the emulator enforces before running anything (those of compute capability 9.0).

@@ -15,6 +15,37 @@
 
 namespace ws {
 
+namespace emu_backend_detail {
+template <class T>
+struct is_global_view : std::false_type {};
+template <class T>
+struct is_global_view<global_array<T>> : std::true_type {};
+template <class T>
+inline constexpr bool is_const_view = false;
+template <class T>
+inline constexpr bool is_const_view<global_array<const T>> = true;
+}  // namespace emu_backend_detail
+
+template <class Kernel, class... Args>
+inline constexpr bool kPlainKernel = false;
+template <class... P, class... Args>
+inline constexpr bool kPlainKernel<void (*)(P...), Args...> = sizeof...(P) == sizeof...(Args);
+
+// Marks the allocation of every argument that the kernel takes as a writable view.
+template <class... P, class... Args>
+void mark_writable(void (*)(P...), std::vector<uint8_t>& read_only, bool& unknown, const Args&... args) {
+  using namespace emu_backend_detail;
+  auto one = [&]<class Param, class Arg>(const Arg& a) {
+    using Pm = std::remove_cvref_t<Param>;
+    if constexpr (is_global_view<Arg>::value) {
+      if (!is_const_view<Pm> && a.alloc_id() < read_only.size()) read_only[a.alloc_id()] = 0;
+    } else if constexpr (!std::is_arithmetic_v<Arg> && !std::is_enum_v<Arg>) {
+      unknown = true;  // a struct could carry a view
+    }
+  };
+  (one.template operator()<P>(args), ...);
+}
+
 class EmuBackend {
  public:
   static constexpr BackendKind kind = BackendKind::Emu;
@@ -61,6 +92,7 @@ class EmuBackend {
     // Later launches of a multi-pass driver have fewer blocks: keep only indices that exist.
     std::erase_if(opt.record.blocks, [&](uint32_t b) { return b >= grid.count(); });
     if (!cfg_.record_blocks.empty() && opt.record.blocks.empty()) opt.record.blocks = {0};
+    opt.read_only = read_only_allocations(kernel, args...);
     const LaunchInfo info = launch_info(kernel_, cfg_, entry);
     emu::LaunchResult r = emu::launch(mem_, opt, info, [=] { kernel(args...); });
     const bool ok = r.ok();
@@ -72,6 +104,23 @@ class EmuBackend {
   }
 
   const RunConfig& config() const { return cfg_; }
+
+  // Which allocations this launch cannot write: those that reach the kernel only through
+  // global_array<const T> parameters. Decided from the kernel's parameter types, so only for a
+  // plain kernel function; anything else (a functor, a struct argument that may hold a view)
+  // leaves every allocation writable.
+  template <class Kernel, class... Args>
+  std::vector<uint8_t> read_only_allocations(Kernel, const Args&... args) const {
+    std::vector<uint8_t> ro(mem_.table().size(), 1);
+    if constexpr (!kPlainKernel<Kernel, Args...>) {
+      ro.assign(ro.size(), 0);
+    } else {
+      bool unknown = false;
+      mark_writable(static_cast<Kernel>(nullptr), ro, unknown, args...);
+      if (unknown) ro.assign(ro.size(), 0);
+    }
+    return ro;
+  }
   RunResult& result() { return out_; }
 
  private:
