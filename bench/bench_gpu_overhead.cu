@@ -70,8 +70,16 @@ __device__ int twin_warp_sum(int v) {
 
 __global__ void twin_reduce8(const int* g_idata, int* g_odata, unsigned n) {
   __shared__ int warp_sums[32];
+  // Step 7's grid-stride loop (two loads per iteration), as reduce8 has it since step 8 changes
+  // only the tree.
+  unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+  const unsigned gridSize = blockDim.x * 2 * gridDim.x;
   int sum = 0;
-  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) sum += g_idata[i];
+  while (i < n) {
+    sum += g_idata[i];
+    if (i + blockDim.x < n) sum += g_idata[i + blockDim.x];
+    i += gridSize;
+  }
   unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   sum = twin_warp_sum(sum);
   if (lane == 0) warp_sums[warp] = sum;

@@ -70,6 +70,7 @@ void arm(Buffers& b, unsigned blocks, int full, bool counters) {
     for (unsigned i = 0; i < blocks; ++i) bits[i / 32] |= 1u << (i % 32);
   CHECK(cudaMemcpy(b.bitmap, bits.data(), b.words * 4, cudaMemcpyHostToDevice));
   b.host.counters_enabled = counters ? 1 : 0;
+  b.host.full_blocks = full ? b.bitmap : nullptr;  // no block in full: accesses skip the bitmap
   CHECK(cudaMemset(b.host.counters, 0, counters_bytes(b.host.sm_count)));
   CHECK(cudaMemset(b.host.sm_reserved, 0, b.host.sm_count * sizeof(unsigned long long)));
   CHECK(cudaMemcpy(b.control, &b.host, sizeof b.host, cudaMemcpyHostToDevice));

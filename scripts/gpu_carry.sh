@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-cuda}
 rm -rf .carry && mkdir -p .carry/bin .carry/lib
-for b in app/warpscope tests/gpu/test_gpu bench/bench_gpu_overhead bench/bench_gpu_trace bench/bench_views; do
+for b in app/warpscope tests/gpu/test_gpu bench/bench_gpu_overhead bench/bench_gpu_trace bench/bench_views bench/bench_emu; do
   [ -x "$build/$b" ] && cp "$build/$b" .carry/bin/
 done
 # Shared libraries outside glibc/libstdc++ that the binaries use.

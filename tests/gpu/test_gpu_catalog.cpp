@@ -86,3 +86,74 @@ TEST(GpuTrace, EveryVariantMatchesTheEmulator) {
   }
   EXPECT_GT(compared, 5);
 }
+
+#include <map>
+#include <tuple>
+
+#include "ws/analysis/analysis.h"
+
+// gpu-trace's per-site counters, counted on the device for every block, against the emulator's
+// analysis of a full trace of the same launch: active lanes always (they do not depend on how
+// the hardware grouped lanes into instructions), and instructions, shared wavefronts and global
+// sectors for the kernels whose lanes the hardware groups as the emulator does.
+TEST(GpuTrace, SiteCountersMatchTheEmulator) {
+  REQUIRE_GPU();
+  using Key = std::tuple<std::string, uint32_t, int, int>;  // file, line, kind, space
+  struct Sums {
+    uint64_t instructions = 0, lanes = 0, wavefronts = 0, sectors = 0;
+  };
+  int compared = 0;
+  for (const CatalogEntry& e : Catalog::instance().entries()) {
+    if (!e.runners.count(BackendKind::GpuTrace)) continue;
+    const bool exact = e.spec.name == "reduce" || e.spec.name == "bank" || e.spec.name == "coalesce";
+    for (const VariantSpec& v : e.spec.variants) {
+      if (v.gpu_only || v.broken || v.order_dependent) continue;
+      RunConfig cfg;
+      cfg.variant = v.id;
+      cfg.seed = 5;
+      if (e.spec.name == "reduce") cfg.n = 1u << 16;
+      RunResult emu = Catalog::instance().run(e.spec.name, cfg, BackendKind::Emu);  // every block in full
+      cfg.record_blocks = {0};
+      RunResult gpu = Catalog::instance().run(e.spec.name, cfg, BackendKind::GpuTrace);
+      if (!emu.refused.empty() || !gpu.refused.empty() || !emu.completed || !gpu.completed) continue;
+      ASSERT_EQ(emu.launches.size(), gpu.launches.size()) << e.spec.name << " " << v.id;
+      for (size_t l = 0; l < emu.launches.size(); ++l) {
+        if (emu.launches[l].truncated) continue;
+        std::map<Key, Sums> want, got;
+        const analysis::Report rep = analysis::analyze(emu.launches[l]);
+        for (const analysis::SiteMetrics& s : rep.sites) {
+          Sums& w = want[{rep.site_table[s.site].file, rep.site_table[s.site].line, int(s.kind), int(s.space)}];
+          w.instructions += s.instructions;
+          w.lanes += s.lane_accesses;
+          w.wavefronts += s.wavefronts;
+          w.sectors += s.sectors;
+        }
+        const Trace& t = gpu.launches[l];
+        for (const SiteCounters& c : t.site_counters) {
+          Sums& g = got[{t.sites[c.site].file, t.sites[c.site].line, int(c.kind), int(c.space)}];
+          g.instructions += c.instructions;
+          g.lanes += c.lanes;
+          g.wavefronts += c.wavefronts;
+          g.sectors += c.sectors;
+        }
+        ++compared;
+        for (const auto& [key, w] : want) {
+          const Sums g = got.count(key) ? got[key] : Sums{};
+          const std::string where = e.spec.name + " " + v.id + " launch " + std::to_string(l) + " " +
+                                    std::get<0>(key) + ":" + std::to_string(std::get<1>(key)) +
+                                    (std::get<3>(key) ? " shared" : " global") +
+                                    (std::get<2>(key) == 0 ? " load" : std::get<2>(key) == 1 ? " store" : " atomic");
+          EXPECT_EQ(g.lanes, w.lanes) << where << ": active lanes";
+          if (exact) {
+            EXPECT_EQ(g.instructions, w.instructions) << where << ": instructions";
+            EXPECT_EQ(g.wavefronts, w.wavefronts) << where << ": wavefronts";
+            EXPECT_EQ(g.sectors, w.sectors) << where << ": sectors";
+          }
+        }
+        EXPECT_EQ(got.size(), want.size()) << e.spec.name << " " << v.id << " launch " << l << ": sites counted";
+      }
+    }
+  }
+  std::printf("site counters compared on %d launches\n", compared);
+  EXPECT_GT(compared, 10);
+}

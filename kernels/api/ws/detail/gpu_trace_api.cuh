@@ -2,7 +2,7 @@
 // but every access through them is recorded by its warp on the device (gpu_trace_format.h).
 //
 // [SECTION] Recording: control block, lane/warp/block identity, the per-warp record
-// [SECTION] Per-site counters: wavefronts and bank conflicts, sectors, computed by the warp
+// [SECTION] Per-site counters (wavefronts and bank conflicts, sectors, computed by the warp), full records
 // [SECTION] Element references and array wrappers
 // [SECTION] Barriers and atomics
 #pragma once
@@ -36,15 +36,39 @@ using gpu_trace::kWarpSlotsPerSm;
 //-----------------------------------------------------------------------------
 // [SECTION] Recording
 //-----------------------------------------------------------------------------
-// One per translation unit (module): the GpuBackend of the same generated .cu file points it at
-// a recording before each launch, through set_control below. (Not cudaMemcpyToSymbol: with one
-// such variable in every module, seen on an H200, the runtime wrote the first module's copy.)
+// What every recorded access reads first: the recording's switches, copied into this module's
+// own device variable, so that deciding "nothing to do" or "count only" is one load from a fixed
+// address and no pointer to follow (a kernel's tree of __syncthreads() steps pays that latency at
+// every step). One per translation unit (module): the GpuBackend of the same generated .cu file
+// points it at a recording before each launch, through set_control below. (Not
+// cudaMemcpyToSymbol: with one such variable in every module, seen on an H200, the runtime wrote
+// the first module's copy.)
+inline constexpr uint32_t kModeCounters = 1, kModeFull = 2;
+struct ControlView {
+  Control* control;              // the recording (records, reservations, overflow flag)
+  uint32_t mode;                 // 0: not recording; kModeCounters | kModeFull
+  uint32_t sm_count;
+  const uint32_t* full_blocks;   // bitmap of the blocks recorded in full (kModeFull)
+  uint32_t full_block_words;
+  SiteCounter* counters;         // [sm][kWarpSlotsPerSm][kCounterSlots]
+};
 #ifndef WS_TRACE_CONTROL
 #define WS_TRACE_CONTROL g_control
 #endif
-static __device__ Control* WS_TRACE_CONTROL;
+static __device__ ControlView WS_TRACE_CONTROL;
 
-static __global__ void set_control(Control* c) { WS_TRACE_CONTROL = c; }
+static __global__ void set_control(Control* c) {
+  ControlView v{};
+  if (c) {
+    v.control = c;
+    v.mode = (c->counters_enabled ? kModeCounters : 0u) | (c->full_blocks && c->full_block_words ? kModeFull : 0u);
+    v.sm_count = c->sm_count;
+    v.full_blocks = c->full_blocks;
+    v.full_block_words = c->full_block_words;
+    v.counters = c->counters;
+  }
+  WS_TRACE_CONTROL = v;
+}
 
 __device__ __forceinline__ unsigned lane_id() {
   unsigned id;
@@ -94,6 +118,15 @@ __device__ __forceinline__ unsigned long long group_key(const AccessDesc& d) {
 //-----------------------------------------------------------------------------
 // [SECTION] Per-site counters
 //-----------------------------------------------------------------------------
+// Everything on the counters path is inlined at the access, where the site, the memory space and
+// the access width are compile-time constants: the phase loops unroll, and the lanes that execute
+// the access together are simply __activemask() there (in a called function, lanes from several
+// call sites may run its body together and would need a __match_any_sync on the site to be told
+// apart).
+__device__ __forceinline__ bool recorded_in_full(const ControlView& v, uint32_t block) {
+  return (v.mode & kModeFull) && block / 32 < v.full_block_words && ((v.full_blocks[block / 32] >> (block % 32)) & 1);
+}
+
 // Max of v over the lanes of `group`.
 __device__ __forceinline__ unsigned group_max(unsigned group, unsigned v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -112,108 +145,103 @@ __device__ __forceinline__ unsigned group_max(unsigned group, unsigned v) {
 // 8-byte accesses in two half-warp phases and 16-byte ones in four quarter-warp phases. Each
 // phase is handled as 32 "virtual lanes" (lane, word j of its access), so every lane of the warp
 // takes part in every __match_any_sync. Returns wavefronts; `ideal` gets the phases used.
-static __device__ unsigned shared_wavefronts(unsigned group, uint32_t address, unsigned width, unsigned& ideal) {
+// Word indices of the shared window fit in 30 bits, so the keys are 32-bit (a cheaper match).
+__device__ __forceinline__ unsigned shared_wavefronts(unsigned group, uint32_t address, unsigned width,
+                                                      unsigned& ideal) {
   const unsigned lane = lane_id();
   const unsigned k = width <= 4 ? 1 : width / 4;  // words per lane
   const unsigned lanes_per_phase = 32 / k;
   const unsigned word0 = address / 4;
   unsigned total = 0;
   ideal = 0;
+#pragma unroll
   for (unsigned phase = 0; phase < k; ++phase) {
     const unsigned src = phase * lanes_per_phase + lane / k;
     const unsigned j = lane % k;
-    const unsigned w0 = __shfl_sync(group, word0, src);
+    const unsigned w0 = k == 1 ? word0 : __shfl_sync(group, word0, src);
     const bool valid = (group >> src) & 1;
     const unsigned word = w0 + j;
     // Dedupe words (multicast), then count distinct words per bank among the word leaders.
-    const unsigned long long word_key = valid ? word : 0x100000000ull + lane;
-    const unsigned same_word = __match_any_sync(group, word_key);
+    const unsigned same_word = __match_any_sync(group, valid ? word : 0x80000000u | lane);
     const bool word_leader = valid && (__ffs(same_word) - 1) == int(lane);
-    const unsigned long long bank_key = word_leader ? (word % 32) : 0x100000000ull + lane;
-    const unsigned same_bank = __match_any_sync(group, bank_key);
+    const unsigned same_bank = __match_any_sync(group, word_leader ? word % 32 : 0x80000000u | lane);
     const unsigned ways = word_leader ? unsigned(__popc(same_bank)) : 0u;
-    const unsigned phase_max = group_max(group, ways);
-    const bool any = __any_sync(group, valid);
-    total += phase_max;
-    ideal += any ? 1 : 0;
+    total += group_max(group, ways);
+    ideal += k == 1 ? 1u : (__any_sync(group, valid) ? 1u : 0u);
   }
   return total;
 }
 
-static __device__ __forceinline__ void count_site(Control* c, const AccessDesc& d, unsigned group, bool leader,
-                                                  uint64_t address) {
+// Distinct 32-byte sectors and 128-byte lines of a global access. The keys fold the address to
+// 32 bits (bits 5..36 and 7..38, xor the rest): two lanes of one instruction would have to be
+// 128 GiB apart to be miscounted.
+__device__ __forceinline__ unsigned distinct_blocks(unsigned group, uint64_t address, unsigned shift) {
+  const uint64_t b = address >> shift;
+  const unsigned same = __match_any_sync(group, unsigned(b) ^ unsigned(b >> 32));
+  return __popc(__ballot_sync(group, (__ffs(same) - 1) == int(lane_id())));
+}
+
+// The first time a warp slot meets a site (or on a hash collision): find or claim its row.
+static __device__ __noinline__ SiteCounter* claim_site(SiteCounter* table, unsigned long long key, uint64_t file,
+                                                       uint32_t line, uint32_t column, uint32_t packed,
+                                                       uint32_t* overflow) {
+  unsigned slot = unsigned(key % kCounterSlots);
+  for (unsigned probe = 0; probe < kCounterSlots; ++probe, slot = (slot + 1) % kCounterSlots) {
+    SiteCounter& s = table[slot];
+    if (s.key == 0ull) {  // a free slot: describe the site once (this warp owns the table now)
+      s.key = key;
+      s.file = file;
+      s.line = line;
+      s.column = column;
+      s.kind = uint8_t(packed);
+      s.space = uint8_t(packed >> 8);
+      s.width = uint8_t(packed >> 16);
+    }
+    if (s.key == key) return &s;
+  }
+  *overflow = 1;
+  return nullptr;
+}
+
+__device__ __forceinline__ void count_site(const AccessDesc& d, unsigned group, uint64_t address) {
   unsigned wavefronts = 0, ideal = 0, sectors = 0, lines = 0;
   if (d.space == kTraceShared) {
     wavefronts = shared_wavefronts(group, uint32_t(address), d.width, ideal);
   } else {
-    const unsigned lane = lane_id();
-    const unsigned same_sector = __match_any_sync(group, static_cast<unsigned long long>(address >> 5));
-    sectors = __popc(__ballot_sync(group, (__ffs(same_sector) - 1) == int(lane)));
-    const unsigned same_line = __match_any_sync(group, static_cast<unsigned long long>(address >> 7));
-    lines = __popc(__ballot_sync(group, (__ffs(same_line) - 1) == int(lane)));
+    sectors = distinct_blocks(group, address, 5);
+    lines = distinct_blocks(group, address, 7);
   }
-  if (!leader) return;
-  // This warp's own table: plain updates (see SiteCounter).
-  const size_t row = (size_t(sm_id() % c->sm_count) * kWarpSlotsPerSm + warp_slot() % kWarpSlotsPerSm) * kCounterSlots;
-  SiteCounter* table = c->counters + row;
+  if (lane_id() != unsigned(__ffs(group) - 1)) return;
+  // This warp slot's own table: one warp holds a slot at a time, so the row is found with a plain
+  // read; the sums are fire-and-forget atomics (RED), which the warp never waits for.
+  const ControlView& v = WS_TRACE_CONTROL;
+  SiteCounter* table =
+      v.counters + (size_t(sm_id() % v.sm_count) * kWarpSlotsPerSm + warp_slot() % kWarpSlotsPerSm) * kCounterSlots;
   const unsigned long long key = group_key(d) | 1ull;
-  unsigned slot = unsigned(key % kCounterSlots);
-  for (unsigned probe = 0; probe < kCounterSlots; ++probe, slot = (slot + 1) % kCounterSlots) {
-    SiteCounter& s = table[slot];
-    if (s.key == 0ull) {  // a free slot: describe the site once
-      s.key = key;
-      s.file = reinterpret_cast<uintptr_t>(d.file);
-      s.line = d.line;
-      s.column = d.column;
-      s.kind = d.kind;
-      s.space = d.space;
-      s.width = d.width;
-    }
-    if (s.key == key) {
-      s.instructions += 1;
-      s.lanes += unsigned(__popc(group));
-      s.wavefronts += wavefronts;
-      s.ideal_wavefronts += ideal;
-      s.sectors += sectors;
-      s.lines += lines;
-      return;
-    }
+  SiteCounter* s = table + key % kCounterSlots;
+  if (s->key != key)
+    s = claim_site(table, key, reinterpret_cast<uintptr_t>(d.file), d.line, d.column,
+                   uint32_t(d.kind) | uint32_t(d.space) << 8 | uint32_t(d.width) << 16, &v.control->counter_overflow);
+  if (!s) return;
+  atomicAdd(&s->instructions, 1ull);
+  atomicAdd(&s->lanes, static_cast<unsigned long long>(__popc(group)));
+  if (d.space == kTraceShared) {
+    atomicAdd(&s->wavefronts, static_cast<unsigned long long>(wavefronts));
+    atomicAdd(&s->ideal_wavefronts, static_cast<unsigned long long>(ideal));
+  } else {
+    atomicAdd(&s->sectors, static_cast<unsigned long long>(sectors));
+    atomicAdd(&s->lines, static_cast<unsigned long long>(lines));
   }
-  c->counter_overflow = 1;
 }
 
-// The descriptor travels as scalars (registers): passed by reference it would live in the
-// kernel's stack frame, one local-memory store per field at every access.
-static __device__ __noinline__ void record_access_scalars(const char* file, uint32_t line, uint32_t column,
-                                                          uint32_t packed, uint64_t alloc, uint32_t shared_base,
-                                                          uint32_t elem_size, uint32_t extent, const char* name,
-                                                          uint64_t offset, uint64_t address) {
-  Control* c = WS_TRACE_CONTROL;
-  if (!c) return;
-  AccessDesc d;
-  d.file = file;
-  d.line = line;
-  d.column = column;
-  d.kind = uint8_t(packed);
-  d.space = uint8_t(packed >> 8);
-  d.width = uint8_t(packed >> 16);
-  d.flags = uint8_t(packed >> 24);
-  d.atomic = uint8_t(alloc >> 56);
-  d.alloc = alloc & 0x00ffffffffffffffull;
-  d.shared_base = shared_base;
-  d.elem_size = elem_size;
-  d.extent = extent;
-  d.name = name;
-  const uint32_t block = linear_block();
-  const bool full = c->full_blocks && block / 32 < c->full_block_words &&
-                    ((c->full_blocks[block / 32] >> (block % 32)) & 1);
-  if (!full && !c->counters_enabled) return;  // uniform per block: no lane waits for another
-  const unsigned active = __activemask();
-  const unsigned group = __match_any_sync(active, group_key(d));
+// A full record of one warp instruction (blocks recorded in full only). Out of line: it is the
+// rare path. `group` is the lanes that executed the access together, taken at the access.
+static __device__ __noinline__ void record_full(Control* c, unsigned group, const char* file, uint32_t line,
+                                                uint32_t column, uint32_t packed, uint64_t alloc, uint32_t shared_base,
+                                                uint32_t elem_size, uint32_t extent, const char* name,
+                                                uint64_t offset) {
   const unsigned lane = lane_id();
   const unsigned leader = __ffs(group) - 1;
-  if (c->counters_enabled) count_site(c, d, group, lane == leader, address);
-  if (!full) return;
   const unsigned sm = sm_id() % c->sm_count;
   unsigned long long slot = 0;
   if (lane == leader) slot = atomicAdd(&c->sm_reserved[sm], 1ull);
@@ -223,45 +251,48 @@ static __device__ __noinline__ void record_access_scalars(const char* file, uint
   r.offsets[lane] = offset;
   if (lane == leader) {
     r.time = global_time();
-    r.file = reinterpret_cast<uintptr_t>(d.file);
-    r.alloc = d.alloc;
-    r.line = d.line;
-    r.column = d.column;
-    r.block = block;
+    r.file = reinterpret_cast<uintptr_t>(file);
+    r.alloc = alloc & 0x00ffffffffffffffull;
+    r.line = line;
+    r.column = column;
+    r.block = linear_block();
     r.mask = group;
     r.sm = sm_id();
     r.warp = uint16_t(linear_thread() / 32);
     r.type = kRecordAccess;
-    r.kind = d.kind;
-    r.width = d.width;
-    r.space = d.space;
-    r.flags = d.flags;
-    r.atomic = d.atomic;
-    r.shared_base = d.shared_base;
-    r.elem_size = d.elem_size;
-    r.extent = d.extent;
+    r.kind = uint8_t(packed);
+    r.space = uint8_t(packed >> 8);
+    r.width = uint8_t(packed >> 16);
+    r.flags = uint8_t(packed >> 24);
+    r.atomic = uint8_t(alloc >> 56);
+    r.shared_base = shared_base;
+    r.elem_size = elem_size;
+    r.extent = extent;
     for (int i = 0; i < 16; ++i) r.name[i] = 0;
-    if (d.name)
-      for (int i = 0; i < 15 && d.name[i]; ++i) r.name[i] = d.name[i];
+    if (name)
+      for (int i = 0; i < 15 && name[i]; ++i) r.name[i] = name[i];
   }
 }
 
 // Records one access of this lane; every lane of the warp that executes the same instruction
 // calls it together. Nothing happens (one load and a branch) when no recording is armed.
 __device__ __forceinline__ void record_access(const AccessDesc& d, uint64_t offset, uint64_t address) {
-  if (!WS_TRACE_CONTROL) return;
-  record_access_scalars(d.file, d.line, d.column,
-                        uint32_t(d.kind) | uint32_t(d.space) << 8 | uint32_t(d.width) << 16 | uint32_t(d.flags) << 24,
-                        d.alloc | uint64_t(d.atomic) << 56, d.shared_base, d.elem_size, d.extent, d.name, offset,
-                        address);
+  const ControlView& v = WS_TRACE_CONTROL;
+  const uint32_t mode = v.mode;
+  if (!mode) return;
+  const bool full = recorded_in_full(v, linear_block());
+  const bool counters = (mode & kModeCounters) != 0;
+  if (!full && !counters) return;  // uniform per block: no lane waits for another
+  const unsigned group = __activemask();
+  if (counters) count_site(d, group, address);
+  if (full)
+    record_full(v.control, group, d.file, d.line, d.column,
+                uint32_t(d.kind) | uint32_t(d.space) << 8 | uint32_t(d.width) << 16 | uint32_t(d.flags) << 24,
+                d.alloc | uint64_t(d.atomic) << 56, d.shared_base, d.elem_size, d.extent, d.name, offset);
 }
 
-static __device__ __noinline__ void record_barrier(const char* file, uint32_t line, uint32_t column) {
-  Control* c = WS_TRACE_CONTROL;
-  if (!c) return;
-  const uint32_t block = linear_block();
-  if (!c->full_blocks || block / 32 >= c->full_block_words || !((c->full_blocks[block / 32] >> (block % 32)) & 1))
-    return;
+static __device__ __noinline__ void record_barrier_full(Control* c, const char* file, uint32_t line,
+                                                        uint32_t column) {
   const unsigned active = __activemask();
   const unsigned lane = lane_id();
   const unsigned leader = __ffs(active) - 1;
@@ -275,7 +306,7 @@ static __device__ __noinline__ void record_barrier(const char* file, uint32_t li
   r.alloc = 0;
   r.line = line;
   r.column = column;
-  r.block = block;
+  r.block = linear_block();
   r.mask = active;
   r.sm = sm_id();
   r.warp = uint16_t(linear_thread() / 32);
@@ -285,6 +316,12 @@ static __device__ __noinline__ void record_barrier(const char* file, uint32_t li
   r.space = 0;
   r.flags = 0;
   r.atomic = 0;
+}
+
+// Barriers are recorded only in the blocks recorded in full (the counters count accesses).
+__device__ __forceinline__ void record_barrier(const char* file, uint32_t line, uint32_t column) {
+  const ControlView& v = WS_TRACE_CONTROL;
+  if (recorded_in_full(v, linear_block())) record_barrier_full(v.control, file, line, column);
 }
 
 }  // namespace trace_rt

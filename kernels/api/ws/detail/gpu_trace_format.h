@@ -1,9 +1,9 @@
 // What gpu-trace writes on the device and the host reads back: one Record per warp instruction of
 // the blocks recorded in full, and per-site counters (per SM) for every block.
 //
-// Recording one access (see gpu_trace_api.cuh): __activemask(), then __match_any_sync on the
-// site groups the lanes that execute it together, the group's leader reserves a Record with one
-// atomicAdd, and every lane writes its own byte offset into it. Reservations past the buffer's
+// Recording one access (see gpu_trace_api.cuh, inlined at the access): __activemask() there is
+// the lanes that execute it together, the group's leader reserves a Record with one atomicAdd,
+// and every lane writes its own byte offset into it. Reservations past the buffer's
 // capacity are counted, not written: the host marks the trace truncated and says how many were
 // dropped.
 #pragma once
@@ -38,8 +38,10 @@ struct Record {
 };
 
 // Per-site counters, one small table per hardware warp slot of each SM ([sm][%warpid][slot]): a
-// slot is held by one warp at a time, so the leader lane updates its table with plain loads and
-// stores, no atomics and no contention. The host sums all tables.
+// slot is held by one warp at a time, so the leader lane finds its site's row with a plain read
+// and claims a free row with plain stores; it adds to the sums with fire-and-forget atomics
+// (RED: the warp does not wait for them, and they never contend across SMs). The host sums all
+// tables.
 struct SiteCounter {
   unsigned long long key;  // 0 = free slot; else site key (see site_key) | 1
   unsigned long long instructions, lanes, wavefronts, ideal_wavefronts, sectors, lines;
