@@ -469,7 +469,7 @@ bool Worker::release_barrier() {
     }
     for (Lane& l : lanes_) {
       Request& h = l.queue[l.head];
-      if (h.alloc > 1) --h.alloc;  // the same barrier again (see post_barrier)
+      if (h.repeats > 1) --h.repeats;  // the same barrier again (see post_barrier)
       else retire_head(l);
     }
     run_queue();
@@ -632,12 +632,17 @@ uint32_t Worker::site_id(const Request& r) const {
   return r.loc ? SiteRegistry::lookup(site_location(r.loc)).id : Diagnostic::kNoSite;
 }
 
-void Worker::post_access(const std::source_location& loc, SubOp sub, const AccessRequest& req) {
+Request& Worker::push_access(const std::source_location& loc, SubOp sub, const AccessRequest& req) {
   Request& r = push(site_key(loc), ReqType::Access, sub);
   r.access = {req.byte_offset, nullptr, 0};
   r.alloc = req.alloc;
   r.width = uint8_t(req.width);
   r.bits = uint8_t(uint8_t(req.space) | (req.flags & kFlagVolatile) << 1 | uint8_t(req.atomic) << 4);
+  return r;
+}
+
+void Worker::post_access(const std::source_location& loc, SubOp sub, const AccessRequest& req) {
+  push_access(loc, sub, req);
   // The lane performs its load or atomic when the warp has issued it; a load of memory that
   // nothing in this launch can write reads the same value now, so that lane goes on.
   const std::vector<uint8_t>& ro = launch_.opt.read_only;
@@ -650,12 +655,11 @@ bool Worker::post_store(const std::source_location& loc, const AccessRequest& re
   // Up to 8 bytes ride in the queue; a wider store (int4, a struct) waits for its turn and the
   // lane writes it.
   const bool queued = req.width <= 8;
-  Request& r = push(site_key(loc), ReqType::Access, SubOp::Store);
-  r.access = {req.byte_offset, queued ? target : nullptr, 0};
-  if (queued) std::memcpy(&r.access.value, value, req.width);
-  r.alloc = req.alloc;
-  r.width = uint8_t(req.width);
-  r.bits = uint8_t(uint8_t(req.space) | (req.flags & kFlagVolatile) << 1);
+  Request& r = push_access(loc, SubOp::Store, req);
+  if (queued) {
+    r.access.store_to = target;
+    std::memcpy(&r.access.value, value, req.width);
+  }
   posted(!queued);
   return queued;
 }
@@ -669,13 +673,13 @@ void Worker::post_barrier(const std::source_location& loc) {
   const void* key = site_key(loc);
   if (l.size) {
     Request& tail = l.queue[(l.head + l.size - 1) % Lane::kQueue];
-    if (tail.type == ReqType::Barrier && tail.loc == key && tail.alloc < kMaxBarrierRepeat) {
-      ++tail.alloc;
+    if (tail.type == ReqType::Barrier && tail.loc == key && tail.repeats < kMaxBarrierRepeat) {
+      ++tail.repeats;
       return;
     }
   }
   Request& r = push(key, ReqType::Barrier, SubOp::Barrier);
-  r.alloc = 1;  // times in a row
+  r.repeats = 1;
   posted(false);
 }
 

@@ -72,9 +72,10 @@ struct Request {
       int32_t width;
       WarpOp op;
     } warp;
-    bool block_scope;  // Fence
+    bool block_scope;   // Fence
+    uint32_t repeats;   // Barrier: how many times in a row the lane reached it (see post_barrier)
   };
-  uint32_t alloc = 0;  // Access; Barrier: how many times in a row the lane reached it
+  uint32_t alloc = 0;  // Access
   ReqType type = ReqType::Access;
   SubOp sub = SubOp::Load;  // Load / Store / Atomic is the access kind
   uint8_t width = 0;        // Access: bytes
@@ -103,7 +104,6 @@ struct alignas(64) Lane {
   Request queue[kQueue];
 
   const Request& req() const { return queue[head]; }  // the oldest queued operation
-  bool empty() const { return size == 0; }
 };
 static_assert(offsetof(Lane, queue) + sizeof(Request) <= 64);
 
@@ -163,7 +163,6 @@ class Worker {
                         const char* name, std::string_view type, uint64_t& epoch, uint32_t& cached);
   uint32_t dynamic_shared_alloc(uint32_t elem_size, const char* name, std::string_view type,
                                 void*& storage, uint64_t& extent, uint64_t& epoch, uint32_t& cached);
-  uint64_t epoch() const { return epoch_; }
   const std::string& allocation_name(uint32_t alloc) const;
 
  private:
@@ -172,6 +171,7 @@ class Worker {
   void run_queue();
   void yield_lane();
   Request& push(const void* loc, ReqType type, SubOp sub);
+  Request& push_access(const std::source_location& loc, SubOp sub, const AccessRequest& req);
   void posted(bool must_stop);
   void retire_head(Lane& lane);
   void refresh(Lane& lane);
