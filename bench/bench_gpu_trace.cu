@@ -74,7 +74,7 @@ void arm(Buffers& b, unsigned blocks, int full, bool counters) {
   CHECK(cudaMemset(b.host.counters, 0, counters_bytes(b.host.sm_count)));
   CHECK(cudaMemset(b.host.sm_reserved, 0, b.host.sm_count * sizeof(unsigned long long)));
   CHECK(cudaMemcpy(b.control, &b.host, sizeof b.host, cudaMemcpyHostToDevice));
-  ws::trace_rt::set_control<<<1, 1>>>(b.control);
+  CHECK(ws::trace_rt::set_control(b.control, b.host));
   CHECK(cudaDeviceSynchronize());
 }
 

@@ -36,13 +36,13 @@ using gpu_trace::kWarpSlotsPerSm;
 //-----------------------------------------------------------------------------
 // [SECTION] Recording
 //-----------------------------------------------------------------------------
-// What every recorded access reads first: the recording's switches, copied into this module's
-// own device variable, so that deciding "nothing to do" or "count only" is one load from a fixed
-// address and no pointer to follow (a kernel's tree of __syncthreads() steps pays that latency at
-// every step). One per translation unit (module): the GpuBackend of the same generated .cu file
-// points it at a recording before each launch, through set_control below. (Not
-// cudaMemcpyToSymbol: with one such variable in every module, seen on an H200, the runtime wrote
-// the first module's copy.)
+// What every recorded access reads first: the recording's switches, in this module's own
+// __constant__ variable. A constant cannot change while a kernel runs, so the compiler reads it
+// from the constant bank where it is used and never reloads it after a barrier: "nothing armed"
+// costs a compare, not a load at every step of a kernel's tree of __syncthreads(). One per
+// translation unit (module, WS_TRACE_CONTROL names it): the GpuBackend of the same generated .cu
+// file points it at a recording before each launch with set_control below, which is private to
+// the translation unit too (a linker-merged copy would write the first module's variable).
 inline constexpr uint32_t kModeCounters = 1, kModeFull = 2;
 struct ControlView {
   Control* control;              // the recording (records, reservations, overflow flag)
@@ -55,19 +55,23 @@ struct ControlView {
 #ifndef WS_TRACE_CONTROL
 #define WS_TRACE_CONTROL g_control
 #endif
-static __device__ ControlView WS_TRACE_CONTROL;
+static __constant__ ControlView WS_TRACE_CONTROL;
 
-static __global__ void set_control(Control* c) {
+// Host side: arms the next launches of this module with the recording `device` (its host copy
+// `host` says what is switched on), or disarms them (device == nullptr). Ordered on the default
+// stream before the launches that follow.
+static inline cudaError_t set_control(Control* device, const Control& host) {
   ControlView v{};
-  if (c) {
-    v.control = c;
-    v.mode = (c->counters_enabled ? kModeCounters : 0u) | (c->full_blocks && c->full_block_words ? kModeFull : 0u);
-    v.sm_count = c->sm_count;
-    v.full_blocks = c->full_blocks;
-    v.full_block_words = c->full_block_words;
-    v.counters = c->counters;
+  if (device) {
+    v.control = device;
+    v.mode = (host.counters_enabled ? kModeCounters : 0u) |
+             (host.full_blocks && host.full_block_words ? kModeFull : 0u);
+    v.sm_count = host.sm_count;
+    v.full_blocks = host.full_blocks;
+    v.full_block_words = host.full_block_words;
+    v.counters = host.counters;
   }
-  WS_TRACE_CONTROL = v;
+  return cudaMemcpyToSymbolAsync(WS_TRACE_CONTROL, &v, sizeof v, 0, cudaMemcpyHostToDevice);
 }
 
 __device__ __forceinline__ unsigned lane_id() {
@@ -181,11 +185,19 @@ __device__ __forceinline__ unsigned distinct_blocks(unsigned group, uint64_t add
   return __popc(__ballot_sync(group, (__ffs(same) - 1) == int(lane_id())));
 }
 
+// Where a site's row starts in a table: the top bits of a multiplicative hash. (The key's low
+// bits are the file name's address, the same for every site of a file: `key % kCounterSlots`
+// started every site of a file at one row, so that each counted access walked the table, one
+// dependent global load per row; seen in Nsight Compute's per-instruction samples.)
+__device__ __forceinline__ unsigned site_hash(unsigned long long key) {
+  return unsigned((key * 0x9e3779b97f4a7c15ull) >> 58) % kCounterSlots;
+}
+
 // The first time a warp slot meets a site (or on a hash collision): find or claim its row.
 static __device__ __noinline__ SiteCounter* claim_site(SiteCounter* table, unsigned long long key, uint64_t file,
                                                        uint32_t line, uint32_t column, uint32_t packed,
                                                        uint32_t* overflow) {
-  unsigned slot = unsigned(key % kCounterSlots);
+  unsigned slot = site_hash(key);
   for (unsigned probe = 0; probe < kCounterSlots; ++probe, slot = (slot + 1) % kCounterSlots) {
     SiteCounter& s = table[slot];
     if (s.key == 0ull) {  // a free slot: describe the site once (this warp owns the table now)
@@ -218,7 +230,7 @@ __device__ __forceinline__ void count_site(const AccessDesc& d, unsigned group, 
   SiteCounter* table =
       v.counters + (size_t(sm_id() % v.sm_count) * kWarpSlotsPerSm + warp_slot() % kWarpSlotsPerSm) * kCounterSlots;
   const unsigned long long key = group_key(d) | 1ull;
-  SiteCounter* s = table + key % kCounterSlots;
+  SiteCounter* s = table + site_hash(key);
   if (s->key != key)
     s = claim_site(table, key, reinterpret_cast<uintptr_t>(d.file), d.line, d.column,
                    uint32_t(d.kind) | uint32_t(d.space) << 8 | uint32_t(d.width) << 16, &v.control->counter_overflow);

@@ -291,13 +291,12 @@ class GpuBackend {
            check("gpu-trace setup", cudaMemset(h.sm_reserved, 0, h.sm_count * sizeof(unsigned long long))) &&
            check("gpu-trace setup", cudaMemset(h.counters, 0, counter_count() * sizeof(gpu_trace::SiteCounter))) &&
            check("gpu-trace setup", cudaMemcpy(rec_.control, &h, sizeof h, cudaMemcpyHostToDevice)) &&
-           set_control(rec_.control);
+           set_control(rec_.control, h);
   }
 
-  // Points this module's control variable at `c` (see trace_rt::set_control).
-  bool set_control(gpu_trace::Control* c) {
-    trace_rt::set_control<<<1, 1>>>(c);
-    return check("gpu-trace setup", cudaGetLastError()) && check("gpu-trace setup", cudaDeviceSynchronize());
+  // Points this module's control variable at the recording `c` (host copy `host`), or at none.
+  bool set_control(gpu_trace::Control* c, const gpu_trace::Control& host = {}) {
+    return check("gpu-trace setup", trace_rt::set_control(c, host)) && check("gpu-trace setup", cudaDeviceSynchronize());
   }
 
   size_t counter_count() const {
