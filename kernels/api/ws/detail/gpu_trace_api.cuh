@@ -145,6 +145,27 @@ __device__ __forceinline__ unsigned group_max(unsigned group, unsigned v) {
 #endif
 }
 
+// Whether every lane of `group` has v == v(lo) + (lane - lo) * stride for one integer stride (lo:
+// the group's first lane): the common patterns (a[tid], a[2 * tid], a[tid + s], one element for
+// all). Then the counting below is arithmetic on each lane's own value, not __match_any_sync
+// (whose latency, seen in Nsight Compute, dominated the recording's cost at every tree step).
+// The stride is guessed from the first and last lanes and then checked exactly by every lane.
+template <class V>
+__device__ __forceinline__ bool lane_linear(unsigned group, V v, long long& stride) {
+  const int lo = __ffs(group) - 1, hi = 31 - __clz(group);
+  const V v_lo = __shfl_sync(group, v, lo);
+  const V v_hi = __shfl_sync(group, v, hi);
+  const long long span = static_cast<long long>(v_hi) - static_cast<long long>(v_lo);
+  stride = hi == lo ? 0 : __float2ll_rn(float(span) / float(hi - lo));
+  const long long expected = static_cast<long long>(v_lo) + stride * (int(lane_id()) - lo);
+  return __all_sync(group, static_cast<long long>(v) == expected);
+}
+
+// The bit pattern of lanes 0, q, 2q, ... (q a power of two <= 32).
+__device__ __forceinline__ unsigned every_qth_lane(unsigned q) {
+  return q >= 32 ? 1u : 0xffffffffu / ((1u << q) - 1u);
+}
+
 // Shared-memory wavefronts of one warp instruction: 32 banks of 4 bytes, same word multicast,
 // 8-byte accesses in two half-warp phases and 16-byte ones in four quarter-warp phases. Each
 // phase is handled as 32 "virtual lanes" (lane, word j of its access), so every lane of the warp
@@ -158,6 +179,16 @@ __device__ __forceinline__ unsigned shared_wavefronts(unsigned group, uint32_t a
   const unsigned word0 = address / 4;
   unsigned total = 0;
   ideal = 0;
+  long long stride;
+  if (k == 1 && lane_linear(group, word0, stride)) {
+    // Words w0 + lane * s: all the same (s = 0, one multicast wavefront) or all different, and
+    // lanes a and b share a bank when (a - b) * s is a multiple of 32, i.e. when a = b modulo
+    // q = 32 / gcd(s, 32). The busiest bank takes as many wavefronts as it has lanes.
+    ideal = 1;
+    if (stride == 0) return 1;
+    const unsigned q = 32u >> min(__ffsll(stride) - 1, 5);
+    return group_max(group, __popc(group & (every_qth_lane(q) << (lane % q))));
+  }
 #pragma unroll
   for (unsigned phase = 0; phase < k; ++phase) {
     const unsigned src = phase * lanes_per_phase + lane / k;
@@ -176,13 +207,29 @@ __device__ __forceinline__ unsigned shared_wavefronts(unsigned group, uint32_t a
   return total;
 }
 
-// Distinct 32-byte sectors and 128-byte lines of a global access. The keys fold the address to
-// 32 bits (bits 5..36 and 7..38, xor the rest): two lanes of one instruction would have to be
-// 128 GiB apart to be miscounted.
+// Distinct 32-byte sectors and 128-byte lines of a global access. Lane-linear addresses (the
+// usual case): a lane starts a new sector when the group's previous lane (whose address follows
+// from the stride) is in another one. Otherwise, matches; their keys fold the address to 32 bits
+// (bits 5..36 and 7..38, xor the rest): two lanes of one instruction would have to be 128 GiB
+// apart to be miscounted.
 __device__ __forceinline__ unsigned distinct_blocks(unsigned group, uint64_t address, unsigned shift) {
   const uint64_t b = address >> shift;
   const unsigned same = __match_any_sync(group, unsigned(b) ^ unsigned(b >> 32));
   return __popc(__ballot_sync(group, (__ffs(same) - 1) == int(lane_id())));
+}
+__device__ __forceinline__ void global_blocks(unsigned group, uint64_t address, unsigned& sectors, unsigned& lines) {
+  long long stride;
+  if (lane_linear(group, address, stride)) {
+    const unsigned lane = lane_id();
+    const unsigned below = group & ((1u << lane) - 1u);
+    const int prev = 31 - __clz(below);  // -1: this is the group's first lane
+    const uint64_t prev_address = address - uint64_t(stride * (int(lane) - prev));
+    sectors = __popc(__ballot_sync(group, !below || (prev_address >> 5) != (address >> 5)));
+    lines = __popc(__ballot_sync(group, !below || (prev_address >> 7) != (address >> 7)));
+    return;
+  }
+  sectors = distinct_blocks(group, address, 5);
+  lines = distinct_blocks(group, address, 7);
 }
 
 // Where a site's row starts in a table: the top bits of a multiplicative hash. (The key's low
@@ -220,8 +267,7 @@ __device__ __forceinline__ void count_site(const AccessDesc& d, unsigned group, 
   if (d.space == kTraceShared) {
     wavefronts = shared_wavefronts(group, uint32_t(address), d.width, ideal);
   } else {
-    sectors = distinct_blocks(group, address, 5);
-    lines = distinct_blocks(group, address, 7);
+    global_blocks(group, address, sectors, lines);
   }
   if (lane_id() != unsigned(__ffs(group) - 1)) return;
   // This warp slot's own table: one warp holds a slot at a time, so the row is found with a plain
