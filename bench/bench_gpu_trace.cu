@@ -72,6 +72,7 @@ void arm(Buffers& b, unsigned blocks, int full, bool counters) {
   b.host.counters_enabled = counters ? 1 : 0;
   b.host.full_blocks = full ? b.bitmap : nullptr;  // no block in full: accesses skip the bitmap
   CHECK(cudaMemset(b.host.counters, 0, counters_bytes(b.host.sm_count)));
+  CHECK(cudaMemset(b.host.counter_keys, 0, counters_bytes(b.host.sm_count) / sizeof(ws::gpu_trace::SiteCounter) * 8));
   CHECK(cudaMemset(b.host.sm_reserved, 0, b.host.sm_count * sizeof(unsigned long long)));
   CHECK(cudaMemcpy(b.control, &b.host, sizeof b.host, cudaMemcpyHostToDevice));
   CHECK(ws::trace_rt::set_control(b.control, b.host));
@@ -119,6 +120,7 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&b.host.records, b.host.capacity * sizeof(ws::gpu_trace::Record)));
   CHECK(cudaMalloc(&b.host.sm_reserved, b.host.sm_count * sizeof(unsigned long long)));
   CHECK(cudaMalloc(&b.host.counters, counters_bytes(b.host.sm_count)));
+  CHECK(cudaMalloc(&b.host.counter_keys, counters_bytes(b.host.sm_count) / sizeof(ws::gpu_trace::SiteCounter) * 8));
   b.words = (n / 64 + 32) / 32 + 1;
   CHECK(cudaMalloc(&b.bitmap, b.words * 4));
   b.host.full_blocks = b.bitmap;

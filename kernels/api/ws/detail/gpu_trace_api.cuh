@@ -51,6 +51,7 @@ struct ControlView {
   const uint32_t* full_blocks;   // bitmap of the blocks recorded in full (kModeFull)
   uint32_t full_block_words;
   SiteCounter* counters;         // [sm][kWarpSlotsPerSm][kCounterSlots]
+  unsigned long long* keys;      // the rows' keys, same shape (Control::counter_keys)
 };
 #ifndef WS_TRACE_CONTROL
 #define WS_TRACE_CONTROL g_control
@@ -70,6 +71,7 @@ static inline cudaError_t set_control(Control* device, const Control& host) {
     v.full_blocks = host.full_blocks;
     v.full_block_words = host.full_block_words;
     v.counters = host.counters;
+    v.keys = host.counter_keys;
   }
   return cudaMemcpyToSymbolAsync(WS_TRACE_CONTROL, &v, sizeof v, 0, cudaMemcpyHostToDevice);
 }
@@ -241,13 +243,13 @@ __device__ __forceinline__ unsigned site_hash(unsigned long long key) {
 }
 
 // The first time a warp slot meets a site (or on a hash collision): find or claim its row.
-static __device__ __noinline__ SiteCounter* claim_site(SiteCounter* table, unsigned long long key, uint64_t file,
-                                                       uint32_t line, uint32_t column, uint32_t packed,
-                                                       uint32_t* overflow) {
+static __device__ __noinline__ SiteCounter* claim_site(SiteCounter* table, unsigned long long* keys,
+                                                       unsigned long long key, uint64_t file, uint32_t line,
+                                                       uint32_t column, uint32_t packed, uint32_t* overflow) {
   unsigned slot = site_hash(key);
   for (unsigned probe = 0; probe < kCounterSlots; ++probe, slot = (slot + 1) % kCounterSlots) {
-    SiteCounter& s = table[slot];
-    if (s.key == 0ull) {  // a free slot: describe the site once (this warp owns the table now)
+    if (keys[slot] == 0ull) {  // a free slot: describe the site once (this warp owns the table now)
+      SiteCounter& s = table[slot];
       s.key = key;
       s.file = file;
       s.line = line;
@@ -255,8 +257,9 @@ static __device__ __noinline__ SiteCounter* claim_site(SiteCounter* table, unsig
       s.kind = uint8_t(packed);
       s.space = uint8_t(packed >> 8);
       s.width = uint8_t(packed >> 16);
+      keys[slot] = key;
     }
-    if (s.key == key) return &s;
+    if (keys[slot] == key) return table + slot;
   }
   *overflow = 1;
   return nullptr;
@@ -271,14 +274,15 @@ __device__ __forceinline__ void count_site(const AccessDesc& d, unsigned group, 
   }
   if (lane_id() != unsigned(__ffs(group) - 1)) return;
   // This warp slot's own table: one warp holds a slot at a time, so the row is found with a plain
-  // read; the sums are fire-and-forget atomics (RED), which the warp never waits for.
+  // read of the key array (cached in L1: the sums' atomics go to other lines); the sums are
+  // fire-and-forget atomics (RED), which the warp never waits for.
   const ControlView& v = WS_TRACE_CONTROL;
-  SiteCounter* table =
-      v.counters + (size_t(sm_id() % v.sm_count) * kWarpSlotsPerSm + warp_slot() % kWarpSlotsPerSm) * kCounterSlots;
+  const size_t table = (size_t(sm_id() % v.sm_count) * kWarpSlotsPerSm + warp_slot() % kWarpSlotsPerSm) * kCounterSlots;
   const unsigned long long key = group_key(d) | 1ull;
-  SiteCounter* s = table + site_hash(key);
-  if (s->key != key)
-    s = claim_site(table, key, reinterpret_cast<uintptr_t>(d.file), d.line, d.column,
+  const unsigned slot = site_hash(key);
+  SiteCounter* s = v.counters + table + slot;
+  if (v.keys[table + slot] != key)
+    s = claim_site(v.counters + table, v.keys + table, key, reinterpret_cast<uintptr_t>(d.file), d.line, d.column,
                    uint32_t(d.kind) | uint32_t(d.space) << 8 | uint32_t(d.width) << 16, &v.control->counter_overflow);
   if (!s) return;
   atomicAdd(&s->instructions, 1ull);

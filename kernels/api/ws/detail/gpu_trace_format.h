@@ -65,6 +65,8 @@ struct Control {
   uint32_t full_block_words;
   uint32_t counters_enabled;
   SiteCounter* counters;          // [sm][kWarpSlotsPerSm][kCounterSlots]
+  unsigned long long* counter_keys;  // the same shape: each row's key again, alone. The device finds
+                                     // rows here: no atomic touches these lines, so they stay in L1
   uint32_t sm_count;
   uint32_t counter_overflow;      // set when a site found no free slot
 };

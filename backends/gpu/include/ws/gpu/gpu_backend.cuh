@@ -281,6 +281,7 @@ class GpuBackend {
     h.sm_reserved = device_alloc<unsigned long long>(h.sm_count);
     uint32_t* bits = device_alloc<uint32_t>(bitmap.size());
     h.counters = device_alloc<gpu_trace::SiteCounter>(counter_count());
+    h.counter_keys = device_alloc<unsigned long long>(counter_count());
     rec_.control = device_alloc<gpu_trace::Control>(1);
     if (failed_) return false;
     h.full_blocks = bits;
@@ -290,6 +291,7 @@ class GpuBackend {
     return check("gpu-trace setup", cudaMemcpy(bits, bitmap.data(), bitmap.size() * 4, cudaMemcpyHostToDevice)) &&
            check("gpu-trace setup", cudaMemset(h.sm_reserved, 0, h.sm_count * sizeof(unsigned long long))) &&
            check("gpu-trace setup", cudaMemset(h.counters, 0, counter_count() * sizeof(gpu_trace::SiteCounter))) &&
+           check("gpu-trace setup", cudaMemset(h.counter_keys, 0, counter_count() * sizeof(unsigned long long))) &&
            check("gpu-trace setup", cudaMemcpy(rec_.control, &h, sizeof h, cudaMemcpyHostToDevice)) &&
            set_control(rec_.control, h);
   }
