@@ -49,9 +49,9 @@ struct Buffers {
   size_t words = 0;
 };
 
-size_t counters_bytes(unsigned sm_count) {
-  return size_t(sm_count) * ws::gpu_trace::kWarpSlotsPerSm * ws::gpu_trace::kCounterSlots *
-         sizeof(ws::gpu_trace::SiteCounter);
+// Rows of the per-warp-slot site tables (Control::counters and Control::counter_keys).
+size_t counter_rows(unsigned sm_count) {
+  return size_t(sm_count) * ws::gpu_trace::kWarpSlotsPerSm * ws::gpu_trace::kCounterSlots;
 }
 
 unsigned long long reserved_total(const Buffers& b) {
@@ -71,8 +71,9 @@ void arm(Buffers& b, unsigned blocks, int full, bool counters) {
   CHECK(cudaMemcpy(b.bitmap, bits.data(), b.words * 4, cudaMemcpyHostToDevice));
   b.host.counters_enabled = counters ? 1 : 0;
   b.host.full_blocks = full ? b.bitmap : nullptr;  // no block in full: accesses skip the bitmap
-  CHECK(cudaMemset(b.host.counters, 0, counters_bytes(b.host.sm_count)));
-  CHECK(cudaMemset(b.host.counter_keys, 0, counters_bytes(b.host.sm_count) / sizeof(ws::gpu_trace::SiteCounter) * 8));
+  const size_t rows = counter_rows(b.host.sm_count);
+  CHECK(cudaMemset(b.host.counters, 0, rows * sizeof(ws::gpu_trace::SiteCounter)));
+  CHECK(cudaMemset(b.host.counter_keys, 0, rows * sizeof(unsigned long long)));
   CHECK(cudaMemset(b.host.sm_reserved, 0, b.host.sm_count * sizeof(unsigned long long)));
   CHECK(cudaMemcpy(b.control, &b.host, sizeof b.host, cudaMemcpyHostToDevice));
   CHECK(ws::trace_rt::set_control(b.control, b.host));
@@ -119,8 +120,8 @@ int main(int argc, char** argv) {
   b.host.capacity = b.host.per_sm * b.host.sm_count;
   CHECK(cudaMalloc(&b.host.records, b.host.capacity * sizeof(ws::gpu_trace::Record)));
   CHECK(cudaMalloc(&b.host.sm_reserved, b.host.sm_count * sizeof(unsigned long long)));
-  CHECK(cudaMalloc(&b.host.counters, counters_bytes(b.host.sm_count)));
-  CHECK(cudaMalloc(&b.host.counter_keys, counters_bytes(b.host.sm_count) / sizeof(ws::gpu_trace::SiteCounter) * 8));
+  CHECK(cudaMalloc(&b.host.counters, counter_rows(b.host.sm_count) * sizeof(ws::gpu_trace::SiteCounter)));
+  CHECK(cudaMalloc(&b.host.counter_keys, counter_rows(b.host.sm_count) * sizeof(unsigned long long)));
   b.words = (n / 64 + 32) / 32 + 1;
   CHECK(cudaMalloc(&b.bitmap, b.words * 4));
   b.host.full_blocks = b.bitmap;
