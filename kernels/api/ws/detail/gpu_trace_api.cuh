@@ -158,7 +158,9 @@ __device__ __forceinline__ bool lane_linear(unsigned group, V v, long long& stri
   const V v_lo = __shfl_sync(group, v, lo);
   const V v_hi = __shfl_sync(group, v, hi);
   const long long span = static_cast<long long>(v_hi) - static_cast<long long>(v_lo);
-  stride = hi == lo ? 0 : __float2ll_rn(float(span) / float(hi - lo));
+  // A guess, so an approximate division does: a wrong guess only fails the exact check below
+  // (the counting then takes the matches). IEEE division adds a slow-path branch at every access.
+  stride = hi == lo ? 0 : __float2ll_rn(__fdividef(float(span), float(hi - lo)));
   const long long expected = static_cast<long long>(v_lo) + stride * (int(lane_id()) - lo);
   return __all_sync(group, static_cast<long long>(v) == expected);
 }
