@@ -13,7 +13,6 @@ namespace ws::emu {
 
 namespace {
 
-thread_local Worker* t_worker = nullptr;
 thread_local uint64_t t_epoch_counter = 0;  // per worker thread: new value for every block
 
 constexpr std::size_t kStackBytes = 256 * 1024;  // per CUDA thread; pages are touched lazily
@@ -119,8 +118,6 @@ Worker::~Worker() {
   }
   t_worker = outer;
 }
-
-Worker* Worker::current() { return t_worker; }
 
 void Worker::create_fibers() {
   for (uint32_t i = 0; i < threads_; ++i) {
@@ -572,30 +569,34 @@ void Worker::posted(bool must_stop) {
   if (must_stop || l.size == Lane::kQueue) yield_lane();
 }
 
-void Worker::refresh(Lane& l) {
+// Called for every operation that becomes a lane's oldest one (about twice per lane access), so
+// it is kept small enough to inline; the rare failure case is out of line.
+inline void Worker::refresh(Lane& l) {
   const Request& h = l.req();
   uint32_t& ready = ready_[l.linear / kWarpSize];
   const uint32_t bit = 1u << (l.linear % kWarpSize);
-  ready &= ~bit;
-  switch (h.type) {
-    case ReqType::Barrier: l.state = LaneState::AtBarrier; break;
-    case ReqType::Exit: l.state = LaneState::Exited; break;
-    case ReqType::Fail:
-      // The lane met an error after everything it had queued before was issued: now is when a
-      // lockstep machine would have met it.
-      l.state = LaneState::Failed;
-      record_->diagnostics.push_back(std::move(pending_failures_[l.linear]));
-      failed_ = true;
-      launch_.aborted = true;
-      break;
-    default:
-      l.state = LaneState::Ready;
-      ready_pc_[l.linear] = h.order();
-      ready |= bit;
+  if (h.type <= ReqType::Fence) {  // Access, WarpOp, Fence: the lane can issue
+    l.state = LaneState::Ready;
+    ready_pc_[l.linear] = h.order();
+    ready |= bit;
+    return;
   }
+  ready &= ~bit;
+  if (h.type == ReqType::Barrier) l.state = LaneState::AtBarrier;
+  else if (h.type == ReqType::Exit) l.state = LaneState::Exited;
+  else meet_failure(l);
 }
 
-void Worker::retire_head(Lane& l) {
+// The lane met an error after everything it had queued before was issued: now is when a
+// lockstep machine would have met it.
+void Worker::meet_failure(Lane& l) {
+  l.state = LaneState::Failed;
+  record_->diagnostics.push_back(std::move(pending_failures_[l.linear]));
+  failed_ = true;
+  launch_.aborted = true;
+}
+
+inline void Worker::retire_head(Lane& l) {
   const Request& h = l.req();
   if (h.type == ReqType::Access && h.access.store_to) perform_store(h);
   if (l.state == LaneState::WaitWarp) --waiting_warp_sync_;
@@ -664,20 +665,7 @@ bool Worker::post_store(const std::source_location& loc, const AccessRequest& re
   return queued;
 }
 
-void Worker::post_barrier(const std::source_location& loc) {
-  // A thread that sits out a loop's body (reduction steps it has no part in) meets the loop's
-  // barrier again and again: one queued entry counts the repeats, so the barrier's release
-  // touches one entry per lane. (Capped, so that a loop of barriers alone still fills the queue
-  // and comes back to the scheduler.)
-  Lane& l = *current_;
-  const void* key = site_key(loc);
-  if (l.size) {
-    Request& tail = l.queue[(l.head + l.size - 1) % Lane::kQueue];
-    if (tail.type == ReqType::Barrier && tail.loc == key && tail.repeats < kMaxBarrierRepeat) {
-      ++tail.repeats;
-      return;
-    }
-  }
+void Worker::queue_barrier(const void* key) {
   Request& r = push(key, ReqType::Barrier, SubOp::Barrier);
   r.repeats = 1;
   posted(false);

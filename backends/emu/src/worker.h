@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "ws/detail/emu_hooks.h"
+#include "site_registry.h"
 #include "ws/emu/launch.h"
 
 namespace ws::emu {
@@ -48,7 +49,8 @@ namespace ws::emu {
 // and later, the call waits for them. Running: the queue is empty because the lane runs.
 enum class LaneState : uint8_t { Ready, AtBarrier, WaitWarp, Exited, Failed, Running };
 // Exit: the thread returned from the kernel. Fail: an error the thread met while it ran ahead.
-enum class ReqType : uint8_t { Access, Barrier, WarpOp, Fence, Exit, Fail };
+// The order matters: the types up to Fence are the ones a lane issues (see Worker::refresh).
+enum class ReqType : uint8_t { Access, WarpOp, Fence, Barrier, Exit, Fail };
 
 // One operation a lane posted, 40 bytes: a lane's bookkeeping and its first queued operation
 // share one cache line, and the scheduler touches hundreds of lanes in turn. `loc` is the call
@@ -135,6 +137,11 @@ struct LaunchState {
   static constexpr uint64_t kDynamicBase = 64 * 1024;  // dynamic shared window, 128-aligned
 };
 
+class Worker;
+// The worker whose fibers run on this thread (set while it runs a block). Inline, so that the
+// kernel API's calls (hooks.cpp) read it without a call.
+inline thread_local Worker* t_worker = nullptr;
+
 class Worker {
  public:
   explicit Worker(LaunchState& launch);
@@ -145,7 +152,7 @@ class Worker {
   // Runs one block to completion or to its first error. Returns false on error.
   bool run_block(uint32_t linear_block, BlockRecord& record);
 
-  static Worker* current();
+  static Worker* current() { return t_worker; }
 
   // --- called from lane fibers (emu_hooks) ---
   Lane& lane() { return *current_; }
@@ -154,7 +161,24 @@ class Worker {
   // writes the value itself.
   bool post_store(const std::source_location& loc, const AccessRequest& req, void* target,
                   const void* value);
-  void post_barrier(const std::source_location& loc);
+  // A thread that sits out a loop's body (reduction steps it has no part in) meets the loop's
+  // barrier again and again: one queued entry counts the repeats, so the barrier's release
+  // touches one entry per lane. (Capped, so that a loop of barriers alone still fills the queue
+  // and comes back to the scheduler.) The most frequent call of a tree reduction, so the repeat
+  // is handled inline and the rest out of line.
+  void post_barrier(const std::source_location& loc) {
+    Lane& l = *current_;
+    const void* key = site_key(loc);
+    if (l.size) {
+      Request& tail = l.queue[(l.head + l.size - 1) % Lane::kQueue];
+      if (tail.type == ReqType::Barrier && tail.loc == key && tail.repeats < kMaxBarrierRepeat) {
+        ++tail.repeats;
+        return;
+      }
+    }
+    queue_barrier(key);
+  }
+  [[gnu::noinline]] void queue_barrier(const void* key);
   uint64_t post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
                         uint64_t value, int32_t arg, int32_t width);
   void post_fence(const std::source_location& loc, bool block_scope);
@@ -175,6 +199,7 @@ class Worker {
   void posted(bool must_stop);
   void retire_head(Lane& lane);
   void refresh(Lane& lane);
+  void meet_failure(Lane& lane);
   void perform_store(const Request& r) const;
   uint32_t site_id(const Request& r) const;
   void take_continuation(boost::context::fiber&& from);
