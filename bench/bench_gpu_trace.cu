@@ -1,6 +1,8 @@
 // Recording overhead of gpu-trace over gpu-fast, for the reduction kernels at n = 2^24:
+//   grouping (recording armed, nothing switched on: the cost of the recording build itself),
 //   counters only (every block counted on the device, nothing recorded in full),
-//   full records for 1 block (+ counters), full records for every block (+ counters).
+//   full records for 1 block (+ counters), full records for 1 block only (no counters:
+//   RunConfig::count_every_block = false, `--no-counters`), full records for every block (+ counters).
 // Targets (issue 4): counters only <= 3x, full records for a few blocks <= 5x.
 //
 //   build/bench/bench_gpu_trace [n]
@@ -129,8 +131,8 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&b.control, sizeof b.host));
 
   std::printf("gpu-trace overhead on %s, n = %u ints, median of 31 runs (first pass of each kernel)\n", prop.name, n);
-  std::printf("%-22s %9s %9s %11s %11s %12s   %s\n", "kernel", "fast ms", "grouping x", "counters x", "1 block x",
-              "all blocks x", "records (all)");
+  std::printf("%-22s %9s %9s %11s %11s %12s %12s   %s\n", "kernel", "fast ms", "grouping x", "counters x", "1 block x",
+              "1 block only", "all blocks x", "records (all)");
   struct Case {
     int variant;
     const char* name;
@@ -149,6 +151,11 @@ int main(int argc, char** argv) {
       CHECK(cudaMemset(b.host.sm_reserved, 0, b.host.sm_count * sizeof(unsigned long long)));
       launch_trace(c.variant, c.blocks, c.threads, in, out, n);
     });
+    arm(b, c.blocks, 1, false);  // RunConfig::count_every_block = false (`--no-counters`)
+    const float one_only = median_ms([&] {
+      CHECK(cudaMemset(b.host.sm_reserved, 0, b.host.sm_count * sizeof(unsigned long long)));
+      launch_trace(c.variant, c.blocks, c.threads, in, out, n);
+    });
     arm(b, c.blocks, 2, true);
     unsigned long long reserved = 0;
     const float all = median_ms([&] {
@@ -156,8 +163,8 @@ int main(int argc, char** argv) {
       launch_trace(c.variant, c.blocks, c.threads, in, out, n);
     });
     reserved = reserved_total(b);
-    std::printf("%-22s %9.4f %9.2f %11.2f %11.2f %12.2f   %llu reserved (%s)\n", c.name, fast, bare / fast,
-                counters / fast, one / fast, all / fast, reserved,
+    std::printf("%-22s %9.4f %9.2f %11.2f %11.2f %12.2f %12.2f   %llu reserved (%s)\n", c.name, fast, bare / fast,
+                counters / fast, one / fast, one_only / fast, all / fast, reserved,
                 reserved > b.host.capacity ? "buffer full: the rest counted as dropped" : "all kept");
   }
   return 0;

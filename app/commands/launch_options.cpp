@@ -37,6 +37,9 @@ void LaunchOptions::add_to(CLI::App& cmd, bool kernel_required) {
       ->capture_default_str();
   cmd.add_option("--workers", workers, "Emulator worker threads (0 = one per core)")->capture_default_str();
   cmd.add_option("--blocks", blocks, "Blocks to record in full: all, or a list like 0,1,7 (default: all)");
+  cmd.add_flag("--no-counters", no_counters,
+               "gpu-trace: record only the --blocks, without per-site counters for every block (much cheaper "
+               "for barrier-heavy kernels; whole-grid numbers then come from the recorded blocks)");
   cmd.add_option("--max-events", max_events, "Cap on recorded warp instructions; past it the trace is marked truncated")
       ->capture_default_str();
 }
@@ -48,6 +51,7 @@ std::string LaunchOptions::to_config(RunConfig& cfg, BackendKind& be) const {
   cfg.seed = seed;
   cfg.workers = workers;
   cfg.max_events = max_events;
+  cfg.count_every_block = !no_counters;
   if (!block.empty() && !parse_dim3(block, cfg.block))
     return "--block '" + block + "' is not a block shape: write X, X,Y or X,Y,Z with positive integers (e.g. 256 or 16,16)";
   if (!grid.empty() && !parse_dim3(grid, cfg.grid))

@@ -19,6 +19,7 @@ struct LaunchOptions {
   std::vector<std::string> params;
   std::string blocks;  // recorded blocks: "0,1,5" or "all"
   uint64_t max_events = 4'000'000;
+  bool no_counters = false;  // gpu-trace: record the --blocks only, no per-site counters for the grid
 
   // Adds the options to `cmd`. With `kernel_required` false, --kernel may be left out (analyze
   // --trace FILE).

@@ -199,6 +199,15 @@ void draw_lab(Session& s, LabState& st) {
         r.backend = BackendKind::GpuTrace, changed = true;
       ImGui::EndCombo();
     }
+    if (req.backend == BackendKind::GpuTrace) {
+      ImGui::SameLine(0, E);
+      bool count = req.config.count_every_block;
+      if (ImGui::Checkbox("count every block", &count)) r.config.count_every_block = count, changed = true;
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Per-site counters (wavefronts, sectors, lanes) for every block of the grid, computed on\n"
+                          "the GPU. Off: only the selected blocks are recorded, which is much cheaper for\n"
+                          "barrier-heavy kernels, and whole-grid numbers come from those blocks alone.");
+    }
   }
   // The kernel's own parameters (stride, grid-size cap, matrix columns...), within their ranges.
   for (const ParamSpec& p : spec.params) {

@@ -3,6 +3,7 @@
 #include "run_binary.h"
 
 #include "options.h"
+#include "commands/launch_options.h"
 
 #include <gtest/gtest.h>
 
@@ -73,6 +74,26 @@ TEST(Cli, MissingFontIsSaidNotHidden) {
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("UI font not found (/nonexistent/font.ttf)"), std::string::npos) << r.out;
   fs::remove(out);
+}
+
+// gpu-trace's whole-grid counters are on unless --no-counters says otherwise (the launch option
+// reaches the catalog's RunConfig; `warpscope run --help` documents it).
+TEST(LaunchOptions, NoCountersTurnsOffTheGridCounters) {
+  ws::app::LaunchOptions opt;
+  opt.kernel = "reduce";
+  opt.backend = "gpu-trace";
+  ws::RunConfig cfg;
+  ws::BackendKind be{};
+  ASSERT_EQ(opt.to_config(cfg, be), "");
+  EXPECT_TRUE(cfg.count_every_block);
+  EXPECT_EQ(be, ws::BackendKind::GpuTrace);
+  opt.no_counters = true;
+  ws::RunConfig off;
+  ASSERT_EQ(opt.to_config(off, be), "");
+  EXPECT_FALSE(off.count_every_block);
+  RunResult help = run_warpscope("run --help");
+  EXPECT_EQ(help.exit_code, 0) << help.out;
+  EXPECT_NE(help.out.find("--no-counters"), std::string::npos) << help.out;
 }
 
 TEST(ParseSize, AcceptsAndRejects) {

@@ -92,6 +92,40 @@ TEST(GpuTrace, EveryVariantMatchesTheEmulator) {
 
 #include "ws/analysis/analysis.h"
 
+// gpu-trace without the grid's counters (RunConfig::count_every_block = false, `--no-counters`):
+// the chosen blocks are recorded in full as before, the result is still checked, and no per-site
+// counters come back; with them, every block's accesses are counted.
+TEST(GpuTrace, CountersAreChosenPerLaunch) {
+  REQUIRE_GPU();
+  for (bool count : {true, false}) {
+    RunConfig cfg;
+    cfg.variant = "3";
+    cfg.n = 1u << 16;
+    cfg.record_blocks = {2};
+    cfg.count_every_block = count;
+    RunResult r = Catalog::instance().run("reduce", cfg, BackendKind::GpuTrace);
+    ASSERT_TRUE(r.refused.empty()) << r.refused;
+    ASSERT_TRUE(r.completed) << (r.errors.empty() ? "" : r.errors[0].message);
+    EXPECT_TRUE(r.passed) << r.result << " vs " << r.expected;
+    ASSERT_FALSE(r.launches.empty());
+    const Trace& t = r.launches[0];
+    ASSERT_FALSE(t.events.empty());
+    for (const Event& e : t.events) EXPECT_EQ(e.block, 2u);
+    uint64_t lanes = 0;
+    for (const SiteCounters& c : t.site_counters) lanes += c.lanes;
+    if (count) {
+      // The emulator's count of the same launch: block 2's lane accesses plus the other blocks'.
+      RunResult emu = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
+      ASSERT_FALSE(emu.launches.empty());
+      const Trace& et = emu.launches[0];
+      EXPECT_EQ(lanes, et.lane_offsets.size() + et.unrecorded_lane_accesses) << "every block counted";
+      EXPECT_EQ(t.lane_offsets.size(), et.lane_offsets.size()) << "block 2 in full";
+    } else {
+      EXPECT_TRUE(t.site_counters.empty()) << t.site_counters.size() << " sites counted with counters off";
+    }
+  }
+}
+
 // gpu-trace's per-site counters, counted on the device for every block, against the emulator's
 // analysis of a full trace of the same launch: active lanes always (they do not depend on how
 // the hardware grouped lanes into instructions), and instructions, shared wavefronts and global

@@ -286,7 +286,7 @@ class GpuBackend {
     if (failed_) return false;
     h.full_blocks = bits;
     h.full_block_words = uint32_t(bitmap.size());
-    h.counters_enabled = 1;
+    h.counters_enabled = cfg_.count_every_block ? 1 : 0;
     h.counter_overflow = 0;
     return check("gpu-trace setup", cudaMemcpy(bits, bitmap.data(), bitmap.size() * 4, cudaMemcpyHostToDevice)) &&
            check("gpu-trace setup", cudaMemset(h.sm_reserved, 0, h.sm_count * sizeof(unsigned long long))) &&
