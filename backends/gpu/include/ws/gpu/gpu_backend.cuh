@@ -275,6 +275,7 @@ class GpuBackend {
     for (uint32_t b : rec_.full_blocks) bitmap[b / 32] |= 1u << (b % 32);
     gpu_trace::Control& h = rec_.host;
     h.sm_count = uint32_t(std::max(1, gpu::device().sm_count));
+    h.counters_enabled = cfg_.count_every_block ? 1 : 0;  // before counter_count(): off, no tables
     h.per_sm = std::max<unsigned long long>(1, std::min<unsigned long long>(cfg_.max_events, 1ull << 20) / h.sm_count);
     h.capacity = h.per_sm * h.sm_count;
     h.records = device_alloc<gpu_trace::Record>(h.capacity);
@@ -286,7 +287,6 @@ class GpuBackend {
     if (failed_) return false;
     h.full_blocks = bits;
     h.full_block_words = uint32_t(bitmap.size());
-    h.counters_enabled = cfg_.count_every_block ? 1 : 0;
     h.counter_overflow = 0;
     return check("gpu-trace setup", cudaMemcpy(bits, bitmap.data(), bitmap.size() * 4, cudaMemcpyHostToDevice)) &&
            check("gpu-trace setup", cudaMemset(h.sm_reserved, 0, h.sm_count * sizeof(unsigned long long))) &&
@@ -301,7 +301,10 @@ class GpuBackend {
     return check("gpu-trace setup", trace_rt::set_control(c, host)) && check("gpu-trace setup", cudaDeviceSynchronize());
   }
 
+  // Rows of the per-warp-slot site tables; none when the launch does not count every block (no
+  // 20 MB of tables to clear and read back for nothing).
   size_t counter_count() const {
+    if (!rec_.host.counters_enabled) return 0;
     return size_t(rec_.host.sm_count) * gpu_trace::kWarpSlotsPerSm * gpu_trace::kCounterSlots;
   }
 
