@@ -80,6 +80,25 @@ KeyNumbers key_numbers(const SessionData& d) {
   k.simd_efficiency = t.divergence.simd_efficiency();
   k.global_load_efficiency = t.global[analysis::kLd].efficiency();
   k.global_store_efficiency = t.global[analysis::kSt].efficiency();
+
+  k.grid = !d.reports.empty();
+  analysis::GlobalCounters grid_loads;
+  uint64_t grid_lanes = 0;
+  for (const analysis::Report& r : d.reports) {
+    k.recorded_blocks += r.blocks.size();
+    k.total_blocks += r.total_blocks;
+    k.grid = k.grid && r.grid.present;
+    for (size_t i = 0; i < 3; ++i) {
+      k.grid_shared_conflicts += r.grid.shared[i].conflicts;
+      k.grid_shared_wavefronts += r.grid.shared[i].wavefronts;
+    }
+    k.grid_instructions += r.grid.instructions;
+    grid_lanes += r.grid.lane_accesses;
+    grid_loads.bytes_requested += r.grid.global[analysis::kLd].bytes_requested;
+    grid_loads.bytes_moved += r.grid.global[analysis::kLd].bytes_moved;
+  }
+  k.grid_simd_efficiency = k.grid_instructions ? double(grid_lanes) / (32.0 * double(k.grid_instructions)) : 0.0;
+  k.grid_global_load_efficiency = grid_loads.efficiency();
   return k;
 }
 

@@ -74,6 +74,11 @@ struct KeyNumbers {
   uint64_t global_sectors = 0, global_requests = 0;
   uint64_t hazards = 0;
   uint64_t instructions = 0;
+  uint64_t recorded_blocks = 0, total_blocks = 0;  // summed over launches
+  // The GPU's whole-grid counters (gpu-trace, "count every block"), when every launch has them.
+  bool grid = false;
+  uint64_t grid_shared_conflicts = 0, grid_shared_wavefronts = 0, grid_instructions = 0;
+  double grid_simd_efficiency = 0, grid_global_load_efficiency = 0;
 };
 KeyNumbers key_numbers(const SessionData& d);  // over every launch of the run
 

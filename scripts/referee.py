@@ -3,7 +3,10 @@
 
 1. Nsight Compute: for each case, `ncu --clock-control none --metrics ...` on the gpu-fast build
    (first kernel launch) next to `warpscope analyze --backend emu --json` for the same launch.
-2. compute-sanitizer racecheck on the seeds' cache[2] race kernels next to warpscope's hazards.
+2. The same on large launches (tens of thousands of blocks) next to the whole-grid counters that
+   gpu-trace counts on the device (`analyze --backend gpu-trace --blocks 0 --json`, "grid"), with
+   only block 0 recorded in full.
+3. compute-sanitizer racecheck on the seeds' cache[2] race kernels next to warpscope's hazards.
 
     python3 scripts/referee.py [--warpscope PATH] [--out DIR]
 
@@ -83,11 +86,30 @@ def ncu_metrics(ws, args):
     return vals, row.get("Kernel Name", "") if vals else ""
 
 
+def grid_cases():
+    out = []
+    for v in ["1", "2", "3", "5"]:
+        out.append((f"reduce {v} n=2^22 b=256", ["-k", "reduce", "-v", v, "--n", str(1 << 22), "--block", "256"]))
+    out.append(("reduce 2 n=2^22 b=128", ["-k", "reduce", "-v", "2", "--n", str(1 << 22), "--block", "128"]))
+    for v in ["tile", "padded"]:
+        out.append((f"transpose {v} 2048^2", ["-k", "transpose", "-v", v, "--n", "2048"]))
+    out.append(("matmul tiled-transposed 512", ["-k", "matmul", "-v", "tiled-transposed", "--n", "512"]))
+    return out
+
+
 def ws_metrics(ws, args):
     p = run([ws, "analyze", "--backend", "emu", "--json", "--launch", "0"] + args)
     if p.returncode != 0:
         return None
     return json.loads(p.stdout)["totals"]
+
+
+def ws_grid_metrics(ws, args):
+    p = run([ws, "analyze", "--backend", "gpu-trace", "--blocks", "0", "--json", "--launch", "0"] + args)
+    if p.returncode != 0:
+        return None
+    grid = json.loads(p.stdout).get("grid")
+    return grid["totals"] if grid else None
 
 
 def racecheck(ws, variant, placement):
@@ -117,21 +139,14 @@ def ws_hazards(ws, variant, placement):
     return ", ".join(parts) or "no hazard"
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--warpscope", default=".carry/bin/warpscope")
-    ap.add_argument("--out", default=os.environ.get("OUT", "/tmp"))
-    a = ap.parse_args()
-    ws = a.warpscope
-    rows = []
-    print("== Nsight Compute referee (first launch, gpu-fast) vs warpscope analyze (emulator)")
-    print(f"{'case':28} {'metric':22} {'ncu':>8} {'warpscope':>10}  verdict")
+def compare(ws, case_list, ws_fn, rows):
+    print(f"{'case':28} {'metric':22} {'ncu':>10} {'warpscope':>10}  verdict")
     matched = total = 0
-    for name, args in cases():
+    for name, args in case_list:
         n, kernel = ncu_metrics(ws, args)
-        w = ws_metrics(ws, args)
+        w = ws_fn(ws, args)
         if n is None or w is None:
-            print(f"{name:28} {'-':22} {'-':>8} {'-':>10}  could not run: {kernel if n is None else 'analyze failed'}")
+            print(f"{name:28} {'-':22} {'-':>10} {'-':>10}  could not run: {kernel if n is None else 'analyze failed'}")
             continue
         for m in METRICS:
             nv, wv = n.get(m), w.get(m)
@@ -151,8 +166,22 @@ def main():
                     verdict = "differs: ncu counts predicated-off warps (wavefronts agree)"
             rows.append({"case": name, "metric": m, "ncu": nv, "warpscope": wv, "match": ok, "verdict": verdict,
                          "kernel": kernel})
-            print(f"{name:28} {SHORT[m]:22} {nv:8.0f} {wv:10.0f}  {verdict}")
+            print(f"{name:28} {SHORT[m]:22} {nv:10.0f} {wv:10.0f}  {verdict}")
     print(f"{matched} of {total} nonzero metrics match")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--warpscope", default=".carry/bin/warpscope")
+    ap.add_argument("--out", default=os.environ.get("OUT", "/tmp"))
+    a = ap.parse_args()
+    ws = a.warpscope
+    rows = []
+    print("== Nsight Compute referee (first launch, gpu-fast) vs warpscope analyze (emulator)")
+    compare(ws, cases(), ws_metrics, rows)
+    print()
+    print("== Nsight Compute (whole launch) vs the whole-grid counters gpu-trace counts on the GPU")
+    compare(ws, grid_cases(), ws_grid_metrics, rows)
     print()
     print("== compute-sanitizer racecheck vs warpscope hazards (race kernel, the seeds' cache[2])")
     print(f"{'variant':26} {'racecheck':42} warpscope")

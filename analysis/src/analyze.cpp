@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "hazard_detector.h"
+#include "site_order.h"
 #include "ws/analysis/analysis.h"
 
 namespace ws::analysis {
@@ -276,15 +277,7 @@ Report analyze(const Trace& trace, const Options& options) {
   }
 
   // --- sites: stable order by source position ---------------------------------------------------
-  auto site_less = [&](uint32_t a, uint32_t b) {
-    if (a >= trace.sites.size() || b >= trace.sites.size()) return a < b;
-    const Site& x = trace.sites[a];
-    const Site& y = trace.sites[b];
-    if (x.file != y.file) return x.file < y.file;
-    if (x.line != y.line) return x.line < y.line;
-    if (x.rank != y.rank) return x.rank < y.rank;
-    return a < b;
-  };
+  auto site_less = [&](uint32_t a, uint32_t b) { return site_before(trace.sites, a, b); };
   std::stable_sort(r.sites.begin(), r.sites.end(), [&](const SiteMetrics& a, const SiteMetrics& b) {
     if (a.site != b.site) return site_less(a.site, b.site);
     if (a.alloc != b.alloc) return a.alloc < b.alloc;
@@ -384,30 +377,43 @@ Report analyze(const Trace& trace, const Options& options) {
     d.severity = Severity::Info;
     d.code = "partial-recording";
     d.message = "Full records exist for " + std::to_string(present.size()) + " of " +
-                std::to_string(trace.total_blocks) + " blocks; the totals cover the recorded blocks only.";
+                std::to_string(trace.total_blocks) + " blocks; the totals cover the recorded blocks only" +
+                (trace.site_counters.empty() ? std::string(".")
+                                             : "; the GPU's counters (grid) cover every block.");
     r.diagnostics.push_back(d);
   }
+  r.grid = grid_counters(trace);
   return r;
 }
 
-std::vector<std::pair<std::string, double>> ncu_metrics(const Report& r) {
-  const Totals& T = r.totals;
+namespace {
+
+std::vector<std::pair<std::string, double>> ncu_names(const std::array<SharedCounters, 3>& shared,
+                                                      const std::array<GlobalCounters, 3>& global) {
   std::vector<std::pair<std::string, double>> m;
   const char* ops[3] = {"ld", "st", "atom"};
   for (int k = 0; k < 3; ++k) {
     const std::string op = ops[k];
-    m.emplace_back("smsp__inst_executed_op_shared_" + op + ".sum", double(T.shared[k].instructions));
-    m.emplace_back("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum", double(T.shared[k].wavefronts));
-    m.emplace_back("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum", double(T.shared[k].conflicts));
+    m.emplace_back("smsp__inst_executed_op_shared_" + op + ".sum", double(shared[k].instructions));
+    m.emplace_back("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum", double(shared[k].wavefronts));
+    m.emplace_back("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum", double(shared[k].conflicts));
   }
   for (int k = 0; k < 3; ++k) {
     const std::string op = ops[k];
-    m.emplace_back("smsp__inst_executed_op_global_" + op + ".sum", double(T.global[k].instructions));
-    m.emplace_back("l1tex__t_requests_pipe_lsu_mem_global_op_" + op + ".sum", double(T.global[k].requests));
-    m.emplace_back("l1tex__t_sectors_pipe_lsu_mem_global_op_" + op + ".sum", double(T.global[k].sectors));
+    m.emplace_back("smsp__inst_executed_op_global_" + op + ".sum", double(global[k].instructions));
+    m.emplace_back("l1tex__t_requests_pipe_lsu_mem_global_op_" + op + ".sum", double(global[k].requests));
+    m.emplace_back("l1tex__t_sectors_pipe_lsu_mem_global_op_" + op + ".sum", double(global[k].sectors));
   }
   return m;
 }
+
+}  // namespace
+
+std::vector<std::pair<std::string, double>> ncu_metrics(const Report& r) {
+  return ncu_names(r.totals.shared, r.totals.global);
+}
+
+std::vector<std::pair<std::string, double>> ncu_metrics(const GridCounters& g) { return ncu_names(g.shared, g.global); }
 
 Totals& operator+=(Totals& a, const Totals& b) {
   for (size_t k = 0; k < 3; ++k) {

@@ -92,6 +92,33 @@ json access_json(const HazardAccess& a) {
   return j;
 }
 
+// The per-site table (recorded blocks, and the whole grid's counters, which know no array, no
+// worst way count and no divergence: "-" there).
+void append_site_header(std::string& out) {
+  appendf(out, "  %-28s %-6s %-6s %-10s %3s %7s %6s %8s %7s %4s %8s %6s %6s %6s  %s\n", "location", "space", "kind",
+          "array", "B", "instr", "lanes", "wavefr", "confl", "way", "sectors", "lines", "eff%", "split", "source");
+}
+
+void append_site_row(std::string& out, const Report& r, const SiteMetrics& s, bool grid) {
+  const bool sh = s.space == MemSpace::Shared;
+  std::string text = s.site < r.site_table.size() ? trim(r.site_table[s.site].text) : std::string();
+  appendf(out, "  %-28s %-6s %-6s %-10s %3u %7llu %6.2f ", row_location(r, s.site, 28).c_str(), to_string(s.space),
+          to_string(s.kind), grid ? "-" : clip(alloc_name(r, s.alloc), 10).c_str(), s.width,
+          static_cast<unsigned long long>(s.instructions), s.avg_active_lanes());
+  const std::string way = grid ? "-" : std::to_string(s.max_ways);
+  if (sh)
+    appendf(out, "%8llu %7llu %4s %8s %6s %6s ", static_cast<unsigned long long>(s.wavefronts),
+            static_cast<unsigned long long>(s.conflicts), way.c_str(), "-", "-", "-");
+  else
+    appendf(out, "%8s %7s %4s %8llu %6llu %6.1f ", "-", "-", "-", static_cast<unsigned long long>(s.sectors),
+            static_cast<unsigned long long>(s.lines), 100.0 * s.efficiency());
+  const std::string split = grid ? "-" : std::to_string(s.splits);
+  appendf(out, "%6s  %s\n", split.c_str(), clip(text, 60).c_str());
+  if (!grid && s.kind == AccessKind::Atomic)
+    appendf(out, "  %-28s   atomics: worst %u lanes on one address, %llu serialized steps\n", "", s.max_same_address,
+            static_cast<unsigned long long>(s.serialized));
+}
+
 }  // namespace
 
 std::string format_table(const Report& r) {
@@ -134,24 +161,28 @@ std::string format_table(const Report& r) {
   }
 
   out += "\nSites\n";
-  appendf(out, "  %-28s %-6s %-6s %-10s %3s %7s %6s %8s %7s %4s %8s %6s %6s %6s  %s\n", "location", "space", "kind",
-          "array", "B", "instr", "lanes", "wavefr", "confl", "way", "sectors", "lines", "eff%", "split", "source");
-  for (const SiteMetrics& s : r.sites) {
-    const bool sh = s.space == MemSpace::Shared;
-    std::string text = s.site < r.site_table.size() ? trim(r.site_table[s.site].text) : std::string();
-    appendf(out, "  %-28s %-6s %-6s %-10s %3u %7llu %6.2f ", row_location(r, s.site, 28).c_str(),
-            to_string(s.space), to_string(s.kind), clip(alloc_name(r, s.alloc), 10).c_str(), s.width,
-            static_cast<unsigned long long>(s.instructions), s.avg_active_lanes());
-    if (sh)
-      appendf(out, "%8llu %7llu %4u %8s %6s %6s ", static_cast<unsigned long long>(s.wavefronts),
-              static_cast<unsigned long long>(s.conflicts), s.max_ways, "-", "-", "-");
-    else
-      appendf(out, "%8s %7s %4s %8llu %6llu %6.1f ", "-", "-", "-", static_cast<unsigned long long>(s.sectors),
-              static_cast<unsigned long long>(s.lines), 100.0 * s.efficiency());
-    appendf(out, "%6llu  %s\n", static_cast<unsigned long long>(s.splits), clip(text, 60).c_str());
-    if (s.kind == AccessKind::Atomic)
-      appendf(out, "  %-28s   atomics: worst %u lanes on one address, %llu serialized steps\n", "",
-              s.max_same_address, static_cast<unsigned long long>(s.serialized));
+  append_site_header(out);
+  for (const SiteMetrics& s : r.sites) append_site_row(out, r, s, false);
+
+  if (r.grid.present) {
+    const GridCounters& G = r.grid;
+    appendf(out, "\nWhole grid, counted on the GPU (every block: %llu)\n", static_cast<unsigned long long>(G.blocks));
+    for (const auto& [name, value] : ncu_metrics(G)) {
+      if (value == 0.0 && name.find("_atom") != std::string::npos) continue;
+      appendf(out, "  %-64s %14.0f\n", name.c_str(), value);
+    }
+    for (int k = 0; k < 3; ++k) {
+      const GlobalCounters& g = G.global[k];
+      if (g.instructions)
+        appendf(out, "  global %-4s bytes requested %llu / moved %llu = %.1f%% efficiency, %.2f sectors/request\n",
+                kOps[k], static_cast<unsigned long long>(g.bytes_requested),
+                static_cast<unsigned long long>(g.bytes_moved), 100.0 * g.efficiency(), g.sectors_per_request());
+    }
+    appendf(out, "  memory instructions: %llu, %.2f active lanes on average (SIMD efficiency %.1f%%)\n",
+            static_cast<unsigned long long>(G.instructions),
+            G.instructions ? double(G.lane_accesses) / double(G.instructions) : 0.0, 100.0 * G.simd_efficiency());
+    append_site_header(out);
+    for (const SiteMetrics& s : G.sites) append_site_row(out, r, s, true);
   }
 
   bool any_div = false;
@@ -288,6 +319,53 @@ std::string to_json(const Report& r) {
     sites.push_back(std::move(o));
   }
   j["sites"] = std::move(sites);
+
+  if (r.grid.present) {
+    const GridCounters& G = r.grid;
+    json g;
+    g["blocks"] = G.blocks;
+    json gt;
+    for (const auto& [name, value] : ncu_metrics(G)) gt[name] = static_cast<uint64_t>(value);
+    for (int k = 0; k < 3; ++k) {
+      const std::string op = kOps[k];
+      gt["warpscope__shared_ideal_wavefronts_op_" + op] = G.shared[k].ideal_wavefronts;
+      gt["warpscope__global_lines_op_" + op] = G.global[k].lines;
+      gt["warpscope__global_bytes_requested_op_" + op] = G.global[k].bytes_requested;
+      gt["warpscope__global_bytes_moved_op_" + op] = G.global[k].bytes_moved;
+      gt["warpscope__global_efficiency_op_" + op] = G.global[k].efficiency();
+    }
+    gt["warpscope__instructions"] = G.instructions;
+    gt["warpscope__lane_accesses"] = G.lane_accesses;
+    gt["warpscope__simd_efficiency"] = G.simd_efficiency();
+    g["totals"] = gt;
+    json gs = json::array();
+    for (const SiteMetrics& s : G.sites) {
+      json o = site_json(r, s.site);
+      o["space"] = to_string(s.space);
+      o["kind"] = to_string(s.kind);
+      o["width"] = s.width;
+      o["instructions"] = s.instructions;
+      o["lane_accesses"] = s.lane_accesses;
+      o["avg_active_lanes"] = s.avg_active_lanes();
+      if (s.space == MemSpace::Shared) {
+        o["wavefronts"] = s.wavefronts;
+        o["ideal_wavefronts"] = s.ideal_wavefronts;
+        o["conflicts"] = s.conflicts;
+      } else {
+        o["requests"] = s.instructions;
+        o["sectors"] = s.sectors;
+        o["lines"] = s.lines;
+        o["bytes_requested"] = s.bytes_requested;
+        o["bytes_moved"] = s.bytes_moved;
+        o["efficiency"] = s.efficiency();
+      }
+      gs.push_back(std::move(o));
+    }
+    g["sites"] = std::move(gs);
+    j["grid"] = std::move(g);
+  } else {
+    j["grid"] = nullptr;
+  }
 
   json div = json::array();
   for (const SiteDivergence& d : r.divergence) {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace ws::app {
 
@@ -286,10 +287,24 @@ void draw_lab(Session& s, LabState& st) {
   const KeyNumbers k = key_numbers(*d);
   if (!k.valid) return;
   ImGui::Spacing();
-  ImGui::TextUnformatted("Key numbers (recorded blocks, every launch):");
-  if (ImGui::BeginTable("##keys", 5, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+  // Which blocks the numbers cover: the recorded ones; the grid column, when the GPU counted every
+  // block (gpu-trace), covers them all.
+  if (k.recorded_blocks >= k.total_blocks)
+    ImGui::TextUnformatted("Key numbers (every block of every launch):");
+  else
+    ImGui::Text("Key numbers (%llu of %llu blocks recorded, every launch):",
+                static_cast<unsigned long long>(k.recorded_blocks), static_cast<unsigned long long>(k.total_blocks));
+  bool any_grid = false;
+  for (const VariantSpec& v : spec.variants) {
+    RunConfig c = d->resolved;
+    c.variant = v.id;
+    auto it = s.history.find(Session::history_key(req.kernel, c));
+    any_grid = any_grid || (it != s.history.end() && it->second.grid);
+  }
+  if (ImGui::BeginTable("##keys", any_grid ? 6 : 5, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("variant");
     ImGui::TableSetupColumn("bank confl.");
+    if (any_grid) ImGui::TableSetupColumn("grid confl.");
     ImGui::TableSetupColumn("SIMD eff.");
     ImGui::TableSetupColumn("gld eff.");
     ImGui::TableSetupColumn("check");
@@ -308,6 +323,17 @@ void draw_lab(Session& s, LabState& st) {
       ImGui::TableNextColumn();
       if (h.shared_conflicts) ImGui::TextColored(vc.conflict, "%llu", static_cast<unsigned long long>(h.shared_conflicts));
       else ImGui::TextColored(vc.ok, "0");
+      if (any_grid) {
+        ImGui::TableNextColumn();
+        if (!h.grid) ImGui::TextDisabled("-");
+        else if (h.grid_shared_conflicts)
+          ImGui::TextColored(vc.conflict, "%llu", static_cast<unsigned long long>(h.grid_shared_conflicts));
+        else ImGui::TextColored(vc.ok, "0");
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("Shared-memory bank conflicts of every block, counted on the GPU while the kernel ran\n"
+                            "(gpu-trace with 'count every block'): the number Nsight Compute reports as\n"
+                            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st,atom}.sum.");
+      }
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(percent(h.simd_efficiency).c_str());
       ImGui::TableNextColumn();
@@ -317,6 +343,17 @@ void draw_lab(Session& s, LabState& st) {
       else ImGui::TextColored(vc.conflict, "fail");
     }
     ImGui::EndTable();
+  }
+  if (k.grid) {
+    const std::string loads =
+        k.grid_global_load_efficiency > 0 ? ", global loads " + percent(k.grid_global_load_efficiency) + " efficient" : "";
+    ImGui::TextWrapped("Whole grid, counted on the GPU (%llu blocks): %llu bank conflicts in %llu shared wavefronts; "
+                       "%llu memory instructions, SIMD efficiency %s%s.",
+                       static_cast<unsigned long long>(k.total_blocks),
+                       static_cast<unsigned long long>(k.grid_shared_conflicts),
+                       static_cast<unsigned long long>(k.grid_shared_wavefronts),
+                       static_cast<unsigned long long>(k.grid_instructions), percent(k.grid_simd_efficiency).c_str(),
+                       loads.c_str());
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("This run: %llu shared wavefronts, %llu warp instructions, %llu hazard%s. Each variant run with this "

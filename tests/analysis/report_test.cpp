@@ -400,3 +400,79 @@ TEST(Report, TotalsOfSeveralLaunchesAddUp) {
   EXPECT_EQ(a.hazards, 4u);
   EXPECT_DOUBLE_EQ(a.divergence.simd_efficiency(), 80.0 / 96.0);  // 3 instructions, 80 active lanes
 }
+
+// gpu-trace's per-site counters (every block) become the report's grid: whole-launch totals under
+// the same ncu names, per-site rows in source order, apart from the recorded blocks' totals.
+//   Launch: 4 blocks of 64 threads, block 0 recorded in full. Site A (line 10) loads s[2*t] from
+//   shared memory: 2-way conflicts, 2 wavefronts per warp; site B (line 12) loads g[t] coalesced:
+//   4 sectors per warp. Over the grid: 8 warps -> A 16 wavefronts, 8 ideal, 8 conflicts; B 32
+//   sectors, 8 requests, 1024 bytes requested and moved.
+TEST(Report, GridCountersCoverEveryBlock) {
+  TraceBuilder b(Dim3{64, 1, 1}, Dim3{4, 1, 1});
+  const uint32_t s = b.alloc("s", MemSpace::Shared, 4, 128);
+  const uint32_t g = b.alloc("g", MemSpace::Global, 4, 256);
+  const uint32_t a_site = b.site(10, "x = s[2 * t];");
+  const uint32_t b_site = b.site(12, "y = g[i];");
+  for (uint32_t w = 0; w < 2; ++w) {
+    b.access_fn(0, w, a_site, s, AccessKind::Load, 4, kFull, [w](uint32_t l) { return 8ull * (32 * w + l); });
+    b.access_fn(0, w, b_site, g, AccessKind::Load, 4, kFull, [w](uint32_t l) { return 4ull * (32 * w + l); });
+  }
+  Trace t = b.finish();
+  const Report no_counters = analyze(t);
+  EXPECT_FALSE(no_counters.grid.present);
+  EXPECT_TRUE(nlohmann::json::parse(to_json(no_counters))["grid"].is_null());
+  EXPECT_EQ(format_table(no_counters).find("Whole grid"), std::string::npos);
+
+  // As the decoder leaves them: in no particular order (here B first).
+  SiteCounters cb;
+  cb.site = b_site, cb.kind = AccessKind::Load, cb.space = MemSpace::Global, cb.width = 4;
+  cb.instructions = 8, cb.lanes = 256, cb.sectors = 32, cb.lines = 8;
+  SiteCounters ca;
+  ca.site = a_site, ca.kind = AccessKind::Load, ca.space = MemSpace::Shared, ca.width = 4;
+  ca.instructions = 8, ca.lanes = 256, ca.wavefronts = 16, ca.ideal_wavefronts = 8;
+  t.site_counters = {cb, ca};
+  const Report r = analyze(t);
+
+  // The recorded block alone: 2 warps.
+  EXPECT_EQ(r.totals.shared[kLd].conflicts, 2u);
+  EXPECT_EQ(r.totals.global[kLd].sectors, 8u);
+  // The grid: every block.
+  ASSERT_TRUE(r.grid.present);
+  EXPECT_EQ(r.grid.blocks, 4u);
+  EXPECT_EQ(r.grid.shared[kLd].instructions, 8u);
+  EXPECT_EQ(r.grid.shared[kLd].wavefronts, 16u);
+  EXPECT_EQ(r.grid.shared[kLd].conflicts, 8u);
+  EXPECT_EQ(r.grid.global[kLd].requests, 8u);
+  EXPECT_EQ(r.grid.global[kLd].sectors, 32u);
+  EXPECT_EQ(r.grid.global[kLd].bytes_requested, 1024u);
+  EXPECT_EQ(r.grid.global[kLd].bytes_moved, 1024u);
+  EXPECT_DOUBLE_EQ(r.grid.global[kLd].efficiency(), 1.0);
+  EXPECT_EQ(r.grid.instructions, 16u);
+  EXPECT_DOUBLE_EQ(r.grid.simd_efficiency(), 1.0);
+  ASSERT_EQ(r.grid.sites.size(), 2u);
+  EXPECT_EQ(r.grid.sites[0].site, a_site);  // source order, not the counters' order
+  EXPECT_EQ(r.grid.sites[0].conflicts, 8u);
+  EXPECT_EQ(r.grid.sites[1].site, b_site);
+  EXPECT_EQ(r.grid.sites[1].sectors, 32u);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_NE(r.diagnostics.back().message.find("the GPU's counters (grid) cover every block"), std::string::npos);
+
+  for (const auto& [name, value] : ncu_metrics(r.grid)) {
+    if (name == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") EXPECT_EQ(value, 8.0);
+  }
+  const auto j = nlohmann::json::parse(to_json(r));
+  EXPECT_EQ(j["grid"]["blocks"], 4);
+  EXPECT_EQ(j["grid"]["totals"]["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"], 8);
+  EXPECT_EQ(j["grid"]["totals"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 32);
+  EXPECT_EQ(j["totals"]["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"], 2);
+  ASSERT_EQ(j["grid"]["sites"].size(), 2u);
+  EXPECT_EQ(j["grid"]["sites"][0]["line"], 10);
+  EXPECT_EQ(j["grid"]["sites"][0]["conflicts"], 8);
+  EXPECT_EQ(j["grid"]["sites"][1]["efficiency"], 1.0);
+  const std::string table = format_table(r);
+  EXPECT_NE(table.find("Whole grid, counted on the GPU (every block: 4)"), std::string::npos);
+
+  // A damaged file may hold fewer wavefronts than ideal: no conflict count wraps around.
+  t.site_counters[1].wavefronts = 3;
+  EXPECT_EQ(analyze(t).grid.shared[kLd].conflicts, 0u);
+}

@@ -437,6 +437,41 @@ TEST(Session, Variant2HasConflictsVariant3None) {
   EXPECT_GT(k3.simd_efficiency, 0.0);
 }
 
+// The lab's key numbers take the GPU's whole-grid counters when every launch has them (a
+// multi-pass reduction sums its launches), and say which blocks the recorded numbers cover.
+TEST(Session, KeyNumbersSumTheGridCountersOfEveryLaunch) {
+  SessionData d;
+  d.result.passed = true;
+  for (uint64_t conflicts : {30u, 2u}) {
+    ws::analysis::Report r;
+    r.blocks = {0};
+    r.total_blocks = 64;
+    r.grid.present = true;
+    r.grid.blocks = 64;
+    r.grid.shared[ws::analysis::kLd].conflicts = conflicts;
+    r.grid.shared[ws::analysis::kLd].wavefronts = conflicts + 10;
+    r.grid.instructions = 10;
+    r.grid.lane_accesses = 160;
+    r.grid.global[ws::analysis::kLd].bytes_requested = 512;
+    r.grid.global[ws::analysis::kLd].bytes_moved = 1024;
+    d.reports.push_back(r);
+  }
+  KeyNumbers k = key_numbers(d);
+  EXPECT_TRUE(k.grid);
+  EXPECT_EQ(k.grid_shared_conflicts, 32u);
+  EXPECT_EQ(k.grid_shared_wavefronts, 52u);
+  EXPECT_EQ(k.grid_instructions, 20u);
+  EXPECT_DOUBLE_EQ(k.grid_simd_efficiency, 0.5);
+  EXPECT_DOUBLE_EQ(k.grid_global_load_efficiency, 0.5);
+  EXPECT_EQ(k.recorded_blocks, 2u);
+  EXPECT_EQ(k.total_blocks, 128u);
+  EXPECT_EQ(k.shared_conflicts, 0u);  // the recorded blocks' own numbers are apart
+
+  d.reports[1].grid = {};  // one launch without counters: no grid numbers at all
+  k = key_numbers(d);
+  EXPECT_FALSE(k.grid);
+}
+
 TEST(Session, SelectionSpec) {
   Session s;
   run(s, reduce("2"));

@@ -205,6 +205,35 @@ struct EventSummary {
   bool analyzed = false;     // false: the event's block was not selected, or not an instruction
 };
 
+// Whole-launch numbers from the GPU's own per-site counters (gpu-trace with "count every block"):
+// every block of the launch went through them, recorded in full or not, so these are the numbers
+// Nsight Compute reports for the kernel, even when only a few blocks were recorded. They hold what
+// the device counts per (site, memory space, kind): warp instructions, active lanes, shared
+// wavefronts and their ideal, global sectors and 128-byte lines. Not counted there (left 0): the
+// allocation, max_ways and the bank-by-bank detail, atomics' contention, divergence transitions.
+//
+//     Report r = analyze(trace);                  // trace from gpu-trace, blocks {0} in full
+//     if (r.grid.present)
+//       r.grid.shared[kLd].conflicts;             // every block, not only block 0
+//
+// Empty (present == false) for the emulator and for gpu-trace with --no-counters; when every
+// block is recorded in full, Report::totals is already the whole grid.
+struct GridCounters {
+  bool present = false;
+  uint64_t blocks = 0;                      // blocks counted (the launch's)
+  std::array<SharedCounters, 3> shared{};   // by kLd / kSt / kAtom
+  std::array<GlobalCounters, 3> global{};
+  uint64_t instructions = 0, lane_accesses = 0;  // memory instructions only
+  double simd_efficiency() const {
+    return instructions ? double(lane_accesses) / (32.0 * double(instructions)) : 0.0;
+  }
+  std::vector<SiteMetrics> sites;  // one per (site, space, kind), sorted like Report::sites
+};
+
+// The grid counters of a trace (present == false when it has none). analyze() fills Report::grid
+// with it.
+GridCounters grid_counters(const Trace& trace);
+
 struct Report {
   // Copied from the trace so the report stands alone (table, JSON, UI).
   LaunchInfo launch;
@@ -226,6 +255,7 @@ struct Report {
   std::vector<EventSummary> events;         // parallel to Trace::events (if Options::per_event)
   std::vector<Hazard> hazards;              // InterWarp and SameInstruction first, then lockstep
   std::vector<Diagnostic> diagnostics;      // the trace's, plus the analysis's own (truncation)
+  GridCounters grid;                        // the device's counters of every block, if any
 };
 
 Report analyze(const Trace& trace, const Options& options = {});
@@ -233,6 +263,8 @@ Report analyze(const Trace& trace, const Options& options = {});
 // Totals under Nsight Compute metric names (in a fixed order), e.g.
 // {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 31}.
 std::vector<std::pair<std::string, double>> ncu_metrics(const Report& report);
+// The same names for the whole grid's counters (GridCounters).
+std::vector<std::pair<std::string, double>> ncu_metrics(const GridCounters& grid);
 
 // "file:line" of a site, or "?" for an unknown index.
 std::string site_location(const Report& report, uint32_t site);
