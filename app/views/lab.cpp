@@ -292,8 +292,8 @@ void draw_lab(Session& s, LabState& st) {
   if (k.recorded_blocks >= k.total_blocks)
     ImGui::TextUnformatted("Key numbers (every block of every launch):");
   else
-    ImGui::Text("Key numbers (%llu of %llu blocks recorded, every launch):",
-                static_cast<unsigned long long>(k.recorded_blocks), static_cast<unsigned long long>(k.total_blocks));
+    ImGui::Text("Key numbers (%s of %s blocks recorded, every launch):", grouped(k.recorded_blocks).c_str(),
+                grouped(k.total_blocks).c_str());
   bool any_grid = false;
   for (const VariantSpec& v : spec.variants) {
     RunConfig c = d->resolved;
@@ -327,7 +327,7 @@ void draw_lab(Session& s, LabState& st) {
         ImGui::TableNextColumn();
         if (!h.grid) ImGui::TextDisabled("-");
         else if (h.grid_shared_conflicts)
-          ImGui::TextColored(vc.conflict, "%llu", static_cast<unsigned long long>(h.grid_shared_conflicts));
+          ImGui::TextColored(vc.conflict, "%s", grouped(h.grid_shared_conflicts).c_str());
         else ImGui::TextColored(vc.ok, "0");
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("Shared-memory bank conflicts of every block, counted on the GPU while the kernel ran\n"
@@ -347,13 +347,11 @@ void draw_lab(Session& s, LabState& st) {
   if (k.grid) {
     const std::string loads =
         k.grid_global_load_efficiency > 0 ? ", global loads " + percent(k.grid_global_load_efficiency) + " efficient" : "";
-    ImGui::TextWrapped("Whole grid, counted on the GPU (%llu blocks): %llu bank conflicts in %llu shared wavefronts; "
-                       "%llu memory instructions, SIMD efficiency %s%s.",
-                       static_cast<unsigned long long>(k.total_blocks),
-                       static_cast<unsigned long long>(k.grid_shared_conflicts),
-                       static_cast<unsigned long long>(k.grid_shared_wavefronts),
-                       static_cast<unsigned long long>(k.grid_instructions), percent(k.grid_simd_efficiency).c_str(),
-                       loads.c_str());
+    ImGui::TextWrapped("Whole grid, counted on the GPU (%s blocks): %s bank conflicts in %s shared wavefronts; "
+                       "%s memory instructions, SIMD efficiency %s%s.",
+                       grouped(k.total_blocks).c_str(), grouped(k.grid_shared_conflicts).c_str(),
+                       grouped(k.grid_shared_wavefronts).c_str(), grouped(k.grid_instructions).c_str(),
+                       percent(k.grid_simd_efficiency).c_str(), loads.c_str());
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("This run: %llu shared wavefronts, %llu warp instructions, %llu hazard%s. Each variant run with this "

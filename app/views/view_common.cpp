@@ -74,6 +74,15 @@ std::string site_label(const Trace& t, uint32_t site) {
   return out;
 }
 
+std::string grouped(uint64_t v) {
+  std::string digits = std::to_string(v), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 void selection_bar(Session& s, bool warp) {
   auto d = s.data();
   const Trace* t = s.trace();

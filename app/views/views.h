@@ -171,6 +171,8 @@ LiveTarget live_target(const RunRequest& labs_run, const TimingViewState& st);
 bool view_ready(Session& s, const char* what);
 // "reduce.cuh:47" for a site of the trace.
 std::string site_label(const Trace& t, uint32_t site);
+// A count with thousands separators ("1,727,145"): whole-grid numbers are read off a wall.
+std::string grouped(uint64_t v);
 // Launch / block / warp pickers on one line (what the view is looking at).
 void selection_bar(Session& s, bool warp);
 // A color scale legend: `steps` swatches from vmin to vmax with tick labels and a caption.

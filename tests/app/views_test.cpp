@@ -472,6 +472,14 @@ TEST(Session, KeyNumbersSumTheGridCountersOfEveryLaunch) {
   EXPECT_FALSE(k.grid);
 }
 
+TEST(LabText, GroupedCountsReadOffAWall) {
+  EXPECT_EQ(grouped(0), "0");
+  EXPECT_EQ(grouped(999), "999");
+  EXPECT_EQ(grouped(1000), "1,000");
+  EXPECT_EQ(grouped(1727145), "1,727,145");
+  EXPECT_EQ(grouped(18446744073709551615ull), "18,446,744,073,709,551,615");
+}
+
 TEST(Session, SelectionSpec) {
   Session s;
   run(s, reduce("2"));

@@ -185,6 +185,20 @@ TEST(GpuTrace, SiteCountersMatchTheEmulator) {
           }
         }
         EXPECT_EQ(got.size(), want.size()) << e.spec.name << " " << v.id << " launch " << l << ": sites counted";
+        // The analysis' whole-grid numbers from those counters equal the emulator's totals of every
+        // block: what the Lab's "grid confl." and `analyze`'s grid section show.
+        const analysis::GridCounters grid = analysis::analyze(t).grid;
+        ASSERT_TRUE(grid.present) << e.spec.name << " " << v.id;
+        EXPECT_EQ(grid.blocks, rep.total_blocks);
+        for (int k = 0; k < 3; ++k) {
+          EXPECT_EQ(grid.shared[k].lane_accesses, rep.totals.shared[k].lane_accesses) << e.spec.name << " " << v.id;
+          EXPECT_EQ(grid.global[k].lane_accesses, rep.totals.global[k].lane_accesses) << e.spec.name << " " << v.id;
+          if (!exact) continue;
+          EXPECT_EQ(grid.shared[k].conflicts, rep.totals.shared[k].conflicts) << e.spec.name << " " << v.id;
+          EXPECT_EQ(grid.shared[k].wavefronts, rep.totals.shared[k].wavefronts) << e.spec.name << " " << v.id;
+          EXPECT_EQ(grid.global[k].sectors, rep.totals.global[k].sectors) << e.spec.name << " " << v.id;
+          EXPECT_EQ(grid.global[k].bytes_requested, rep.totals.global[k].bytes_requested) << e.spec.name << " " << v.id;
+        }
       }
     }
   }
