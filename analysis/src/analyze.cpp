@@ -379,7 +379,7 @@ Report analyze(const Trace& trace, const Options& options) {
     d.message = "Full records exist for " + std::to_string(present.size()) + " of " +
                 std::to_string(trace.total_blocks) + " blocks; the totals cover the recorded blocks only" +
                 (trace.site_counters.empty() ? std::string(".")
-                                             : "; the GPU's counters (grid) cover every block.");
+                                             : "; the per-site counters (grid) cover every block.");
     r.diagnostics.push_back(d);
   }
   r.grid = grid_counters(trace);

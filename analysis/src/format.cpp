@@ -166,7 +166,8 @@ std::string format_table(const Report& r) {
 
   if (r.grid.present) {
     const GridCounters& G = r.grid;
-    appendf(out, "\nWhole grid, counted on the GPU (every block: %llu)\n", static_cast<unsigned long long>(G.blocks));
+    appendf(out, "\nWhole grid, every block counted %s (%llu blocks)\n",
+            L.backend.rfind("gpu", 0) == 0 ? "on the GPU" : "by the emulator", static_cast<unsigned long long>(G.blocks));
     for (const auto& [name, value] : ncu_metrics(G)) {
       if (value == 0.0 && name.find("_atom") != std::string::npos) continue;
       appendf(out, "  %-64s %14.0f\n", name.c_str(), value);

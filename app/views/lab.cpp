@@ -330,8 +330,8 @@ void draw_lab(Session& s, LabState& st) {
           ImGui::TextColored(vc.conflict, "%s", grouped(h.grid_shared_conflicts).c_str());
         else ImGui::TextColored(vc.ok, "0");
         if (ImGui::IsItemHovered())
-          ImGui::SetTooltip("Shared-memory bank conflicts of every block, counted on the GPU while the kernel ran\n"
-                            "(gpu-trace with 'count every block'): the number Nsight Compute reports as\n"
+          ImGui::SetTooltip("Shared-memory bank conflicts of every block, recorded or not, counted while the kernel\n"
+                            "ran ('count every block'): the number Nsight Compute reports as\n"
                             "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st,atom}.sum.");
       }
       ImGui::TableNextColumn();
@@ -347,7 +347,7 @@ void draw_lab(Session& s, LabState& st) {
   if (k.grid) {
     const std::string loads =
         k.grid_global_load_efficiency > 0 ? ", global loads " + percent(k.grid_global_load_efficiency) + " efficient" : "";
-    ImGui::TextWrapped("Whole grid, counted on the GPU (%s blocks): %s bank conflicts in %s shared wavefronts; "
+    ImGui::TextWrapped("Whole grid, every block counted (%s blocks): %s bank conflicts in %s shared wavefronts; "
                        "%s memory instructions, SIMD efficiency %s%s.",
                        grouped(k.total_blocks).c_str(), grouped(k.grid_shared_conflicts).c_str(),
                        grouped(k.grid_shared_wavefronts).c_str(), grouped(k.grid_instructions).c_str(),

@@ -96,6 +96,22 @@ TEST(LaunchOptions, NoCountersTurnsOffTheGridCounters) {
   EXPECT_NE(help.out.find("--no-counters"), std::string::npos) << help.out;
 }
 
+// `analyze` with one recorded block still reports the whole grid (the emulator counts every block):
+// reduce 2 at n = 4096 is 16 blocks of 70 load conflicts each; --no-counters drops the section.
+TEST(Analyze, WholeGridSectionWithOneRecordedBlock) {
+  RunResult on = run_warpscope("analyze -k reduce -v 2 --n 4096 --block 256 --blocks 0 --launch 0");
+  ASSERT_EQ(on.exit_code, 0) << on.out;
+  const size_t grid = on.out.find("Whole grid, every block counted by the emulator (16 blocks)");
+  ASSERT_NE(grid, std::string::npos) << on.out;
+  const size_t conflicts = on.out.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", grid);
+  ASSERT_NE(conflicts, std::string::npos);
+  const std::string line = on.out.substr(conflicts, on.out.find('\n', conflicts) - conflicts);
+  EXPECT_TRUE(line.ends_with(" 1120")) << line;  // 16 x 70
+  RunResult off = run_warpscope("analyze -k reduce -v 2 --n 4096 --block 256 --blocks 0 --launch 0 --no-counters");
+  ASSERT_EQ(off.exit_code, 0) << off.out;
+  EXPECT_EQ(off.out.find("Whole grid"), std::string::npos) << off.out;
+}
+
 TEST(ParseSize, AcceptsAndRejects) {
   std::string err;
   auto s = ws::app::parse_size("1600x900", err);

@@ -78,3 +78,58 @@ TEST(ReduceAnalysis, UnsafeLastWarpIsFlaggedForVolta) {
   EXPECT_EQ(safe.totals.lockstep_hazards, 0u);
   EXPECT_EQ(safe.totals.hazards, 0u);
 }
+
+// Recording one block of a 16-block launch, the emulator still counts every block per site
+// (RunConfig::count_every_block): the report's grid equals the totals of a run that recorded every
+// block in full. Variant 2, n = 4096, block 256: each block has the hand count above (loads 25
+// instructions, 95 wavefronts, 70 conflicts; stores 20, 55, 35), so the grid is 16x that.
+TEST(ReduceAnalysis, EmulatorCountsEveryBlockWhenRecordingOne) {
+  RunConfig cfg;
+  cfg.variant = "2";
+  cfg.n = 4096;
+  cfg.block = {256, 1, 1};
+  cfg.workers = 2;
+  const RunResult all = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
+  cfg.record_blocks = {3};
+  const RunResult one = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
+  cfg.count_every_block = false;
+  const RunResult off = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
+  ASSERT_TRUE(all.passed && one.passed && off.passed);
+  ASSERT_EQ(all.launches.size(), one.launches.size());
+
+  const analysis::Report full = analysis::analyze(all.launches[0]);
+  const analysis::Report part = analysis::analyze(one.launches[0]);
+  EXPECT_FALSE(full.grid.present);  // every block recorded: the totals are the grid
+  ASSERT_TRUE(part.grid.present);
+  EXPECT_EQ(part.blocks, std::vector<uint32_t>{3});
+  EXPECT_EQ(part.totals.shared[kLd].conflicts, 70u);        // block 3 alone
+  EXPECT_EQ(part.grid.blocks, 16u);
+  EXPECT_EQ(part.grid.shared[kLd].instructions, 16u * 25);
+  EXPECT_EQ(part.grid.shared[kLd].wavefronts, 16u * 95);
+  EXPECT_EQ(part.grid.shared[kLd].conflicts, 16u * 70);
+  EXPECT_EQ(part.grid.shared[kSt].wavefronts, 16u * 55);
+  EXPECT_EQ(part.grid.shared[kSt].conflicts, 16u * 35);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(part.grid.shared[k].conflicts, full.totals.shared[k].conflicts) << k;
+    EXPECT_EQ(part.grid.shared[k].lane_accesses, full.totals.shared[k].lane_accesses) << k;
+    EXPECT_EQ(part.grid.global[k].sectors, full.totals.global[k].sectors) << k;
+    EXPECT_EQ(part.grid.global[k].lines, full.totals.global[k].lines) << k;
+    EXPECT_EQ(part.grid.global[k].bytes_requested, full.totals.global[k].bytes_requested) << k;
+  }
+  // Per site too: the grid's rows are the full run's rows summed over arrays.
+  for (const analysis::SiteMetrics& g : part.grid.sites) {
+    uint64_t wavefronts = 0, sectors = 0, instructions = 0;
+    const Site& gs = part.site_table.at(g.site);
+    for (const analysis::SiteMetrics& f : full.sites) {
+      const Site& fs = full.site_table.at(f.site);
+      if (fs.file == gs.file && fs.line == gs.line && fs.rank == gs.rank && f.kind == g.kind && f.space == g.space)
+        wavefronts += f.wavefronts, sectors += f.sectors, instructions += f.instructions;
+    }
+    EXPECT_EQ(g.instructions, instructions) << gs.file << ":" << gs.line;
+    EXPECT_EQ(g.wavefronts, wavefronts) << gs.file << ":" << gs.line;
+    EXPECT_EQ(g.sectors, sectors) << gs.file << ":" << gs.line;
+  }
+  // The later passes (fewer blocks) are counted as well; off, no counters come back.
+  for (const Trace& t : one.launches) EXPECT_FALSE(t.site_counters.empty());
+  for (const Trace& t : off.launches) EXPECT_TRUE(t.site_counters.empty());
+}

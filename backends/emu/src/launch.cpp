@@ -5,6 +5,7 @@
 #include <chrono>
 #include <map>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 
 #include "site_registry.h"
@@ -104,6 +105,8 @@ void merge(Trace& t, std::vector<BlockRecord>& records, const RecordOptions& rop
     }
     return it->second;
   };
+  // Per-site counters of every block (sums: the same whatever the worker count).
+  std::map<std::tuple<uint32_t, uint8_t, uint8_t>, SiteCounters> counters;
   for (uint32_t b = 0; b < records.size(); ++b) {
     BlockRecord& r = records[b];
     issued += r.issued;
@@ -135,7 +138,32 @@ void merge(Trace& t, std::vector<BlockRecord>& records, const RecordOptions& rop
       d.site = site_of(d.site);
       t.diagnostics.push_back(std::move(d));
     }
+    for (const SiteCounters& c : r.counters) {  // keyed by registry id until every event is in
+      SiteCounters& s = counters[{c.site, uint8_t(c.kind), uint8_t(c.space)}];
+      s.site = c.site;
+      s.kind = c.kind;
+      s.space = c.space;
+      s.width = std::max(s.width, c.width);
+      s.instructions += c.instructions;
+      s.lanes += c.lanes;
+      s.wavefronts += c.wavefronts;
+      s.ideal_wavefronts += c.ideal_wavefronts;
+      s.sectors += c.sectors;
+      s.lines += c.lines;
+    }
     r = BlockRecord{};  // free as we go
+  }
+  // A site keeps the number of its first event; sites met only by unrecorded blocks come after,
+  // in source order (registry ids follow the workers' timing, so they must not decide).
+  std::vector<std::pair<SiteInfo, SiteCounters>> by_source;
+  for (const auto& [key, c] : counters) by_source.emplace_back(SiteRegistry::instance().info(c.site), c);
+  std::stable_sort(by_source.begin(), by_source.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.first.file, a.first.line, a.first.column, a.second.kind, a.second.space) <
+           std::tie(b.first.file, b.first.line, b.first.column, b.second.kind, b.second.space);
+  });
+  for (auto& [info, c] : by_source) {
+    c.site = site_of(c.site);
+    t.site_counters.push_back(c);
   }
   assign_site_ranks(t);  // the backend-independent identity of a site: (file, line, rank)
 }

@@ -4,9 +4,11 @@
 #include <bit>
 #include <cstring>
 #include <map>
+#include <span>
 #include <sstream>
 
 #include "fiber_stack.h"
+#include "ws/analysis/instruction.h"
 #include "site_registry.h"
 
 namespace ws::emu {
@@ -295,6 +297,7 @@ bool Worker::issue_one(uint32_t w) {
         e.lane_begin = rec.lanes.size();
         for (uint32_t m = mask; m; m &= m - 1) rec.lanes.push_back(L[std::countr_zero(m)].req().access.byte_offset);
       }
+      if (launch_.opt.record.count_every_block) count_access(rec, e.site, lr, mask, L);
       break;
     }
     case ReqType::WarpOp:
@@ -437,6 +440,42 @@ void Worker::report_warp_sync_deadlock() {
   }
   failed_ = true;
   launch_.aborted = true;
+}
+
+// The per-site counters of one warp memory instruction, by the analysis' own rules (the numbers
+// must be those analyze() gives for the same instruction in a full trace). Byte offsets stand for
+// addresses: all lanes of an instruction touch one allocation, and every allocation starts at a
+// multiple of 128 bytes (shared: each array starts at bank 0; global: cudaMalloc's 256), so banks,
+// words, sectors and lines come out the same as from base + offset.
+void Worker::count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask, const Lane* lanes) const {
+  uint64_t offsets[kWarpSize];
+  uint32_t n = 0;
+  for (uint32_t m = mask; m; m &= m - 1) offsets[n++] = lanes[std::countr_zero(m)].req().access.byte_offset;
+  const std::span<const uint64_t> addresses(offsets, n);
+  const AccessKind kind = r.kind();
+  const MemSpace space = r.space();
+  SiteCounters* c = nullptr;
+  for (SiteCounters& s : rec.counters)  // a kernel has a handful of sites
+    if (s.site == site && s.kind == kind && s.space == space) c = &s;
+  if (!c) {
+    SiteCounters s;
+    s.site = site;
+    s.kind = kind;
+    s.space = space;
+    c = &rec.counters.emplace_back(s);
+  }
+  c->width = std::max<uint8_t>(c->width, r.width);
+  ++c->instructions;
+  c->lanes += n;
+  if (space == MemSpace::Shared) {
+    const analysis::SharedCounts sc = analysis::shared_bank_counts(r.width, mask, addresses);
+    c->wavefronts += sc.wavefronts;
+    c->ideal_wavefronts += sc.ideal_wavefronts;
+  } else {
+    const analysis::GlobalCounts gc = analysis::global_access_counts(r.width, addresses);
+    c->sectors += gc.sectors;
+    c->lines += gc.lines;
+  }
 }
 
 bool Worker::release_barrier() {

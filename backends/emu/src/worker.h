@@ -115,6 +115,7 @@ struct BlockRecord {
   std::vector<Event> events;        // site = SiteRegistry id until the merge remaps it
   std::vector<uint64_t> lanes;      // lane_begin indexes this vector until the merge
   std::vector<Diagnostic> diagnostics;  // site = SiteRegistry id until the merge
+  std::vector<SiteCounters> counters;   // RecordOptions::count_every_block; site = SiteRegistry id
   uint64_t issued = 0;
   uint64_t lane_accesses = 0;
   bool done = false;
@@ -205,6 +206,7 @@ class Worker {
   void take_continuation(boost::context::fiber&& from);
   bool issue_one(uint32_t warp);
   void issue_warp_op(uint32_t mask, Lane* lanes);
+  void count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask, const Lane* lanes) const;
   uint32_t complete_warp_sync_group(Lane* lanes, int count) const;
   bool wait_or_fail_warp_sync(uint32_t warp, uint32_t mask, Lane* lanes, int count);
   void report_warp_sync_deadlock();

@@ -205,9 +205,10 @@ struct EventSummary {
   bool analyzed = false;     // false: the event's block was not selected, or not an instruction
 };
 
-// Whole-launch numbers from the GPU's own per-site counters (gpu-trace with "count every block"):
-// every block of the launch went through them, recorded in full or not, so these are the numbers
-// Nsight Compute reports for the kernel, even when only a few blocks were recorded. They hold what
+// Whole-launch numbers from the backend's per-site counters ("count every block": gpu-trace counts
+// on the device, the emulator in its scheduler): every block of the launch went through them,
+// recorded in full or not, so these are the numbers Nsight Compute reports for the kernel, even
+// when only a few blocks were recorded. They hold what
 // the device counts per (site, memory space, kind): warp instructions, active lanes, shared
 // wavefronts and their ideal, global sectors and 128-byte lines. Not counted there (left 0): the
 // allocation, max_ways and the bank-by-bank detail, atomics' contention, divergence transitions.
@@ -216,8 +217,8 @@ struct EventSummary {
 //     if (r.grid.present)
 //       r.grid.shared[kLd].conflicts;             // every block, not only block 0
 //
-// Empty (present == false) for the emulator and for gpu-trace with --no-counters; when every
-// block is recorded in full, Report::totals is already the whole grid.
+// Empty (present == false) with --no-counters, and for the emulator when every block is recorded
+// in full (Report::totals is then already the whole grid).
 struct GridCounters {
   bool present = false;
   uint64_t blocks = 0;                      // blocks counted (the launch's)

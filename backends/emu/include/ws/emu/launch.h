@@ -40,6 +40,10 @@ struct RecordOptions {
   std::vector<uint32_t> blocks;          // linear block indices; empty = every block
   uint64_t max_events = 4'000'000;       // past this the trace is marked truncated
   uint64_t max_lane_accesses = 64'000'000;
+  // Per-site counters of every block, recorded or not (Trace::site_counters: instructions, active
+  // lanes, shared wavefronts and their ideal, global sectors and lines), as gpu-trace counts them
+  // on the device: whole-grid numbers without a full trace of every block.
+  bool count_every_block = false;
 };
 
 struct LaunchOptions {

@@ -92,6 +92,8 @@ class EmuBackend {
     // Later launches of a multi-pass driver have fewer blocks: keep only indices that exist.
     std::erase_if(opt.record.blocks, [&](uint32_t b) { return b >= grid.count(); });
     if (!cfg_.record_blocks.empty() && opt.record.blocks.empty()) opt.record.blocks = {0};
+    // When every block is recorded in full, the analysis' totals already cover the grid.
+    opt.record.count_every_block = cfg_.count_every_block && !cfg_.record_blocks.empty();
     opt.read_only = read_only_allocations(kernel, args...);
     const LaunchInfo info = launch_info(kernel_, cfg_, entry);
     emu::LaunchResult r = emu::launch(mem_, opt, info, [=] { kernel(args...); });
