@@ -79,6 +79,49 @@ json site_json(const Report& r, uint32_t site) {
   return j;
 }
 
+// One per-site row: the recorded blocks' (`grid` false: with the array, ways, banks, atomics and
+// divergence) or the whole grid's (only what the counters hold).
+json site_row_json(const Report& r, const SiteMetrics& s, bool grid) {
+  json o = site_json(r, s.site);
+  if (!grid) {
+    o["array"] = alloc_name(r, s.alloc);
+    o["alloc"] = s.alloc == Event::kNoAlloc ? json(nullptr) : json(s.alloc);
+  }
+  o["space"] = to_string(s.space);
+  o["kind"] = to_string(s.kind);
+  o["width"] = s.width;
+  o["instructions"] = s.instructions;
+  o["lane_accesses"] = s.lane_accesses;
+  o["avg_active_lanes"] = s.avg_active_lanes();
+  if (!grid) o["simd_efficiency"] = s.simd_efficiency();
+  if (s.space == MemSpace::Shared) {
+    o["wavefronts"] = s.wavefronts;
+    o["ideal_wavefronts"] = s.ideal_wavefronts;
+    o["conflicts"] = s.conflicts;
+    if (!grid) {
+      o["max_ways"] = s.max_ways;
+      o["bank_words"] = s.bank_words;
+      o["bank_excess"] = s.bank_excess;
+    }
+  } else {
+    o["requests"] = s.instructions;
+    o["sectors"] = s.sectors;
+    o["lines"] = s.lines;
+    o["bytes_requested"] = s.bytes_requested;
+    o["bytes_moved"] = s.bytes_moved;
+    o["efficiency"] = s.efficiency();
+  }
+  if (grid) return o;
+  if (s.kind == AccessKind::Atomic) {
+    o["atomic_max_same_address"] = s.max_same_address;
+    o["atomic_serialized"] = s.serialized;
+  }
+  o["splits"] = s.splits;
+  o["reconverges"] = s.reconverges;
+  o["switches"] = s.switches;
+  return o;
+}
+
 json access_json(const HazardAccess& a) {
   json j;
   j["site"] = a.site;
@@ -284,41 +327,7 @@ std::string to_json(const Report& r) {
   j["totals"] = totals;
 
   json sites = json::array();
-  for (const SiteMetrics& s : r.sites) {
-    json o = site_json(r, s.site);
-    o["array"] = alloc_name(r, s.alloc);
-    o["alloc"] = s.alloc == Event::kNoAlloc ? json(nullptr) : json(s.alloc);
-    o["space"] = to_string(s.space);
-    o["kind"] = to_string(s.kind);
-    o["width"] = s.width;
-    o["instructions"] = s.instructions;
-    o["lane_accesses"] = s.lane_accesses;
-    o["avg_active_lanes"] = s.avg_active_lanes();
-    o["simd_efficiency"] = s.simd_efficiency();
-    if (s.space == MemSpace::Shared) {
-      o["wavefronts"] = s.wavefronts;
-      o["ideal_wavefronts"] = s.ideal_wavefronts;
-      o["conflicts"] = s.conflicts;
-      o["max_ways"] = s.max_ways;
-      o["bank_words"] = s.bank_words;
-      o["bank_excess"] = s.bank_excess;
-    } else {
-      o["requests"] = s.instructions;
-      o["sectors"] = s.sectors;
-      o["lines"] = s.lines;
-      o["bytes_requested"] = s.bytes_requested;
-      o["bytes_moved"] = s.bytes_moved;
-      o["efficiency"] = s.efficiency();
-    }
-    if (s.kind == AccessKind::Atomic) {
-      o["atomic_max_same_address"] = s.max_same_address;
-      o["atomic_serialized"] = s.serialized;
-    }
-    o["splits"] = s.splits;
-    o["reconverges"] = s.reconverges;
-    o["switches"] = s.switches;
-    sites.push_back(std::move(o));
-  }
+  for (const SiteMetrics& s : r.sites) sites.push_back(site_row_json(r, s, false));
   j["sites"] = std::move(sites);
 
   if (r.grid.present) {
@@ -340,28 +349,7 @@ std::string to_json(const Report& r) {
     gt["warpscope__simd_efficiency"] = G.simd_efficiency();
     g["totals"] = gt;
     json gs = json::array();
-    for (const SiteMetrics& s : G.sites) {
-      json o = site_json(r, s.site);
-      o["space"] = to_string(s.space);
-      o["kind"] = to_string(s.kind);
-      o["width"] = s.width;
-      o["instructions"] = s.instructions;
-      o["lane_accesses"] = s.lane_accesses;
-      o["avg_active_lanes"] = s.avg_active_lanes();
-      if (s.space == MemSpace::Shared) {
-        o["wavefronts"] = s.wavefronts;
-        o["ideal_wavefronts"] = s.ideal_wavefronts;
-        o["conflicts"] = s.conflicts;
-      } else {
-        o["requests"] = s.instructions;
-        o["sectors"] = s.sectors;
-        o["lines"] = s.lines;
-        o["bytes_requested"] = s.bytes_requested;
-        o["bytes_moved"] = s.bytes_moved;
-        o["efficiency"] = s.efficiency();
-      }
-      gs.push_back(std::move(o));
-    }
+    for (const SiteMetrics& s : G.sites) gs.push_back(site_row_json(r, s, true));
     g["sites"] = std::move(gs);
     j["grid"] = std::move(g);
   } else {

@@ -110,15 +110,33 @@ void draw_source_view_body(Session& s, SourceViewState& st) {
         std::snprintf(num, sizeof num, "%4u", ln);
         dl->AddText(ImVec2(p.x + gutter - ch * 5, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);
         dl->AddText(ImVec2(p.x + gutter, p.y), ImGui::GetColorU32(ImGuiCol_Text), lines[size_t(i)].c_str());
-        if (lm && ImGui::IsItemHovered())
-          ImGui::SetTooltip("line %u: %llu warp instructions, %llu shared wavefronts (%llu bank conflicts)\n"
-                            "global: %llu requests, %llu sectors, %llu of %llu bytes used\n"
-                            "warps split here %llu times, reconverged %llu times\nclick: select this line's site everywhere",
-                            ln, static_cast<unsigned long long>(lm->instructions), static_cast<unsigned long long>(lm->shared_wavefronts),
-                            static_cast<unsigned long long>(lm->shared_conflicts), static_cast<unsigned long long>(lm->global_requests),
-                            static_cast<unsigned long long>(lm->global_sectors), static_cast<unsigned long long>(lm->global_bytes_requested),
-                            static_cast<unsigned long long>(lm->global_bytes_moved), static_cast<unsigned long long>(lm->splits),
-                            static_cast<unsigned long long>(lm->reconverges));
+        if (lm && ImGui::IsItemHovered()) {
+          ImGui::BeginTooltip();
+          ImGui::Text("line %u: %llu warp instructions, %llu shared wavefronts (%llu bank conflicts)\n"
+                      "global: %llu requests, %llu sectors, %llu of %llu bytes used\n"
+                      "warps split here %llu times, reconverged %llu times",
+                      ln, static_cast<unsigned long long>(lm->instructions), static_cast<unsigned long long>(lm->shared_wavefronts),
+                      static_cast<unsigned long long>(lm->shared_conflicts), static_cast<unsigned long long>(lm->global_requests),
+                      static_cast<unsigned long long>(lm->global_sectors), static_cast<unsigned long long>(lm->global_bytes_requested),
+                      static_cast<unsigned long long>(lm->global_bytes_moved), static_cast<unsigned long long>(lm->splits),
+                      static_cast<unsigned long long>(lm->reconverges));
+          // The same line over every block of the launch, from the per-site counters (the gutter
+          // shows the recorded blocks).
+          if (rep->grid.present) {
+            uint64_t instr = 0, wavefronts = 0, conflicts = 0, requests = 0, sectors = 0;
+            for (const analysis::SiteMetrics& g : rep->grid.sites)
+              if (g.site < t.sites.size() && t.sites[g.site].line == ln && t.sites[g.site].file == file) {
+                instr += g.instructions, wavefronts += g.wavefronts, conflicts += g.conflicts;
+                if (g.space == MemSpace::Global) requests += g.instructions, sectors += g.sectors;
+              }
+            ImGui::Text("whole grid (%s blocks): %s memory instructions, %s shared wavefronts (%s bank conflicts),\n"
+                        "%s global requests, %s sectors",
+                        grouped(rep->grid.blocks).c_str(), grouped(instr).c_str(), grouped(wavefronts).c_str(),
+                        grouped(conflicts).c_str(), grouped(requests).c_str(), grouped(sectors).c_str());
+          }
+          ImGui::TextDisabled("click: select this line's site everywhere");
+          ImGui::EndTooltip();
+        }
         // Keep the horizontal extent for the scrollbar.
         ImGui::SameLine(gutter + ImGui::CalcTextSize(lines[size_t(i)].c_str()).x);
         ImGui::Dummy(ImVec2(1, ImGui::GetTextLineHeight()));

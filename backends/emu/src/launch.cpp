@@ -139,17 +139,8 @@ void merge(Trace& t, std::vector<BlockRecord>& records, const RecordOptions& rop
       t.diagnostics.push_back(std::move(d));
     }
     for (const SiteCounters& c : r.counters) {  // keyed by registry id until every event is in
-      SiteCounters& s = counters[{c.site, uint8_t(c.kind), uint8_t(c.space)}];
-      s.site = c.site;
-      s.kind = c.kind;
-      s.space = c.space;
-      s.width = std::max(s.width, c.width);
-      s.instructions += c.instructions;
-      s.lanes += c.lanes;
-      s.wavefronts += c.wavefronts;
-      s.ideal_wavefronts += c.ideal_wavefronts;
-      s.sectors += c.sectors;
-      s.lines += c.lines;
+      auto [it, inserted] = counters.try_emplace({c.site, uint8_t(c.kind), uint8_t(c.space)}, c);
+      if (!inserted) it->second += c;
     }
     r = BlockRecord{};  // free as we go
   }

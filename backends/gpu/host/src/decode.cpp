@@ -129,17 +129,19 @@ Trace decode(const DecodeInput& in) {
   for (const gpu_trace::SiteCounter& c : in.counters) {
     if (!c.key) continue;
     const uint32_t site = sites.get(c.file, c.line, c.column);
-    SiteCounters& s = totals[{site, c.kind, c.space}];
-    s.site = site;
-    s.kind = AccessKind(std::min<uint8_t>(c.kind, 2));
-    s.space = c.space ? MemSpace::Shared : MemSpace::Global;
-    s.width = c.width;
-    s.instructions += c.instructions;
-    s.lanes += c.lanes;
-    s.wavefronts += c.wavefronts;
-    s.ideal_wavefronts += c.ideal_wavefronts;
-    s.sectors += c.sectors;
-    s.lines += c.lines;
+    SiteCounters row;
+    row.site = site;
+    row.kind = AccessKind(std::min<uint8_t>(c.kind, 2));
+    row.space = c.space ? MemSpace::Shared : MemSpace::Global;
+    row.width = c.width;
+    row.instructions = c.instructions;
+    row.lanes = c.lanes;
+    row.wavefronts = c.wavefronts;
+    row.ideal_wavefronts = c.ideal_wavefronts;
+    row.sectors = c.sectors;
+    row.lines = c.lines;
+    auto [it, inserted] = totals.try_emplace({site, c.kind, c.space}, row);
+    if (!inserted) it->second += row;
   }
   for (auto& [key, s] : totals) t.site_counters.push_back(s);
   if (in.counter_overflow) {

@@ -141,6 +141,14 @@ struct SiteCounters {
   uint64_t instructions = 0, lanes = 0;
   uint64_t wavefronts = 0, ideal_wavefronts = 0;  // shared
   uint64_t sectors = 0, lines = 0;                 // global
+  // Adds another row of the same site (another SM's table, another block): the sums, the widest.
+  SiteCounters& operator+=(const SiteCounters& o) {
+    width = width > o.width ? width : o.width;
+    instructions += o.instructions, lanes += o.lanes;
+    wavefronts += o.wavefronts, ideal_wavefronts += o.ideal_wavefronts;
+    sectors += o.sectors, lines += o.lines;
+    return *this;
+  }
 };
 
 struct Trace {
