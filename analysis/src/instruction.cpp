@@ -51,8 +51,36 @@ MaskTransition classify_transition(uint32_t previous, uint32_t mask) {
   return MaskTransition::Switch;
 }
 
+namespace {
+
+// shared_bank_counts' shortcut for the most common one-phase accesses (width <= 4): every active
+// lane in a bank of its own (a[tid], odd strides), or every lane on one word (a broadcast such as
+// sdata[0]): one wavefront and no conflict, found without sorting the warp's words. Returns false
+// when neither applies (then the general rule counts).
+bool one_wavefront_shortcut(uint32_t width, uint32_t mask, std::span<const uint64_t> addresses, SharedCounts& c) {
+  uint32_t banks = 0, n = 0;
+  bool own_banks = true, one_word = true;
+  const uint64_t first_word = addresses.empty() ? 0 : addresses[0] / kBankBytes;
+  for (uint32_t m = mask; m && n < addresses.size(); m &= m - 1, ++n) {
+    const uint64_t a = addresses[n];
+    if (a % kBankBytes + std::max<uint32_t>(width, 1) > kBankBytes) return false;  // spans two words
+    const uint32_t bank = 1u << (a / kBankBytes % kBanks);
+    own_banks = own_banks && !(banks & bank);
+    one_word = one_word && a / kBankBytes == first_word;
+    if (!own_banks && !one_word) return false;
+    banks |= bank;
+  }
+  if (n == 0) return false;
+  for (uint32_t b = 0; b < kBanks; ++b) c.bank_ways[b] = c.bank_words[b] = static_cast<uint8_t>((banks >> b) & 1u);
+  c.wavefronts = c.ideal_wavefronts = c.max_ways = 1;
+  return true;
+}
+
+}  // namespace
+
 SharedCounts shared_bank_counts(uint32_t width, uint32_t mask, std::span<const uint64_t> addresses) {
   SharedCounts c;
+  if (width <= kBankBytes && one_wavefront_shortcut(width, mask, addresses, c)) return c;
   const uint32_t per_phase = phase_lanes(width);
   const uint32_t phases = shared_phases(width);
   // Words touched in the current phase (at most 32 lanes x 5 words for a misaligned 16-byte access).
@@ -174,7 +202,9 @@ GlobalCounts global_access_counts(uint32_t width, std::span<const uint64_t> addr
     sectors[n++] = first;
     if (last != first) sectors[n++] = last;  // width <= 16 spans at most 2 sectors
   }
-  std::sort(sectors, sectors + n);
+  // Lanes usually walk memory upwards (a[tid], a[2 * tid]): then the sectors come out in order
+  // and need no sort.
+  if (!std::is_sorted(sectors, sectors + n)) std::sort(sectors, sectors + n);
   n = static_cast<size_t>(std::unique(sectors, sectors + n) - sectors);
   c.sectors = static_cast<uint32_t>(n);
   uint64_t prev_line = ~0ull;

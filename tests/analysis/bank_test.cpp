@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <random>
 #include <vector>
 
 #include "trace_builder.h"
@@ -213,4 +214,34 @@ TEST(Banks, PartialMasks) {
   m = shared_bank_metrics(16, 0x01010101u, lanes(0x01010101u, [](uint32_t) { return 0ull; }));
   EXPECT_EQ(m.wavefronts, 4u);
   EXPECT_EQ(m.conflicts, 0u);
+}
+
+// shared_bank_counts (what analyze() and the emulator's per-site counters run on every
+// instruction) takes shortcuts for one-wavefront patterns; on any pattern it must give exactly the
+// detailed rule's numbers, bank by bank. Random words, random masks, every width, with the
+// shortcut's own cases (own banks, one word, a misaligned byte) mixed in.
+TEST(Banks, CountsAgreeWithTheDetailedRuleOnRandomPatterns) {
+  std::mt19937 rng(2026);
+  const uint32_t widths[] = {1, 2, 4, 8, 16};
+  for (int round = 0; round < 4000; ++round) {
+    const uint32_t width = widths[rng() % 5];
+    const uint32_t mask = round % 3 == 0 ? kFull : uint32_t(rng());
+    const int shape = round % 4;
+    const uint32_t stride = 1 + rng() % 40, word = rng() % 64;
+    const auto a = lanes(mask, [&](uint32_t t) -> uint64_t {
+      switch (shape) {
+        case 0: return uint64_t(width) * stride * t;                      // strided
+        case 1: return 4ull * word + (width < 4 ? width * (t % 2) : 0);  // one word (or two halves)
+        case 2: return 4ull * ((t * 33 + word) % 32) + (width == 1 ? t % 4 : 0);  // own banks
+        default: return uint64_t(width) * (rng() % 256) + (rng() % 8 == 0 ? 1 : 0);  // random, some misaligned
+      }
+    });
+    const auto m = shared_bank_metrics(width, mask, a);
+    const auto k = ws::analysis::shared_bank_counts(width, mask, a);
+    ASSERT_EQ(k.wavefronts, m.wavefronts) << "round " << round << " width " << width << " shape " << shape;
+    ASSERT_EQ(k.ideal_wavefronts, m.ideal_wavefronts) << "round " << round;
+    ASSERT_EQ(k.max_ways, m.max_ways) << "round " << round;
+    ASSERT_EQ(k.bank_ways, m.bank_ways) << "round " << round;
+    ASSERT_EQ(k.bank_words, m.bank_words) << "round " << round;
+  }
 }
