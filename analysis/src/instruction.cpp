@@ -25,6 +25,29 @@ uint32_t phase_lanes(uint32_t width) { return kWarpSize / shared_phases(width); 
 
 uint64_t last_byte(uint64_t a, uint32_t width) { return a + (width ? width : 1) - 1; }
 
+// shared_bank_counts' shortcut for the most common one-phase accesses (width <= 4): every active
+// lane in a bank of its own (a[tid], odd strides), or every lane on one word (a broadcast such as
+// sdata[0]): one wavefront and no conflict, found without sorting the warp's words. Returns false
+// when neither applies (then the general rule counts).
+bool one_wavefront_shortcut(uint32_t width, uint32_t mask, std::span<const uint64_t> addresses, SharedCounts& c) {
+  uint32_t banks = 0, n = 0;
+  bool own_banks = true, one_word = true;
+  const uint64_t first_word = addresses.empty() ? 0 : addresses[0] / kBankBytes;
+  for (uint32_t m = mask; m && n < addresses.size(); m &= m - 1, ++n) {
+    const uint64_t a = addresses[n];
+    if (last_byte(a, width) / kBankBytes != a / kBankBytes) return false;  // spans two words
+    const uint32_t bank = 1u << (a / kBankBytes % kBanks);
+    own_banks = own_banks && !(banks & bank);
+    one_word = one_word && a / kBankBytes == first_word;
+    if (!own_banks && !one_word) return false;
+    banks |= bank;
+  }
+  if (n == 0) return false;
+  for (uint32_t b = 0; b < kBanks; ++b) c.bank_ways[b] = c.bank_words[b] = static_cast<uint8_t>((banks >> b) & 1u);
+  c.wavefronts = c.ideal_wavefronts = c.max_ways = 1;
+  return true;
+}
+
 }  // namespace
 
 uint32_t shared_phases(uint32_t width) {
@@ -50,33 +73,6 @@ MaskTransition classify_transition(uint32_t previous, uint32_t mask) {
   if ((mask & previous) == previous) return MaskTransition::Reconverge;
   return MaskTransition::Switch;
 }
-
-namespace {
-
-// shared_bank_counts' shortcut for the most common one-phase accesses (width <= 4): every active
-// lane in a bank of its own (a[tid], odd strides), or every lane on one word (a broadcast such as
-// sdata[0]): one wavefront and no conflict, found without sorting the warp's words. Returns false
-// when neither applies (then the general rule counts).
-bool one_wavefront_shortcut(uint32_t width, uint32_t mask, std::span<const uint64_t> addresses, SharedCounts& c) {
-  uint32_t banks = 0, n = 0;
-  bool own_banks = true, one_word = true;
-  const uint64_t first_word = addresses.empty() ? 0 : addresses[0] / kBankBytes;
-  for (uint32_t m = mask; m && n < addresses.size(); m &= m - 1, ++n) {
-    const uint64_t a = addresses[n];
-    if (a % kBankBytes + std::max<uint32_t>(width, 1) > kBankBytes) return false;  // spans two words
-    const uint32_t bank = 1u << (a / kBankBytes % kBanks);
-    own_banks = own_banks && !(banks & bank);
-    one_word = one_word && a / kBankBytes == first_word;
-    if (!own_banks && !one_word) return false;
-    banks |= bank;
-  }
-  if (n == 0) return false;
-  for (uint32_t b = 0; b < kBanks; ++b) c.bank_ways[b] = c.bank_words[b] = static_cast<uint8_t>((banks >> b) & 1u);
-  c.wavefronts = c.ideal_wavefronts = c.max_ways = 1;
-  return true;
-}
-
-}  // namespace
 
 SharedCounts shared_bank_counts(uint32_t width, uint32_t mask, std::span<const uint64_t> addresses) {
   SharedCounts c;
