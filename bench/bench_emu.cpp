@@ -1,10 +1,11 @@
 // Emulator throughput: lane accesses per second for the reduction kernels, at n = 2^16 and 2^22,
 // with one and two worker threads, and the memory a fully recorded trace takes.
 //
-//   build/bench/bench_emu [--quick]
+//   build/bench/bench_emu [--quick] [--variant V] [--log2n K] [--workers W] [--reps R]
 //
 // Prints one row per (variant, n, workers): median over repeated runs. Numbers are CPU timings
-// of this machine; compare rows of one run, not across machines.
+// of this machine; compare rows of one run, not across machines. The options pick one row (to
+// profile it, e.g. under `valgrind --tool=callgrind`); --quick runs n = 2^16 once each.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -50,29 +51,54 @@ Sample run_once(const std::string& variant, uint64_t n, unsigned workers, bool r
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
-  const int reps = quick ? 1 : 5;
+  bool quick = false, picked = false;
+  int reps = 5;
+  std::vector<std::string> variants = {"1", "3", "5", "8"};
+  std::vector<int> log2ns = {16, 22};
+  std::vector<unsigned> worker_counts = {1, 2};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
+    if (a == "--quick") {
+      quick = true, reps = 1, log2ns = {16};
+    } else if (a == "--variant" && value) {
+      variants = {value}, picked = true, ++i;
+    } else if (a == "--log2n" && value && std::atoi(value) >= 10 && std::atoi(value) <= 26) {
+      log2ns = {std::atoi(value)}, picked = true, ++i;
+    } else if (a == "--workers" && value && std::atoi(value) >= 1) {
+      worker_counts = {unsigned(std::atoi(value))}, picked = true, ++i;
+    } else if (a == "--reps" && value && std::atoi(value) >= 1) {
+      reps = std::atoi(value), ++i;
+    } else {
+      std::fprintf(stderr,
+                   "usage: bench_emu [--quick] [--variant 1|3|5|8|...] [--log2n 10..26] [--workers W>=1] "
+                   "[--reps R>=1]\n(got '%s')\n",
+                   a.c_str());
+      return 2;
+    }
+  }
   std::printf("emulator throughput, reduction kernels, block 256, record block 0 (the viewer's default)\n");
   std::printf("%-8s %-8s %-8s %12s %14s %14s %12s\n", "variant", "n", "workers", "median ms", "lane acc.",
               "M lane acc/s", "per worker");
-  for (uint64_t n : {uint64_t(1) << 16, uint64_t(1) << 22}) {
-    for (std::string v : {"1", "3", "5", "8"}) {
-      for (unsigned workers : {1u, 2u}) {
-        if (quick && n > (1u << 16)) continue;
+  for (int log2n : log2ns) {
+    const uint64_t n = uint64_t(1) << log2n;
+    for (const std::string& v : variants) {
+      for (unsigned workers : worker_counts) {
         std::vector<double> times;
         Sample s{};
-        for (int i = 0; i < (n > (1u << 16) ? std::max(1, reps / 2) : reps); ++i) {
+        for (int i = 0; i < (log2n > 16 ? std::max(1, reps / 2) : reps); ++i) {
           s = run_once(v, n, workers, false);
           times.push_back(s.seconds);
         }
         std::sort(times.begin(), times.end());
         const double med = times[times.size() / 2];
         const double rate = double(s.lane_accesses) / med / 1e6;
-        std::printf("%-8s 2^%-6d %-8u %12.1f %14llu %14.1f %12.1f\n", v.c_str(), n == (1u << 16) ? 16 : 22, workers,
+        std::printf("%-8s 2^%-6d %-8u %12.1f %14llu %14.1f %12.1f\n", v.c_str(), log2n, workers,
                     med * 1e3, (unsigned long long)s.lane_accesses, rate, rate / workers);
       }
     }
   }
+  if (picked) return 0;
   // Memory of a fully recorded trace.
   ws::RunConfig cfg;
   cfg.variant = "3";

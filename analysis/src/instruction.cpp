@@ -29,6 +29,7 @@ uint64_t last_byte(uint64_t a, uint32_t width) { return a + (width ? width : 1) 
 // lane in a bank of its own (a[tid], odd strides), or every lane on one word (a broadcast such as
 // sdata[0]): one wavefront and no conflict, found without sorting the warp's words. Returns false
 // when neither applies (then the general rule counts).
+template <bool kPerBank>
 bool one_wavefront_shortcut(uint32_t width, uint32_t mask, std::span<const uint64_t> addresses, SharedCounts& c) {
   uint32_t banks = 0, n = 0;
   bool own_banks = true, one_word = true;
@@ -43,9 +44,53 @@ bool one_wavefront_shortcut(uint32_t width, uint32_t mask, std::span<const uint6
     banks |= bank;
   }
   if (n == 0) return false;
-  for (uint32_t b = 0; b < kBanks; ++b) c.bank_ways[b] = c.bank_words[b] = static_cast<uint8_t>((banks >> b) & 1u);
+  if constexpr (kPerBank)
+    for (uint32_t b = 0; b < kBanks; ++b) c.bank_ways[b] = c.bank_words[b] = static_cast<uint8_t>((banks >> b) & 1u);
   c.wavefronts = c.ideal_wavefronts = c.max_ways = 1;
   return true;
+}
+
+// shared_bank_counts, and without kPerBank its cheaper twin shared_wavefront_counts.
+template <bool kPerBank>
+SharedCounts count_shared(uint32_t width, uint32_t mask, std::span<const uint64_t> addresses) {
+  SharedCounts c;
+  if (width <= kBankBytes && one_wavefront_shortcut<kPerBank>(width, mask, addresses, c)) return c;
+  const uint32_t per_phase = phase_lanes(width);
+  const uint32_t phases = shared_phases(width);
+  // Words touched in the current phase (at most 32 lanes x 5 words for a misaligned 16-byte access).
+  uint64_t words[kWarpSize * 5];
+  size_t i = 0;  // index into addresses
+  uint32_t rest = mask;
+  for (uint32_t p = 0; p < phases; ++p) {
+    const uint32_t phase_mask = per_phase == 32 ? 0xffffffffu : (((1u << per_phase) - 1u) << (p * per_phase));
+    uint32_t m = rest & phase_mask;
+    if (!m) continue;
+    size_t n = 0;
+    while (m && i < addresses.size()) {
+      const uint64_t a = addresses[i++];
+      for (uint64_t w = a / kBankBytes; w <= last_byte(a, width) / kBankBytes && n < std::size(words); ++w)
+        words[n++] = w;
+      m &= m - 1;
+    }
+    rest &= ~phase_mask;
+    if (n == 0) continue;
+    std::sort(words, words + n);
+    n = static_cast<size_t>(std::unique(words, words + n) - words);
+    uint8_t per_bank[kBanks] = {};
+    for (size_t k = 0; k < n; ++k) ++per_bank[words[k] % kBanks];
+    uint32_t ways = 0;
+    for (uint32_t b = 0; b < kBanks; ++b) {
+      ways = std::max<uint32_t>(ways, per_bank[b]);
+      if constexpr (kPerBank) {
+        c.bank_ways[b] = std::max(c.bank_ways[b], per_bank[b]);
+        c.bank_words[b] = static_cast<uint8_t>(std::min<uint32_t>(255, c.bank_words[b] + per_bank[b]));
+      }
+    }
+    c.wavefronts += ways;
+    c.ideal_wavefronts += 1;
+    c.max_ways = std::max(c.max_ways, ways);
+  }
+  return c;
 }
 
 }  // namespace
@@ -75,42 +120,11 @@ MaskTransition classify_transition(uint32_t previous, uint32_t mask) {
 }
 
 SharedCounts shared_bank_counts(uint32_t width, uint32_t mask, std::span<const uint64_t> addresses) {
-  SharedCounts c;
-  if (width <= kBankBytes && one_wavefront_shortcut(width, mask, addresses, c)) return c;
-  const uint32_t per_phase = phase_lanes(width);
-  const uint32_t phases = shared_phases(width);
-  // Words touched in the current phase (at most 32 lanes x 5 words for a misaligned 16-byte access).
-  uint64_t words[kWarpSize * 5];
-  size_t i = 0;  // index into addresses
-  uint32_t rest = mask;
-  for (uint32_t p = 0; p < phases; ++p) {
-    const uint32_t phase_mask = per_phase == 32 ? 0xffffffffu : (((1u << per_phase) - 1u) << (p * per_phase));
-    uint32_t m = rest & phase_mask;
-    if (!m) continue;
-    size_t n = 0;
-    while (m && i < addresses.size()) {
-      const uint64_t a = addresses[i++];
-      for (uint64_t w = a / kBankBytes; w <= last_byte(a, width) / kBankBytes && n < std::size(words); ++w)
-        words[n++] = w;
-      m &= m - 1;
-    }
-    rest &= ~phase_mask;
-    if (n == 0) continue;
-    std::sort(words, words + n);
-    n = static_cast<size_t>(std::unique(words, words + n) - words);
-    uint8_t per_bank[kBanks] = {};
-    for (size_t k = 0; k < n; ++k) ++per_bank[words[k] % kBanks];
-    uint32_t ways = 0;
-    for (uint32_t b = 0; b < kBanks; ++b) {
-      ways = std::max<uint32_t>(ways, per_bank[b]);
-      c.bank_ways[b] = std::max(c.bank_ways[b], per_bank[b]);
-      c.bank_words[b] = static_cast<uint8_t>(std::min<uint32_t>(255, c.bank_words[b] + per_bank[b]));
-    }
-    c.wavefronts += ways;
-    c.ideal_wavefronts += 1;
-    c.max_ways = std::max(c.max_ways, ways);
-  }
-  return c;
+  return count_shared<true>(width, mask, addresses);
+}
+
+SharedCounts shared_wavefront_counts(uint32_t width, uint32_t mask, std::span<const uint64_t> addresses) {
+  return count_shared<false>(width, mask, addresses);
 }
 
 SharedMetrics shared_bank_metrics(uint32_t width, uint32_t mask, std::span<const uint64_t> addresses) {

@@ -243,5 +243,10 @@ TEST(Banks, CountsAgreeWithTheDetailedRuleOnRandomPatterns) {
     ASSERT_EQ(k.max_ways, m.max_ways) << "round " << round;
     ASSERT_EQ(k.bank_ways, m.bank_ways) << "round " << round;
     ASSERT_EQ(k.bank_words, m.bank_words) << "round " << round;
+    // The emulator's per-site counters use the twin without per-bank arrays.
+    const auto w = ws::analysis::shared_wavefront_counts(width, mask, a);
+    ASSERT_EQ(w.wavefronts, m.wavefronts) << "round " << round << " width " << width << " shape " << shape;
+    ASSERT_EQ(w.ideal_wavefronts, m.ideal_wavefronts) << "round " << round;
+    ASSERT_EQ(w.max_ways, m.max_ways) << "round " << round;
   }
 }

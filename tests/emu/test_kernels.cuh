@@ -140,3 +140,58 @@ __global__ void dynamic_copy(ws::global_array<const int> in, ws::global_array<in
   __syncthreads();
   out[tid] = sdata[blockDim.x - 1 - tid];
 }
+
+// Barrier loops that most threads sit out. Loop 1 has one barrier: thread 1 runs ahead through
+// `rounds` arrivals at it (merged into one queued entry per 64, the queue fills at 1,024 and the
+// thread comes back later). Loop 2 alternates two barriers, so a thread that runs ahead queues
+// one entry per arrival, and after each release its next barrier is the other one.
+__global__ void sit_out_barrier_loops(ws::global_array<int> out, unsigned rounds, unsigned rounds2,
+                                      unsigned probe) {
+  __shared__ ws::shared_array<int, 1, "count"> count;
+  const unsigned tid = threadIdx.x;
+  if (tid == 0) count[0] = 0;
+  __syncthreads();
+  for (unsigned r = 0; r < rounds; ++r) {
+    if (tid == 0) count[0] += 1;
+    __syncthreads();
+  }
+  if (tid == 1) out[0] = count[0];
+  for (unsigned r = 0; r < rounds2; ++r) {
+    if (tid == 0) count[0] += 1;
+    __syncthreads();
+    if (tid == blockDim.x - 1 && r == probe) out[1] = count[0];
+    __syncthreads();
+  }
+}
+
+// One __syncthreads() in a function template that the two halves of the block call with
+// different arguments: two instantiations, one source site, one barrier.
+template <int Half>
+__device__ void write_then_sync(ws::shared_array<int, 64, "halves">& halves) {
+  halves[threadIdx.x] = Half;
+  __syncthreads();
+}
+__global__ void barrier_in_two_instantiations(ws::global_array<int> out) {
+  __shared__ ws::shared_array<int, 64, "halves"> halves;
+  if (threadIdx.x < 32) write_then_sync<1>(halves);
+  else write_then_sync<2>(halves);
+  out[threadIdx.x] = halves[63 - threadIdx.x];
+}
+
+// Accesses whose bank and sector counts change with a shift, a stride or the lanes past the
+// first two, from loop step to loop step: per-site counters must tell the patterns apart.
+__global__ void shifting_patterns(ws::global_array<const int> in, ws::global_array<int> out) {
+  __shared__ ws::shared_array<int, 1024, "tile"> tile;
+  const unsigned tid = threadIdx.x;
+  int sum = 0;
+  for (unsigned k = 0; k < 6; ++k) {
+    const unsigned stride = 1 + (k / 2 + blockIdx.x) % 3, shift = (k + 1) / 2 % 2 * 5;
+    tile[tid * stride + shift] = int(tid + k);
+    sum += in[blockIdx.x * 64 + tid * stride + shift];
+    __syncthreads();
+    if (tid < 48 - 8 * (k % 2)) sum += tile[(tid * stride * 2 + shift) % 1024];
+    sum += tile[tid < 2 ? tid : tid * (1 + k % 2)];  // lanes 0 and 1 alike, the rest not
+    __syncthreads();
+  }
+  out[blockIdx.x * blockDim.x + tid] = sum;
+}

@@ -1,9 +1,12 @@
 // Results and determinism of the emulator: lockstep semantics, shuffles, atomics, threads.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <numeric>
+#include <tuple>
 
 #include "emu_test_util.h"
+#include "ws/analysis/instruction.h"
 #include "test_kernels.cuh"
 
 using namespace ws;
@@ -119,4 +122,86 @@ TEST(EmuRuntime, RecordChosenBlocksAndCap) {
   EXPECT_EQ(capped.trace.events.size(), 100u);
   EXPECT_EQ(capped.trace.dropped_events, 4 * r.trace.events.size() - 100);
   EXPECT_TRUE(capped.ok());  // truncation is not a kernel error
+}
+
+// The barrier bookkeeping touches only the lanes a release lets go; this checks it against what
+// the kernel computes and against the count of releases, with threads that run far ahead.
+TEST(EmuRuntime, ThreadsThatSitOutBarrierLoopsWaitForEveryRelease) {
+  emu::Memory mem;
+  auto out = mem.alloc<int>("out", 2);
+  const unsigned rounds = 1500, rounds2 = 40, probe = 25;
+  auto r = emu::launch(mem, test::options(2, 64), {},
+                       [=] { sit_out_barrier_loops(out, rounds, rounds2, probe); });
+  ASSERT_TRUE(r.ok()) << (r.trace.diagnostics.empty() ? "" : r.trace.diagnostics[0].message);
+  const auto got = mem.download(out);
+  EXPECT_EQ(got[0], int(rounds));
+  EXPECT_EQ(got[1], int(rounds + probe + 1));
+  for (uint32_t block = 0; block < 2; ++block)
+    for (uint32_t warp = 0; warp < 2; ++warp) {
+      uint32_t barriers = 0;
+      for (const Event& e : r.trace.events)
+        if (e.block == block && e.warp == warp && e.type == EventType::Barrier) {
+          ++barriers;
+          EXPECT_EQ(e.mask, 0xffffffffu);
+        }
+      EXPECT_EQ(barriers, 1 + rounds + 2 * rounds2) << "block " << block << " warp " << warp;
+    }
+}
+
+TEST(EmuRuntime, OneBarrierInTwoTemplateInstantiationsReleases) {
+  emu::Memory mem;
+  auto out = mem.alloc<int>("out", 64);
+  auto r = emu::launch(mem, test::options(1, 64), {}, [=] { barrier_in_two_instantiations(out); });
+  ASSERT_TRUE(r.ok()) << (r.trace.diagnostics.empty() ? "" : r.trace.diagnostics[0].message);
+  const auto got = mem.download(out);
+  for (int t = 0; t < 64; ++t) EXPECT_EQ(got[t], 63 - t < 32 ? 1 : 2) << "thread " << t;
+}
+
+// The per-site counters of unrecorded blocks (count_every_block) against the analysis' rules on
+// a full recording of the same launch, site by site. The emulator reuses a site's counts when a
+// warp repeats its last lane pattern; shifting_patterns makes that pattern change under it.
+TEST(EmuRuntime, PerSiteCountersOfEveryBlockMatchTheRulesOnAFullTrace) {
+  emu::Memory mem;
+  auto in = mem.upload<int>("in", test::iota_input(4096));
+  auto out = mem.alloc<int>("out", 4 * 64);
+  auto opt = test::options(4, 64);
+  const auto full = emu::launch(mem, opt, {}, [=] { shifting_patterns(in, out); });
+  opt.record.blocks = {1};
+  opt.record.count_every_block = true;
+  const auto counted = emu::launch(mem, opt, {}, [=] { shifting_patterns(in, out); });
+  ASSERT_TRUE(full.ok() && counted.ok());
+  ASSERT_FALSE(counted.trace.site_counters.empty());
+
+  std::map<std::tuple<std::string, AccessKind, MemSpace>, SiteCounters> want;
+  for (const Event& e : full.trace.events) {
+    if (e.type != EventType::Access) continue;
+    const auto lanes = full.trace.lanes(e);
+    const std::vector<uint64_t> offsets(lanes.begin(), lanes.end());
+    SiteCounters& c = want[{full.trace.sites.at(e.site).text, e.kind, e.space}];
+    ++c.instructions;
+    c.lanes += offsets.size();
+    if (e.space == MemSpace::Shared) {
+      const auto sc = analysis::shared_bank_counts(e.width, e.mask, offsets);
+      c.wavefronts += sc.wavefronts, c.ideal_wavefronts += sc.ideal_wavefronts;
+    } else {
+      const auto gc = analysis::global_access_counts(e.width, offsets);
+      c.sectors += gc.sectors, c.lines += gc.lines;
+    }
+  }
+  ASSERT_EQ(counted.trace.site_counters.size(), want.size());
+  uint64_t conflicts = 0;
+  for (const SiteCounters& got : counted.trace.site_counters) {
+    const std::string& text = counted.trace.sites.at(got.site).text;
+    const auto it = want.find({text, got.kind, got.space});
+    ASSERT_NE(it, want.end()) << text;
+    const SiteCounters& w = it->second;
+    EXPECT_EQ(got.instructions, w.instructions) << text;
+    EXPECT_EQ(got.lanes, w.lanes) << text;
+    EXPECT_EQ(got.wavefronts, w.wavefronts) << text;
+    EXPECT_EQ(got.ideal_wavefronts, w.ideal_wavefronts) << text;
+    EXPECT_EQ(got.sectors, w.sectors) << text;
+    EXPECT_EQ(got.lines, w.lines) << text;
+    conflicts += got.wavefronts - got.ideal_wavefronts;
+  }
+  EXPECT_GT(conflicts, 0u);  // the strides do conflict: the test would see a memo that ignores them
 }

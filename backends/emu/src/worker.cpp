@@ -172,6 +172,7 @@ void Worker::run_queue() {
 }
 
 void Worker::yield_lane() {
+  if (current_->state == LaneState::AtBarrier) file_for_release(*current_);
   switch_from_ = uint32_t(current_ - lanes_.data());
   boost::context::fiber from;
   if (!failed_ && queue_pos_ < queue_.size()) {
@@ -202,10 +203,14 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
 
   for (Lane& l : lanes_) {
     l.head = l.size = 0;  // (the last block left each lane's Exit queued)
+    l.last_barrier = Lane::kNoBarrier;
     l.state = LaneState::Running;
     queue_.push_back(&l);
   }
   std::fill(ready_.begin(), ready_.end(), 0u);
+  exited_ = releases_ = at_barrier_ = at_barrier_key_ = 0;
+  barrier_key_ = nullptr;
+  for (std::vector<Lane*>& v : leaving_) v.clear();  // (a failed block leaves lanes filed)
   run_queue();  // every thread runs to its first operation that waits
   if (failed_) return false;
   for (;;) {
@@ -215,10 +220,8 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
       if (failed_) return false;
     }
     if (!progressed) {
-      const bool all_exited = std::all_of(lanes_.begin(), lanes_.end(),
-                                          [](const Lane& l) { return l.state == LaneState::Exited; });
-      if (all_exited) break;
-      if (std::any_of(lanes_.begin(), lanes_.end(), [](const Lane& l) { return l.state == LaneState::WaitWarp; })) {
+      if (exited_ == threads_) break;
+      if (waiting_warp_sync_) {
         report_warp_sync_deadlock();
         return false;
       }
@@ -447,11 +450,10 @@ void Worker::report_warp_sync_deadlock() {
 // addresses: all lanes of an instruction touch one allocation, and every allocation starts at a
 // multiple of 128 bytes (shared: each array starts at bank 0; global: cudaMalloc's 256), so banks,
 // words, sectors and lines come out the same as from base + offset.
-void Worker::count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask, const Lane* lanes) const {
+void Worker::count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask, const Lane* lanes) {
   uint64_t offsets[kWarpSize];
   uint32_t n = 0;
   for (uint32_t m = mask; m; m &= m - 1) offsets[n++] = lanes[std::countr_zero(m)].req().access.byte_offset;
-  const std::span<const uint64_t> addresses(offsets, n);
   const AccessKind kind = r.kind();
   const MemSpace space = r.space();
   SiteCounters* c = nullptr;
@@ -467,50 +469,105 @@ void Worker::count_access(BlockRecord& rec, uint32_t site, const Request& r, uin
   c->width = std::max<uint8_t>(c->width, r.width);
   ++c->instructions;
   c->lanes += n;
-  if (space == MemSpace::Shared) {
-    const analysis::SharedCounts sc = analysis::shared_bank_counts(r.width, mask, addresses);
-    c->wavefronts += sc.wavefronts;
-    c->ideal_wavefronts += sc.ideal_wavefronts;
+
+  // Most instructions of a site repeat one lane pattern (a[tid], a[tid + s], a[2 * s * tid]):
+  // lanes at one stride from the first. Their counts depend only on the width, the mask, the
+  // stride and the first offset modulo 128 (every allocation starts at a multiple of 128, and
+  // banks, sectors and lines repeat every 128 bytes), so each site remembers the counts of the
+  // last such pattern it met, and a warp that repeats it skips the rules.
+  const uint64_t stride = n > 1 ? offsets[1] - offsets[0] : 0;
+  bool linear = true;
+  for (uint32_t k = 2; k < n; ++k) linear &= offsets[k] - offsets[k - 1] == stride;
+  CountMemo& memo = count_memo_[site % kCountMemos];
+  const uint32_t phase = uint32_t(offsets[0] % 128);
+  uint32_t first, second;  // shared: wavefronts, ideal wavefronts; global: sectors, lines
+  if (linear && memo.site == site && memo.mask == mask && memo.stride == stride && memo.phase == phase &&
+      memo.width == r.width && memo.space == space) {
+    first = memo.first, second = memo.second;
   } else {
-    const analysis::GlobalCounts gc = analysis::global_access_counts(r.width, addresses);
-    c->sectors += gc.sectors;
-    c->lines += gc.lines;
+    const std::span<const uint64_t> addresses(offsets, n);
+    if (space == MemSpace::Shared) {
+      const analysis::SharedCounts sc = analysis::shared_wavefront_counts(r.width, mask, addresses);
+      first = sc.wavefronts, second = sc.ideal_wavefronts;
+    } else {
+      const analysis::GlobalCounts gc = analysis::global_access_counts(r.width, addresses);
+      first = gc.sectors, second = gc.lines;
+    }
+    if (linear) memo = {site, mask, stride, phase, r.width, space, first, second};
+  }
+  if (space == MemSpace::Shared) {
+    c->wavefronts += first;
+    c->ideal_wavefronts += second;
+  } else {
+    c->sectors += first;
+    c->lines += second;
   }
 }
 
-bool Worker::release_barrier() {
-  // No lane is Ready: every thread either waits at a barrier or has exited. (Two records of one
-  // file:line:column, from two instantiations of a template, are the same barrier.)
+// Whether every thread waits at one barrier, checked the slow way (two records of one
+// file:line:column, from two instantiations of a template, are the same barrier). Also counts
+// the lanes at the first lane's barrier afresh, so that the next release can take the fast way.
+bool Worker::barrier_sites_agree() {
   const Request& head0 = lanes_.front().req();
   const uint32_t first_site = lanes_.front().state == LaneState::AtBarrier ? site_id(head0) : Diagnostic::kNoSite;
   const bool all_same = std::all_of(lanes_.begin(), lanes_.end(), [&](const Lane& l) {
     return l.state == LaneState::AtBarrier && (l.req().loc == head0.loc || site_id(l.req()) == first_site);
   });
-  if (all_same) {
-    BlockRecord& rec = *record_;
-    const uint32_t site = first_site;
-    const uint64_t t = clock_++;
-    for (uint32_t w = 0; w < warps_; ++w) {
-      const int count = int(std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize));
-      Event e;
-      e.type = EventType::Barrier;
-      e.block = block_;
-      e.warp = uint16_t(w);
-      e.site = site;
-      e.mask = count == 32 ? 0xffffffffu : ((1u << count) - 1);
-      e.step = warp_steps_[w]++;
-      e.time = t;
-      ++rec.issued;
-      if (rec.recorded) rec.events.push_back(e);
-    }
-    for (Lane& l : lanes_) {
-      Request& h = l.queue[l.head];
-      if (h.repeats > 1) --h.repeats;  // the same barrier again (see post_barrier)
-      else retire_head(l);
-    }
-    run_queue();
-    return !failed_;
+  barrier_key_ = at_barrier_ ? head0.loc : nullptr;
+  at_barrier_key_ = 0;
+  for (const Lane& l : lanes_)
+    if (l.state == LaneState::AtBarrier && l.req().loc == barrier_key_) ++at_barrier_key_;
+  return all_same;
+}
+
+bool Worker::release_barrier() {
+  // No lane is Ready: every thread either waits at a barrier or has exited. The counts tell at
+  // once when all wait at the same call; anything else takes the careful look.
+  if (at_barrier_key_ != threads_ && !barrier_sites_agree()) return report_barrier_divergence();
+  BlockRecord& rec = *record_;
+  const uint32_t site = site_id(lanes_.front().req());
+  const uint64_t t = clock_++;
+  for (uint32_t w = 0; w < warps_; ++w) {
+    const int count = int(std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize));
+    Event e;
+    e.type = EventType::Barrier;
+    e.block = block_;
+    e.warp = uint16_t(w);
+    e.site = site;
+    e.mask = count == 32 ? 0xffffffffu : ((1u << count) - 1);
+    e.step = warp_steps_[w]++;
+    e.time = t;
+    ++rec.issued;
+    if (rec.recorded) rec.events.push_back(e);
   }
+  // Only the lanes whose queued barrier entry ends with this release move on; the others (a
+  // thread that sits out the rest of a loop) keep waiting and are not touched. Counted out
+  // first, so that a lane that meets its next barrier at once is counted at that one.
+  ++releases_;
+  std::vector<Lane*>& leaving = leaving_[releases_ % kReleaseRing];
+  for (const Lane* l : leaving) {
+    --at_barrier_;
+    if (l->req().loc == barrier_key_) --at_barrier_key_;
+  }
+  if (at_barrier_ == 0) barrier_key_ = nullptr;
+  for (Lane* l : leaving) {
+    if (l->head == l->last_barrier) l->last_barrier = Lane::kNoBarrier;
+    if (--l->size == 0) {  // (a lane whose queue was full of barriers)
+      l->head = 0;
+      l->state = LaneState::Running;
+      queue_.push_back(l);
+    } else {
+      l->head = uint8_t((l->head + 1) % Lane::kQueue);
+      refresh(*l);
+      if (l->state == LaneState::AtBarrier) file_for_release(*l);
+    }
+  }
+  leaving.clear();
+  run_queue();
+  return !failed_;
+}
+
+bool Worker::report_barrier_divergence() {
   // Barrier divergence: name each barrier with who waits there, and who never will arrive.
   std::map<uint32_t, std::vector<uint32_t>> waiting;  // barrier site -> threads
   std::vector<uint32_t> exited;
@@ -621,9 +678,23 @@ inline void Worker::refresh(Lane& l) {
     return;
   }
   ready &= ~bit;
-  if (h.type == ReqType::Barrier) l.state = LaneState::AtBarrier;
-  else if (h.type == ReqType::Exit) l.state = LaneState::Exited;
-  else meet_failure(l);
+  if (h.type == ReqType::Barrier) {
+    l.state = LaneState::AtBarrier;
+    if (at_barrier_++ == 0) barrier_key_ = h.loc;
+    if (h.loc == barrier_key_) ++at_barrier_key_;
+  } else if (h.type == ReqType::Exit) {
+    l.state = LaneState::Exited;
+    ++exited_;
+  } else {
+    meet_failure(l);
+  }
+}
+
+// A lane whose oldest operation is a barrier, once that entry can grow no more (the lane has
+// stopped, or the scheduler moved it on): filed under the release that lets it go.
+inline void Worker::file_for_release(Lane& l) {
+  const auto& b = l.req().barrier;
+  leaving_[b.last % kReleaseRing].push_back(&l);
 }
 
 // The lane met an error after everything it had queued before was issued: now is when a
@@ -647,6 +718,7 @@ inline void Worker::retire_head(Lane& l) {
   } else {
     l.head = uint8_t((l.head + 1) % Lane::kQueue);
     refresh(l);
+    if (l.state == LaneState::AtBarrier) file_for_release(l);
   }
 }
 
@@ -705,8 +777,14 @@ bool Worker::post_store(const std::source_location& loc, const AccessRequest& re
 }
 
 void Worker::queue_barrier(const void* key) {
+  // The release this arrival waits for: the one after the lane's last queued barrier, or the
+  // block's next one when it has none queued (it has passed every release so far).
+  Lane& l = *current_;
+  const uint32_t release =
+      l.last_barrier == Lane::kNoBarrier ? releases_ + 1 : l.queue[l.last_barrier].barrier.last + 1;
+  l.last_barrier = uint8_t((l.head + l.size) % Lane::kQueue);
   Request& r = push(key, ReqType::Barrier, SubOp::Barrier);
-  r.repeats = 1;
+  r.barrier = {release, release};
   posted(false);
 }
 

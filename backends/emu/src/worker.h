@@ -74,8 +74,13 @@ struct Request {
       int32_t width;
       WarpOp op;
     } warp;
-    bool block_scope;   // Fence
-    uint32_t repeats;   // Barrier: how many times in a row the lane reached it (see post_barrier)
+    bool block_scope;  // Fence
+    // Barrier: the lane reached it `last - first + 1` times in a row (see post_barrier), as the
+    // block's release number `first` up to `last` (1 = the block's first release).
+    struct {
+      uint32_t first;
+      uint32_t last;
+    } barrier;
   };
   uint32_t alloc = 0;  // Access
   ReqType type = ReqType::Access;
@@ -102,6 +107,8 @@ struct alignas(64) Lane {
   LaneState state = LaneState::Running;
   uint8_t head = 0;  // back to 0 whenever the queue empties: a lane that stops at every
   uint8_t size = 0;  // operation uses only queue[0], in the same cache line as this header
+  static constexpr uint8_t kNoBarrier = 0xff;
+  uint8_t last_barrier = kNoBarrier;  // queue index of the newest queued barrier entry
   uint64_t result = 0;  // result of a warp-synchronous operation
   Request queue[kQueue];
 
@@ -145,6 +152,7 @@ inline thread_local Worker* t_worker = nullptr;
 
 class Worker {
  public:
+  static constexpr uint32_t kMaxBarrierRepeat = 64;
   explicit Worker(LaunchState& launch);
   ~Worker();
   Worker(const Worker&) = delete;
@@ -163,17 +171,18 @@ class Worker {
   bool post_store(const std::source_location& loc, const AccessRequest& req, void* target,
                   const void* value);
   // A thread that sits out a loop's body (reduction steps it has no part in) meets the loop's
-  // barrier again and again: one queued entry counts the repeats, so the barrier's release
-  // touches one entry per lane. (Capped, so that a loop of barriers alone still fills the queue
-  // and comes back to the scheduler.) The most frequent call of a tree reduction, so the repeat
-  // is handled inline and the rest out of line.
+  // barrier again and again: one queued entry counts the repeats, and a release does not touch
+  // the lanes that still have repeats to wait (see release_barrier). (Capped, so that a loop of
+  // barriers alone still fills the queue and comes back to the scheduler.) The most frequent
+  // call of a tree reduction, so the repeat is handled inline and the rest out of line.
   void post_barrier(const std::source_location& loc) {
     Lane& l = *current_;
     const void* key = site_key(loc);
     if (l.size) {
       Request& tail = l.queue[(l.head + l.size - 1) % Lane::kQueue];
-      if (tail.type == ReqType::Barrier && tail.loc == key && tail.repeats < kMaxBarrierRepeat) {
-        ++tail.repeats;
+      if (tail.type == ReqType::Barrier && tail.loc == key &&
+          tail.barrier.last - tail.barrier.first + 1 < kMaxBarrierRepeat) {
+        ++tail.barrier.last;
         return;
       }
     }
@@ -200,17 +209,20 @@ class Worker {
   void posted(bool must_stop);
   void retire_head(Lane& lane);
   void refresh(Lane& lane);
+  void file_for_release(Lane& lane);
+  bool barrier_sites_agree();
   void meet_failure(Lane& lane);
   void perform_store(const Request& r) const;
   uint32_t site_id(const Request& r) const;
   void take_continuation(boost::context::fiber&& from);
   bool issue_one(uint32_t warp);
   void issue_warp_op(uint32_t mask, Lane* lanes);
-  void count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask, const Lane* lanes) const;
+  void count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask, const Lane* lanes);
   uint32_t complete_warp_sync_group(Lane* lanes, int count) const;
   bool wait_or_fail_warp_sync(uint32_t warp, uint32_t mask, Lane* lanes, int count);
   void report_warp_sync_deadlock();
   bool release_barrier();
+  bool report_barrier_divergence();
   void report_budget();
   void add_diagnostic(Severity sev, std::string code, std::string message, uint32_t site,
                       uint32_t thread);
@@ -239,7 +251,6 @@ class Worker {
   std::vector<Lane*> queue_;         // lanes to run, in order, before control returns
   size_t queue_pos_ = 0;
   static constexpr uint32_t kFromScheduler = 0xffffffffu;
-  static constexpr uint32_t kMaxBarrierRepeat = 64;
   uint32_t switch_from_ = kFromScheduler;
   BlockRecord* record_ = nullptr;
   uint32_t block_ = 0;
@@ -247,6 +258,28 @@ class Worker {
   uint64_t dyn_epoch_ = 0;
   uint64_t clock_ = 0;
   uint32_t waiting_warp_sync_ = 0;  // lanes in WaitWarp state in this block
+  // count_access' memory: per site (direct-mapped), the counts of the last lane-linear pattern.
+  struct CountMemo {
+    uint32_t site = ~0u;
+    uint32_t mask = 0;
+    uint64_t stride = 0;
+    uint32_t phase = 0;  // first lane's offset modulo 128
+    uint8_t width = 0;
+    MemSpace space = MemSpace::Global;
+    uint32_t first = 0, second = 0;
+  };
+  static constexpr uint32_t kCountMemos = 64;
+  CountMemo count_memo_[kCountMemos];
+  // Barrier bookkeeping, so that neither a release nor the scheduler's "is anything left" test
+  // walks all the block's lanes: counts kept as lanes change state, and the lanes at a barrier
+  // filed by the release that lets them go (their head entry's `last`).
+  uint32_t exited_ = 0;
+  uint32_t releases_ = 0;                 // barriers released in this block so far
+  uint32_t at_barrier_ = 0;               // lanes whose oldest operation is a barrier
+  const void* barrier_key_ = nullptr;     // the site that the lanes counted below wait at
+  uint32_t at_barrier_key_ = 0;           // lanes at a barrier whose site is barrier_key_
+  static constexpr uint32_t kReleaseRing = 2 * kMaxBarrierRepeat;  // > any pending release's distance
+  std::vector<Lane*> leaving_[kReleaseRing];  // [release % ring]: the lanes that release lets go
   bool failed_ = false;
   bool fibers_ready_ = false;
   bool quitting_ = false;  // the destructor resumes exited lanes so that their fibers return

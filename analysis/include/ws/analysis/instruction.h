@@ -168,6 +168,9 @@ struct SharedCounts {
   std::array<uint8_t, 32> bank_ways{}, bank_words{};
 };
 SharedCounts shared_bank_counts(uint32_t width, uint32_t mask, std::span<const uint64_t> addresses);
+// The same wavefronts, ideal wavefronts and max_ways, without the per-bank arrays (left zero):
+// what per-site counters need, on every instruction of every counted block.
+SharedCounts shared_wavefront_counts(uint32_t width, uint32_t mask, std::span<const uint64_t> addresses);
 struct GlobalCounts {
   uint32_t sectors = 0, lines = 0;
 };
