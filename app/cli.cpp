@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <iostream>
 
 namespace ws::app {
@@ -39,6 +40,29 @@ std::optional<Size> parse_size(const std::string& text, std::string& error) {
   return s;
 }
 
+std::optional<Point> parse_point(const std::string& text, Size picture, std::string& error) {
+  const std::string format = "expected X,Y, a pixel of the " + std::to_string(picture.width) + "x" +
+                             std::to_string(picture.height) + " picture (X 0.." + std::to_string(picture.width - 1) +
+                             ", Y 0.." + std::to_string(picture.height - 1) + ")";
+  const auto comma = text.find(',');
+  Point p;
+  auto number = [](std::string_view part, int& out) {
+    if (part.empty() || part.size() > 6) return false;
+    auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
+    return ec == std::errc() && ptr == part.data() + part.size();
+  };
+  if (comma == std::string::npos || !number(std::string_view(text).substr(0, comma), p.x) ||
+      !number(std::string_view(text).substr(comma + 1), p.y)) {
+    error = "--mouse '" + text + "' is not a point: " + format;
+    return std::nullopt;
+  }
+  if (p.x < 0 || p.y < 0 || p.x >= picture.width || p.y >= picture.height) {
+    error = "--mouse '" + text + "' is outside the picture: " + format;
+    return std::nullopt;
+  }
+  return p;
+}
+
 namespace {
 
 bool request_from_options(const Options& opt, RunRequest& req, std::string& error);
@@ -54,6 +78,15 @@ int run_headless_cli(const Options& opt) {
   run.scale = opt.scale;
   run.presentation = opt.presentation;
   run.frames = opt.frames > 0 ? opt.frames : 4;
+  if (!opt.mouse.empty()) {
+    std::string err;
+    const auto at = parse_point(opt.mouse, {opt.width, opt.height}, err);
+    if (!at) {
+      std::cerr << "warpscope: " << err << "\n";
+      return 2;
+    }
+    run.mouse = ImVec2(float(at->x), float(at->y));
+  }
   if (!opt.kernel.empty() || !opt.variant.empty() || opt.n || !opt.block.empty() || !opt.dtype.empty() ||
       opt.seed_given || !opt.select.empty() || !opt.params.empty() || !opt.backend.empty()) {
     std::string err;
@@ -173,6 +206,15 @@ int run_view_cli(const Options& opt) {
   }
   run.factor = opt.scale;
   run.presentation = opt.presentation;
+  if (!opt.mouse.empty()) {
+    const Size picture{int(std::lround(run.width * run.factor)), int(std::lround(run.height * run.factor))};
+    const auto at = parse_point(opt.mouse, picture, err);
+    if (!at) {
+      std::cerr << "warpscope: " << err << "\n";
+      return 2;
+    }
+    run.mouse = ImVec2(float(at->x), float(at->y));
+  }
   ws::viz::Image img;
   if (!render_view(run, img, err)) {
     std::cerr << "warpscope: " << err << "\n";
@@ -253,6 +295,10 @@ int run_cli(int argc, char** argv) {
   app.add_flag("--compare", opt.compare,
                "With --view divergence-timeline: draw the same launch on the other backend below (emulator above, "
                "gpu-trace below; needs a CUDA device for the GPU half)");
+  app.add_option("--mouse", opt.mouse,
+                 "With --headless: the mouse rests at pixel X,Y of the picture, so it shows the hover highlight "
+                 "and the tooltip there (e.g. --mouse 400,300)")
+      ->type_name("X,Y");
   app.add_option("--select", opt.select,
                  "With --view: what is selected, e.g. block=0,warp=1,event=12 (keys: launch, block, warp, "
                  "event = index in the trace, step = the warp's issue step, site, lane, alloc, element, "

@@ -28,7 +28,8 @@ bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& r
   io.IniFilename = nullptr;  // headless never reads or writes the user's layout: reproducible
   io.LogFilename = nullptr;
   io.DisplaySize = ImVec2(static_cast<float>(run.width), static_cast<float>(run.height));
-  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  io.MousePos = run.mouse.value_or(ImVec2(-FLT_MAX, -FLT_MAX));
+  io.MouseDrawCursor = run.mouse.has_value();  // the arrow, so that the picture shows where
 
   ShellState s;
   s.persist = false;

@@ -9,6 +9,8 @@
 
 #include "ws/viz/image.h"
 
+#include <imgui.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +26,7 @@ struct HeadlessRun {
   std::vector<Action> actions;  // applied on the first frame (e.g. ToggleHelp for the overlay)
   std::optional<RunRequest> request;  // the session's run (default: the viewer's default run)
   std::string select;                 // then this selection (view_export.h: apply_selection)
+  std::optional<ImVec2> mouse;        // where the mouse rests (pixels); none: outside the window
 };
 
 // Renders the shell; on success `out` is the last frame. `renderer` gets GL_RENDERER.

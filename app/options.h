@@ -28,6 +28,7 @@ struct Options {
   bool compare = false;    // --compare for --view divergence-timeline: the other backend below
   std::vector<std::string> params;  // NAME=VALUE, the kernel's own parameters
   std::string backend;              // "", emu, gpu-trace
+  std::string mouse;                // --mouse X,Y: hover there in the picture ("" = nowhere)
   uint64_t n = 0, seed = 1;
   bool seed_given = false;  // argv[0], so hints show a command that runs as typed
 };
@@ -38,5 +39,13 @@ struct Size {
 };
 // Parses "WIDTHxHEIGHT" (1..kMaxImageSide each). On failure returns nullopt and sets `error`.
 std::optional<Size> parse_size(const std::string& text, std::string& error);
+
+struct Point {
+  int x = 0;
+  int y = 0;
+};
+// Parses "X,Y", a pixel of a picture of `picture` size (0..width-1, 0..height-1). On failure
+// returns nullopt and sets `error`.
+std::optional<Point> parse_point(const std::string& text, Size picture, std::string& error);
 
 }  // namespace ws::app

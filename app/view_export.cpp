@@ -176,7 +176,7 @@ bool render_view(const ViewRun& run, ws::viz::Image& out, std::string& error) {
   if (!ctx) return false;
   const PanelInfo& p = all_panels()[size_t(find_panel(id))];
   ws::viz::PanelCapture cap{p.title, ImVec2(float(run.width), float(run.height)), ws::viz::Look{1.0f, run.presentation},
-                            run.factor, p.draw};
+                            run.factor, p.draw, run.mouse};
   return ws::viz::render_panel(cap, out, error);
 }
 

@@ -8,6 +8,9 @@
 
 #include "ws/viz/image.h"
 
+#include <imgui.h>
+
+#include <optional>
 #include <string>
 
 namespace ws::app {
@@ -22,6 +25,7 @@ struct ViewRun {
   int memory_color = 0;  // the memory heatmap's color: 0 accesses, 1 bank conflicts, 2 first touch
   int timeline_x = 0;    // the divergence timeline's x: 0 aligned steps, 1 issue clock, 2 time (ns)
   bool compare = false;  // the divergence timeline: the same launch on the other backend below
+  std::optional<ImVec2> mouse;  // where the mouse rests, in output pixels (the tooltip there)
 };
 
 // The panel id for a view name, or "" (then `error` lists the names).

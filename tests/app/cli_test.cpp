@@ -125,6 +125,22 @@ TEST(ParseSize, AcceptsAndRejects) {
   EXPECT_FALSE(ws::app::parse_size("", err));
 }
 
+TEST(ParsePoint, APixelOfThePicture) {
+  std::string err;
+  auto p = ws::app::parse_point("0,899", {1600, 900}, err);
+  ASSERT_TRUE(p) << err;
+  EXPECT_EQ(p->x, 0);
+  EXPECT_EQ(p->y, 899);
+  EXPECT_FALSE(ws::app::parse_point("1600,0", {1600, 900}, err));
+  EXPECT_EQ(err, "--mouse '1600,0' is outside the picture: expected X,Y, a pixel of the 1600x900 picture "
+                 "(X 0..1599, Y 0..899)");
+  EXPECT_FALSE(ws::app::parse_point("-1,5", {1600, 900}, err));
+  EXPECT_FALSE(ws::app::parse_point("5", {1600, 900}, err));
+  EXPECT_NE(err.find("is not a point"), std::string::npos) << err;
+  EXPECT_FALSE(ws::app::parse_point("5,y", {1600, 900}, err));
+  EXPECT_FALSE(ws::app::parse_point("", {1600, 900}, err));
+}
+
 // The window path (GLFW), where a virtual X server is available: it opens, draws the same shell,
 // saves the screenshot after --frames and exits 0. scripts/test.sh installs xvfb for this; without
 // it the test is skipped (the headless tests above cover the drawing code).

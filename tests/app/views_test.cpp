@@ -20,7 +20,9 @@
 #include <chrono>
 #include <thread>
 
+#include <algorithm>
 #include <bit>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -494,6 +496,40 @@ TEST(Session, SelectionSpec) {
   EXPECT_NE(apply_selection(s, "event=999999"), "");
   EXPECT_EQ(apply_selection(s, "cursor=10"), "");
   EXPECT_EQ(s.sel.cursor, 10);
+}
+
+// --mouse: the picture shows what hovering there shows. The bank heatmap's cell of bank 10 in
+// the second row (a store: one word) gets its tooltip, below and right of the arrow; the picture
+// without --mouse has neither.
+TEST(ViewCli, MouseShowsTheTooltipThere) {
+  const fs::path plain = fs::temp_directory_path() / "ws-mouse-plain.png";
+  const fs::path hover = fs::temp_directory_path() / "ws-mouse-hover.png";
+  const std::string view = "--headless --view bank-conflict-heatmap --kernel bank --variant stride --param stride=2 "
+                           "--n 32 --block 32 --size 640x400 --scale 2 ";
+  ASSERT_EQ(run_warpscope(view + "--screenshot " + plain.string()).exit_code, 0);
+  RunResult r = run_warpscope(view + "--mouse 300,200 --screenshot " + hover.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  ws::viz::Image a, b;
+  std::string err;
+  ASSERT_TRUE(ws::viz::load_png(plain, a, err)) << err;
+  ASSERT_TRUE(ws::viz::load_png(hover, b, err)) << err;
+  ASSERT_EQ(a.width, b.width);
+  ASSERT_EQ(a.height, b.height);
+  int changed = 0, min_x = a.width, min_y = a.height;
+  for (int y = 0; y < a.height; ++y)
+    for (int x = 0; x < a.width; ++x)
+      if (std::memcmp(a.pixel(x, y), b.pixel(x, y), 3) != 0) {
+        ++changed;
+        min_x = std::min(min_x, x), min_y = std::min(min_y, y);
+      }
+  EXPECT_GT(changed, 100 * 100) << "no tooltip box";
+  EXPECT_NEAR(min_y, 200, 40) << "the change starts at the arrow";
+  fs::remove(plain);
+  fs::remove(hover);
+  RunResult outside = run_warpscope(view + "--mouse 1280,10 --screenshot " + hover.string());
+  EXPECT_EQ(outside.exit_code, 2);
+  EXPECT_NE(outside.out.find("outside the picture"), std::string::npos) << outside.out;
+  EXPECT_FALSE(fs::exists(hover));
 }
 
 // The binary: one view to a PNG; bad names and missing --headless are usage errors.

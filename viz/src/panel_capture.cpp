@@ -46,7 +46,8 @@ bool render_panel(const PanelCapture& capture, Image& out, std::string& error) {
   io.IniFilename = nullptr;  // a throw-away context: nothing to persist
   io.LogFilename = nullptr;
   io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
-  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no hover highlights in an exported picture
+  io.MousePos = capture.mouse.value_or(ImVec2(-FLT_MAX, -FLT_MAX));  // none: no hover highlights
+  io.MouseDrawCursor = capture.mouse.has_value();  // the arrow, so that the picture shows where
   Look look = capture.look;
   look.scale *= capture.factor;
   apply_look(look);

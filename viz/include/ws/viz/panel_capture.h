@@ -15,7 +15,10 @@
 #include "ws/viz/image.h"
 #include "ws/viz/look.h"
 
+#include <imgui.h>
+
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace ws::viz {
@@ -26,6 +29,9 @@ struct PanelCapture {
   Look look;                   // the look on screen
   float factor = 1.0f;         // output pixels per on-screen pixel (1 or 2 for slides)
   std::function<void()> draw;  // the panel body: ImGui calls inside Begin/End
+  // Where the mouse rests, in output pixels: the picture then shows what hovering there shows
+  // (highlights, the tooltip). None: nothing hovered, as an exported picture should be.
+  std::optional<ImVec2> mouse{};
 };
 
 bool render_panel(const PanelCapture& capture, Image& out, std::string& error);
