@@ -18,18 +18,27 @@
 
 namespace ws::app {
 
-std::optional<Size> parse_size(const std::string& text, std::string& error) {
-  const std::string format =
-      "expected WIDTHxHEIGHT in pixels, each 1 to " + std::to_string(kMaxImageSide) + ", e.g. 1600x900";
-  auto x = text.find_first_of("xX");
-  Size s;
+namespace {
+
+// Two numbers around a separator ("1600x900", "300,200"): each a whole number of at most six
+// characters, nothing else.
+bool parse_pair(std::string_view text, std::string_view separators, int& first, int& second) {
   auto number = [](std::string_view part, int& out) {
     if (part.empty() || part.size() > 6) return false;
     auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
     return ec == std::errc() && ptr == part.data() + part.size();
   };
-  if (x == std::string::npos || !number(std::string_view(text).substr(0, x), s.width) ||
-      !number(std::string_view(text).substr(x + 1), s.height)) {
+  const auto at = text.find_first_of(separators);
+  return at != std::string_view::npos && number(text.substr(0, at), first) && number(text.substr(at + 1), second);
+}
+
+}  // namespace
+
+std::optional<Size> parse_size(const std::string& text, std::string& error) {
+  const std::string format =
+      "expected WIDTHxHEIGHT in pixels, each 1 to " + std::to_string(kMaxImageSide) + ", e.g. 1600x900";
+  Size s;
+  if (!parse_pair(text, "xX", s.width, s.height)) {
     error = "'" + text + "' is not a size: " + format;
     return std::nullopt;
   }
@@ -44,15 +53,8 @@ std::optional<Point> parse_point(const std::string& text, Size picture, std::str
   const std::string format = "expected X,Y, a pixel of the " + std::to_string(picture.width) + "x" +
                              std::to_string(picture.height) + " picture (X 0.." + std::to_string(picture.width - 1) +
                              ", Y 0.." + std::to_string(picture.height - 1) + ")";
-  const auto comma = text.find(',');
   Point p;
-  auto number = [](std::string_view part, int& out) {
-    if (part.empty() || part.size() > 6) return false;
-    auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
-    return ec == std::errc() && ptr == part.data() + part.size();
-  };
-  if (comma == std::string::npos || !number(std::string_view(text).substr(0, comma), p.x) ||
-      !number(std::string_view(text).substr(comma + 1), p.y)) {
+  if (!parse_pair(text, ",", p.x, p.y)) {
     error = "--mouse '" + text + "' is not a point: " + format;
     return std::nullopt;
   }
