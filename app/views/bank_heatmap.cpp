@@ -175,14 +175,14 @@ void draw_bank_heatmap(Session& s, BankHeatmapState& st) {
     const float v = st.map.values[size_t(row) * 32 + size_t(b)];
     if (st.scope == BankScope::Launch) {
       const auto& m = *site_rows[size_t(row)].m;
-      ImGui::SetTooltip("bank %d, %s\n%s\n%s %s: %g words over %llu instructions\n%llu conflicts, worst %u-way",
+      wrapped_tooltip("bank %d, %s\n%s\n%s %s: %g words over %llu instructions\n%llu conflicts, worst %u-way",
                         b, site_label(t, m.site).c_str(), t.sites[m.site].text.c_str(), to_string(m.kind),
                         m.alloc < t.allocations.size() ? t.allocations[m.alloc].name.c_str() : "?", std::isnan(v) ? 0.0 : double(v),
                         static_cast<unsigned long long>(m.instructions), static_cast<unsigned long long>(m.conflicts), m.max_ways);
     } else {
       const analysis::BankRow& r = st.rows[size_t(row)];
       const Event& e = t.events[size_t(r.event)];
-      ImGui::SetTooltip("bank %d, instruction %d (warp %u, step %u)\n%s  %s\n%s: %d distinct word%s (%d in one phase)\n"
+      wrapped_tooltip("bank %d, instruction %d (warp %u, step %u)\n%s  %s\n%s: %d distinct word%s (%d in one phase)\n"
                         "instruction: %u wavefronts, %u conflicts\nclick: show it in the access map",
                         b, row + 1, e.warp, e.step, site_label(t, e.site).c_str(), t.sites[e.site].text.c_str(),
                         to_string(e.kind), std::isnan(v) ? 0 : int(v), (std::isnan(v) || v != 1) ? "s" : "",

@@ -271,7 +271,7 @@ void draw_timeline_body(Session& s, TimelineState& st, bool main) {
         const Event& e = t.events[size_t(hit->event)];
         const bool active = (e.mask >> lane) & 1u;
         const std::string when = tl.ns_per_column ? ", t = " + std::to_string(e.time - tl.time0) + " ns" : "";
-        ImGui::SetTooltip("warp %d, lane %d (threadIdx %u,%u,%u): %s\n%s at %s\n%s\nmask %08x: %d of 32 lanes active (step %u%s)",
+        wrapped_tooltip("warp %d, lane %d (threadIdx %u,%u,%u): %s\n%s at %s\n%s\nmask %08x: %d of 32 lanes active (step %u%s)",
                           w, lane, th.x, th.y, th.z, active ? "active" : "inactive", e.type == EventType::Access ? to_string(e.kind) : to_string(e.type),
                           site_label(t, e.site).c_str(), e.site < t.sites.size() ? t.sites[e.site].text.c_str() : "", e.mask,
                           std::popcount(e.mask), e.step, when.c_str());

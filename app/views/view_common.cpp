@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 
 namespace ws::app {
@@ -60,6 +61,17 @@ bool view_ready(Session& s, const char* what) {
     return false;
   }
   return true;
+}
+
+void wrapped_tooltip(const char* fmt, ...) {
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(std::min(50.0f * em(), 0.8f * ImGui::GetIO().DisplaySize.x));
+  va_list args;
+  va_start(args, fmt);
+  ImGui::TextV(fmt, args);
+  va_end(args);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
 }
 
 std::string site_label(const Trace& t, uint32_t site) {

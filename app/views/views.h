@@ -179,6 +179,10 @@ void selection_bar(Session& s, bool warp);
 // `max_width` (> 0) keeps the legend and its caption inside a column narrower than the window
 // (e.g. the heatmap beside its per-site table).
 void viridis_legend(float vmin, float vmax, const char* caption, bool integers, float max_width = 0);
+// ImGui::SetTooltip, but lines wrap at 50 font widths (or 80% of the display if narrower):
+// tooltips that quote a source line stay inside a narrow view (and a projected picture) instead
+// of running off its edge.
+void wrapped_tooltip(const char* fmt, ...) IM_FMTARGS(1);
 // A small colored square and a label, on the current line.
 void swatch(ImVec4 color, const char* label);
 // Sizes in font units.
