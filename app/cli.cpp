@@ -55,11 +55,11 @@ std::optional<Point> parse_point(const std::string& text, Size picture, std::str
                              ", Y 0.." + std::to_string(picture.height - 1) + ")";
   Point p;
   if (!parse_pair(text, ",", p.x, p.y)) {
-    error = "--mouse '" + text + "' is not a point: " + format;
+    error = "'" + text + "' is not a point: " + format;
     return std::nullopt;
   }
   if (p.x < 0 || p.y < 0 || p.x >= picture.width || p.y >= picture.height) {
-    error = "--mouse '" + text + "' is outside the picture: " + format;
+    error = "'" + text + "' is outside the picture: " + format;
     return std::nullopt;
   }
   return p;
@@ -84,7 +84,7 @@ int run_headless_cli(const Options& opt) {
     std::string err;
     const auto at = parse_point(opt.mouse, {opt.width, opt.height}, err);
     if (!at) {
-      std::cerr << "warpscope: " << err << "\n";
+      std::cerr << "warpscope: --mouse " << err << "\n";
       return 2;
     }
     run.mouse = ImVec2(float(at->x), float(at->y));
@@ -212,7 +212,7 @@ int run_view_cli(const Options& opt) {
     const Size picture{int(std::lround(run.width * run.factor)), int(std::lround(run.height * run.factor))};
     const auto at = parse_point(opt.mouse, picture, err);
     if (!at) {
-      std::cerr << "warpscope: " << err << "\n";
+      std::cerr << "warpscope: --mouse " << err << "\n";
       return 2;
     }
     run.mouse = ImVec2(float(at->x), float(at->y));

@@ -132,7 +132,7 @@ TEST(ParsePoint, APixelOfThePicture) {
   EXPECT_EQ(p->x, 0);
   EXPECT_EQ(p->y, 899);
   EXPECT_FALSE(ws::app::parse_point("1600,0", {1600, 900}, err));
-  EXPECT_EQ(err, "--mouse '1600,0' is outside the picture: expected X,Y, a pixel of the 1600x900 picture "
+  EXPECT_EQ(err, "'1600,0' is outside the picture: expected X,Y, a pixel of the 1600x900 picture "
                  "(X 0..1599, Y 0..899)");
   EXPECT_FALSE(ws::app::parse_point("-1,5", {1600, 900}, err));
   EXPECT_FALSE(ws::app::parse_point("5", {1600, 900}, err));

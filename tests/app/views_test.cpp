@@ -528,7 +528,7 @@ TEST(ViewCli, MouseShowsTheTooltipThere) {
   fs::remove(hover);
   RunResult outside = run_warpscope(view + "--mouse 1280,10 --screenshot " + hover.string());
   EXPECT_EQ(outside.exit_code, 2);
-  EXPECT_NE(outside.out.find("outside the picture"), std::string::npos) << outside.out;
+  EXPECT_NE(outside.out.find("--mouse '1280,10' is outside the picture"), std::string::npos) << outside.out;
   EXPECT_FALSE(fs::exists(hover));
 }
 
