@@ -141,6 +141,17 @@ __global__ void dynamic_copy(ws::global_array<const int> in, ws::global_array<in
   out[tid] = sdata[blockDim.x - 1 - tid];
 }
 
+// Two views of the one dynamic shared window, with different names and element types (a kernel
+// that reuses the window for another type): each access is traced under its own view.
+__global__ void two_dynamic_views(ws::global_array<int> out) {
+  ws::dynamic_shared<int, "words"> words;
+  ws::dynamic_shared<short, "halves"> halves;
+  const unsigned tid = threadIdx.x;
+  words[tid] = int(tid + 100 * blockIdx.x);
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + tid] = halves[2 * tid];  // the low half of words[tid]
+}
+
 // Barrier loops that most threads sit out. Loop 1 has one barrier: thread 1 runs ahead through
 // `rounds` arrivals at it (merged into one queued entry per 64, the queue fills at 1,024 and the
 // thread comes back later). Loop 2 alternates two barriers, so a thread that runs ahead queues

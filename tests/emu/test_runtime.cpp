@@ -82,6 +82,50 @@ TEST(EmuRuntime, DynamicSharedMemory) {
   EXPECT_EQ(r2.trace.diagnostics.at(0).code, "no-dynamic-shared-memory");
 }
 
+TEST(EmuRuntime, TwoViewsOfTheDynamicWindowKeepTheirOwnNameAndExtent) {
+  // Every thread binds its own view objects; the worker hands the last bound view to the next
+  // thread without a call, which must not give one view's allocation or extent to the other.
+  emu::Memory mem;
+  auto out = mem.alloc<int>("out", 3 * 64);
+  auto opt = test::options(3, 64);
+  opt.dynamic_shared_bytes = 64 * sizeof(int);
+  auto r = emu::launch(mem, opt, {}, [=] { two_dynamic_views(out); });
+  ASSERT_TRUE(r.ok()) << r.trace.diagnostics.at(0).message;
+  auto got = mem.download(out);
+  for (int b = 0; b < 3; ++b)
+    for (int t = 0; t < 64; ++t) EXPECT_EQ(got[b * 64 + t], t + 100 * b) << "block " << b << " thread " << t;
+  uint32_t words = Event::kNoAlloc, halves = Event::kNoAlloc;
+  for (uint32_t i = 0; i < r.trace.allocations.size(); ++i) {
+    const Allocation& a = r.trace.allocations[i];
+    if (a.name == "words") {
+      words = i;
+      EXPECT_EQ(a.extent, 64u);
+      EXPECT_EQ(a.elem_size, 4u);
+    }
+    if (a.name == "halves") {
+      halves = i;
+      EXPECT_EQ(a.extent, 128u);
+      EXPECT_EQ(a.elem_size, 2u);
+    }
+  }
+  ASSERT_NE(words, Event::kNoAlloc);
+  ASSERT_NE(halves, Event::kNoAlloc);
+  int shared_stores = 0, shared_loads = 0;
+  for (const Event& e : r.trace.events) {
+    if (e.type != EventType::Access || e.space != MemSpace::Shared) continue;
+    if (e.kind == AccessKind::Store) {
+      ++shared_stores;
+      EXPECT_EQ(e.alloc, words);
+    } else if (e.kind == AccessKind::Load) {
+      ++shared_loads;
+      EXPECT_EQ(e.alloc, halves);
+      EXPECT_EQ(e.width, 2);
+    }
+  }
+  EXPECT_EQ(shared_stores, 3 * 2);  // two warps in each of three blocks
+  EXPECT_EQ(shared_loads, 3 * 2);
+}
+
 TEST(EmuRuntime, SameTraceWhateverTheWorkerCount) {
   auto run = [](unsigned workers) {
     emu::Memory mem;

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "worker.h"
+#include "worker_post.h"
 #include "ws/trace/sources.h"
 
 namespace ws::emu {

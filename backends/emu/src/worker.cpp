@@ -10,6 +10,7 @@
 #include "fiber_stack.h"
 #include "ws/analysis/instruction.h"
 #include "site_registry.h"
+#include "worker_post.h"
 
 namespace ws::emu {
 
@@ -250,6 +251,9 @@ bool Worker::issue_one(uint32_t w) {
   const int count = int(std::min<uint32_t>(kWarpSize, threads_ - base));
   // A warp-synchronous call whose named lanes have all arrived goes first.
   uint32_t mask = complete_warp_sync_group(L, count);
+  // The issued lanes' byte offsets, in lane order, gathered while the lanes are looked at anyway.
+  uint64_t offsets[kWarpSize];
+  uint32_t lanes = 0;
   if (!mask) {
     const uint32_t ready = ready_[w];
     if (!ready) return false;
@@ -265,8 +269,10 @@ bool Worker::issue_one(uint32_t w) {
       const int i = std::countr_zero(m);
       if (pc[i] != best) continue;
       const Request& r = L[i].req();  // same key: same sub-operation, so the same type
-      if (r.loc == first.loc && (r.type != ReqType::Access || r.alloc == first.alloc))
+      if (r.loc == first.loc && (r.type != ReqType::Access || r.alloc == first.alloc)) {
         mask |= 1u << i;
+        if (r.type == ReqType::Access) offsets[lanes++] = r.access.byte_offset;
+      }
     }
     if (first.type == ReqType::WarpOp && first.warp.op != WarpOp::ActiveMask) {
       uint32_t named = 0;
@@ -298,9 +304,9 @@ bool Worker::issue_one(uint32_t w) {
       e.alloc = lr.alloc;
       if (rec.recorded) {
         e.lane_begin = rec.lanes.size();
-        for (uint32_t m = mask; m; m &= m - 1) rec.lanes.push_back(L[std::countr_zero(m)].req().access.byte_offset);
+        rec.lanes.insert(rec.lanes.end(), offsets, offsets + lanes);
       }
-      if (launch_.opt.record.count_every_block) count_access(rec, e.site, lr, mask, L);
+      if (launch_.opt.record.count_every_block) count_access(rec, e.site, lr, mask, {offsets, lanes});
       break;
     }
     case ReqType::WarpOp:
@@ -450,10 +456,9 @@ void Worker::report_warp_sync_deadlock() {
 // addresses: all lanes of an instruction touch one allocation, and every allocation starts at a
 // multiple of 128 bytes (shared: each array starts at bank 0; global: cudaMalloc's 256), so banks,
 // words, sectors and lines come out the same as from base + offset.
-void Worker::count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask, const Lane* lanes) {
-  uint64_t offsets[kWarpSize];
-  uint32_t n = 0;
-  for (uint32_t m = mask; m; m &= m - 1) offsets[n++] = lanes[std::countr_zero(m)].req().access.byte_offset;
+void Worker::count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask,
+                          std::span<const uint64_t> offsets) {
+  const uint32_t n = uint32_t(offsets.size());
   const AccessKind kind = r.kind();
   const MemSpace space = r.space();
   SiteCounters* c = nullptr;
@@ -485,12 +490,11 @@ void Worker::count_access(BlockRecord& rec, uint32_t site, const Request& r, uin
       memo.width == r.width && memo.space == space) {
     first = memo.first, second = memo.second;
   } else {
-    const std::span<const uint64_t> addresses(offsets, n);
     if (space == MemSpace::Shared) {
-      const analysis::SharedCounts sc = analysis::shared_wavefront_counts(r.width, mask, addresses);
+      const analysis::SharedCounts sc = analysis::shared_wavefront_counts(r.width, mask, offsets);
       first = sc.wavefronts, second = sc.ideal_wavefronts;
     } else {
-      const analysis::GlobalCounts gc = analysis::global_access_counts(r.width, addresses);
+      const analysis::GlobalCounts gc = analysis::global_access_counts(r.width, offsets);
       first = gc.sectors, second = gc.lines;
     }
     if (linear) memo = {site, mask, stride, phase, r.width, space, first, second};
@@ -644,52 +648,6 @@ void Worker::add_diagnostic(Severity sev, std::string code, std::string message,
 
 // --- lane side -------------------------------------------------------------------------------
 
-uint64_t Request::order() const { return issue_order(site_location(loc)) | uint64_t(sub); }
-
-Request& Worker::push(const void* loc, ReqType type, SubOp sub) {
-  Lane& l = *current_;
-  Request& r = l.queue[(l.head + l.size) % Lane::kQueue];
-  r.loc = loc;
-  r.type = type;
-  r.sub = sub;
-  ++l.size;
-  return r;
-}
-
-// After a lane filled in the request it pushed: the first one becomes what the scheduler sees;
-// the lane stops when it needs the result, or when its queue is full (so a loop that only stores
-// still comes back to the scheduler, and to its step budget).
-void Worker::posted(bool must_stop) {
-  Lane& l = *current_;
-  if (l.size == 1) refresh(l);
-  if (must_stop || l.size == Lane::kQueue) yield_lane();
-}
-
-// Called for every operation that becomes a lane's oldest one (about twice per lane access), so
-// it is kept small enough to inline; the rare failure case is out of line.
-inline void Worker::refresh(Lane& l) {
-  const Request& h = l.req();
-  uint32_t& ready = ready_[l.linear / kWarpSize];
-  const uint32_t bit = 1u << (l.linear % kWarpSize);
-  if (h.type <= ReqType::Fence) {  // Access, WarpOp, Fence: the lane can issue
-    l.state = LaneState::Ready;
-    ready_pc_[l.linear] = h.order();
-    ready |= bit;
-    return;
-  }
-  ready &= ~bit;
-  if (h.type == ReqType::Barrier) {
-    l.state = LaneState::AtBarrier;
-    if (at_barrier_++ == 0) barrier_key_ = h.loc;
-    if (h.loc == barrier_key_) ++at_barrier_key_;
-  } else if (h.type == ReqType::Exit) {
-    l.state = LaneState::Exited;
-    ++exited_;
-  } else {
-    meet_failure(l);
-  }
-}
-
 // A lane whose oldest operation is a barrier, once that entry can grow no more (the lane has
 // stopped, or the scheduler moved it on): filed under the release that lets it go.
 inline void Worker::file_for_release(Lane& l) {
@@ -737,43 +695,17 @@ void Worker::perform_store(const Request& r) const {
       case 8: __atomic_store_n(static_cast<uint64_t*>(to), v, __ATOMIC_RELAXED); return;
     }
   }
+  switch (r.width) {  // (fixed sizes: moves, not a call)
+    case 1: std::memcpy(to, &v, 1); return;
+    case 2: std::memcpy(to, &v, 2); return;
+    case 4: std::memcpy(to, &v, 4); return;
+    case 8: std::memcpy(to, &v, 8); return;
+  }
   std::memcpy(to, &v, r.width);
 }
 
 uint32_t Worker::site_id(const Request& r) const {
   return r.loc ? SiteRegistry::lookup(site_location(r.loc)).id : Diagnostic::kNoSite;
-}
-
-Request& Worker::push_access(const std::source_location& loc, SubOp sub, const AccessRequest& req) {
-  Request& r = push(site_key(loc), ReqType::Access, sub);
-  r.access = {req.byte_offset, nullptr, 0};
-  r.alloc = req.alloc;
-  r.width = uint8_t(req.width);
-  r.bits = uint8_t(uint8_t(req.space) | (req.flags & kFlagVolatile) << 1 | uint8_t(req.atomic) << 4);
-  return r;
-}
-
-void Worker::post_access(const std::source_location& loc, SubOp sub, const AccessRequest& req) {
-  push_access(loc, sub, req);
-  // The lane performs its load or atomic when the warp has issued it; a load of memory that
-  // nothing in this launch can write reads the same value now, so that lane goes on.
-  const std::vector<uint8_t>& ro = launch_.opt.read_only;
-  const bool now = sub == SubOp::Load && req.space == MemSpace::Global && req.alloc < ro.size() && ro[req.alloc];
-  posted(!now);
-}
-
-bool Worker::post_store(const std::source_location& loc, const AccessRequest& req, void* target,
-                        const void* value) {
-  // Up to 8 bytes ride in the queue; a wider store (int4, a struct) waits for its turn and the
-  // lane writes it.
-  const bool queued = req.width <= 8;
-  Request& r = push_access(loc, SubOp::Store, req);
-  if (queued) {
-    r.access.store_to = target;
-    std::memcpy(&r.access.value, value, req.width);
-  }
-  posted(!queued);
-  return queued;
 }
 
 void Worker::queue_barrier(const void* key) {
@@ -863,6 +795,7 @@ uint32_t Worker::dynamic_shared_alloc(uint32_t elem_size, const char* name, std:
   storage = dynamic_shared_.data();
   epoch = epoch_;
   cached = id;
+  t_dynamic_view = {epoch_, name, elem_size, id, storage, extent};
   return id;
 }
 

@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -217,7 +218,8 @@ class Worker {
   void take_continuation(boost::context::fiber&& from);
   bool issue_one(uint32_t warp);
   void issue_warp_op(uint32_t mask, Lane* lanes);
-  void count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask, const Lane* lanes);
+  void count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask,
+                    std::span<const uint64_t> offsets);
   uint32_t complete_warp_sync_group(Lane* lanes, int count) const;
   bool wait_or_fail_warp_sync(uint32_t warp, uint32_t mask, Lane* lanes, int count);
   void report_warp_sync_deadlock();

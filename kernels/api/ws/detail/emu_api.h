@@ -359,6 +359,14 @@ class dynamic_shared {
  private:
   void bind(const std::source_location&) {
     if (epoch_ == emu::block_epoch() && data_) return;
+    const emu::DynamicViewCache& c = emu::t_dynamic_view;
+    if (c.epoch == emu::block_epoch() && c.name == Name.c_str() && c.elem_size == sizeof(T)) {
+      data_ = static_cast<T*>(c.storage);
+      extent_ = c.extent;
+      alloc_ = c.alloc;
+      epoch_ = c.epoch;
+      return;
+    }
     void* storage = nullptr;
     alloc_ = emu::dynamic_shared_alloc(sizeof(T), Name.c_str(), kTypeName, storage, extent_, epoch_, alloc_);
     data_ = static_cast<T*>(storage);

@@ -70,6 +70,18 @@ uint32_t dynamic_shared_alloc(uint32_t elem_size, const char* name, std::string_
 // shared array used in a launch with no dynamic shared memory). Never returns.
 [[noreturn]] void fail(const std::source_location& loc, std::string_view code, std::string message);
 
+// The dynamic shared memory view this worker thread bound last (dynamic_shared_alloc sets it):
+// every thread of a block declares its own view object, and binds it from here without a call.
+struct DynamicViewCache {
+  uint64_t epoch = 0;        // block_epoch() of the block it belongs to
+  const char* name = nullptr;  // the view's fixed_string (one address per instantiation)
+  uint32_t elem_size = 0;
+  uint32_t alloc = 0;
+  void* storage = nullptr;
+  uint64_t extent = 0;
+};
+inline thread_local DynamicViewCache t_dynamic_view;
+
 // A number that is new for every block a worker thread runs; lets per-object caches (shared
 // arrays) know when a new block began. Read at every shared access, so a thread-local variable,
 // not a call.
