@@ -647,6 +647,7 @@ void Worker::add_diagnostic(Severity sev, std::string code, std::string message,
 }
 
 // --- lane side -------------------------------------------------------------------------------
+// (Queueing an access or a store, the path of every lane access, is inline in worker_post.h.)
 
 // A lane whose oldest operation is a barrier, once that entry can grow no more (the lane has
 // stopped, or the scheduler moved it on): filed under the release that lets it go.
