@@ -211,7 +211,10 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   std::fill(ready_.begin(), ready_.end(), 0u);
   exited_ = releases_ = at_barrier_ = at_barrier_key_ = 0;
   barrier_key_ = nullptr;
-  for (std::vector<Lane*>& v : leaving_) v.clear();  // (a failed block leaves lanes filed)
+  // A block that finished released every lane it filed; one that failed may have left some.
+  if (!leaving_empty_)
+    for (std::vector<Lane*>& v : leaving_) v.clear();
+  leaving_empty_ = false;
   run_queue();  // every thread runs to its first operation that waits
   if (failed_) return false;
   for (;;) {
@@ -242,6 +245,7 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
     }
   }
   record.done = true;
+  leaving_empty_ = true;
   return true;
 }
 

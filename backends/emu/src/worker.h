@@ -282,6 +282,7 @@ class Worker {
   uint32_t at_barrier_key_ = 0;           // lanes at a barrier whose site is barrier_key_
   static constexpr uint32_t kReleaseRing = 2 * kMaxBarrierRepeat;  // > any pending release's distance
   std::vector<Lane*> leaving_[kReleaseRing];  // [release % ring]: the lanes that release lets go
+  bool leaving_empty_ = true;  // every leaving_ list is empty (the last block finished)
   bool failed_ = false;
   bool fibers_ready_ = false;
   bool quitting_ = false;  // the destructor resumes exited lanes so that their fibers return
