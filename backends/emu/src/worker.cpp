@@ -220,6 +220,7 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   for (;;) {
     bool progressed = false;
     for (uint32_t w = 0; w < warps_; ++w) {
+      if (!ready_[w] && !waiting_warp_sync_) continue;  // nothing this warp could issue
       if (issue_one(w)) progressed = true;
       if (failed_) return false;
     }
