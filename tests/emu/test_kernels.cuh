@@ -175,6 +175,14 @@ __global__ void sit_out_barrier_loops(ws::global_array<int> out, unsigned rounds
   }
 }
 
+// Nothing but a loop of one barrier: each thread counts its repeated arrivals inline, into its
+// own queued entry (emu_hooks.h, syncthreads_repeat). A thread's queue fills at 1,024 arrivals
+// and it stops there, so the next thread starts at the very barrier the last one counted into.
+__global__ void barrier_loop_from_the_start(ws::global_array<int> out, unsigned rounds) {
+  for (unsigned r = 0; r < rounds; ++r) __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = int(threadIdx.x);
+}
+
 // One __syncthreads() in a function template that the two halves of the block call with
 // different arguments: two instantiations, one source site, one barrier.
 template <int Half>

@@ -192,6 +192,23 @@ TEST(EmuRuntime, ThreadsThatSitOutBarrierLoopsWaitForEveryRelease) {
     }
 }
 
+// The inline count of a repeated barrier must go into the running thread's own queue, also
+// when the thread before it stopped with that same barrier newest in its queue.
+TEST(EmuRuntime, EachThreadCountsItsOwnArrivalsAtARepeatedBarrier) {
+  emu::Memory mem;
+  auto out = mem.alloc<int>("out", 2 * 64);
+  const unsigned rounds = 1500;
+  auto r = emu::launch(mem, test::options(2, 64), {}, [=] { barrier_loop_from_the_start(out, rounds); });
+  ASSERT_TRUE(r.ok()) << (r.trace.diagnostics.empty() ? "" : r.trace.diagnostics[0].message);
+  const auto got = mem.download(out);
+  for (int i = 0; i < 2 * 64; ++i) EXPECT_EQ(got[i], i % 64) << "thread " << i % 64 << " of block " << i / 64;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> barriers;  // (block, warp) -> releases seen
+  for (const Event& e : r.trace.events)
+    if (e.type == EventType::Barrier) ++barriers[{e.block, e.warp}];
+  ASSERT_EQ(barriers.size(), 4u);
+  for (const auto& [where, n] : barriers) EXPECT_EQ(n, rounds) << "block " << where.first << " warp " << where.second;
+}
+
 TEST(EmuRuntime, OneBarrierInTwoTemplateInstantiationsReleases) {
   emu::Memory mem;
   auto out = mem.alloc<int>("out", 64);

@@ -154,6 +154,7 @@ void Worker::create_fibers() {
 void Worker::enter(Lane& lane) {
   current_ = &lane;
   threadIdx = tids_[lane.linear];
+  t_barrier_repeat.room = 0;  // it pointed into the lane that ran before
 }
 
 void Worker::take_continuation(boost::context::fiber&& from) {
@@ -723,6 +724,8 @@ void Worker::queue_barrier(const void* key) {
   l.last_barrier = uint8_t((l.head + l.size) % Lane::kQueue);
   Request& r = push(key, ReqType::Barrier, SubOp::Barrier);
   r.barrier = {release, release};
+  // (Before posted: if the full queue makes the lane stop, the next lane to run clears it.)
+  t_barrier_repeat = {key, &r.barrier.last, kMaxBarrierRepeat - 1};
   posted(false);
 }
 

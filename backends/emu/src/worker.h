@@ -176,6 +176,9 @@ class Worker {
   // the lanes that still have repeats to wait (see release_barrier). (Capped, so that a loop of
   // barriers alone still fills the queue and comes back to the scheduler.) The most frequent
   // call of a tree reduction, so the repeat is handled inline and the rest out of line.
+  // Repeats are counted inline by the kernel's code while t_barrier_repeat points at the
+  // lane's queued barrier (emu_hooks.h); this is reached for the first meeting, or after the
+  // lane was switched out or queued something else.
   void post_barrier(const std::source_location& loc) {
     Lane& l = *current_;
     const void* key = site_key(loc);
@@ -184,10 +187,16 @@ class Worker {
       if (tail.type == ReqType::Barrier && tail.loc == key &&
           tail.barrier.last - tail.barrier.first + 1 < kMaxBarrierRepeat) {
         ++tail.barrier.last;
+        offer_barrier_repeats(tail);
         return;
       }
     }
     queue_barrier(key);
+  }
+  // Lets the kernel's code count further repeats of the barrier `tail` (the lane's newest entry).
+  static void offer_barrier_repeats(Request& tail) {
+    t_barrier_repeat = {tail.loc, &tail.barrier.last,
+                        kMaxBarrierRepeat - (tail.barrier.last - tail.barrier.first + 1)};
   }
   [[gnu::noinline]] void queue_barrier(const void* key);
   uint64_t post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,

@@ -14,6 +14,7 @@ inline uint64_t Request::order() const { return issue_order(site_location(loc)) 
 
 inline Request& Worker::push(const void* loc, ReqType type, SubOp sub) {
   Lane& l = *current_;
+  t_barrier_repeat.room = 0;  // the lane's newest entry is no longer the barrier it pointed at
   Request& r = l.queue[(l.head + l.size) % Lane::kQueue];
   r.loc = loc;
   r.type = type;

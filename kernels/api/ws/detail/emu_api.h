@@ -441,7 +441,7 @@ T from_bits(uint64_t bits) {
 // [SECTION] Intrinsics
 //-----------------------------------------------------------------------------
 inline void __syncthreads(std::source_location loc = std::source_location::current()) {
-  ws::emu::syncthreads(loc);
+  ws::emu::syncthreads_repeat(loc);
 }
 inline void __syncwarp(unsigned mask = 0xffffffffu,
                        std::source_location loc = std::source_location::current()) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <source_location>
 #include <string_view>
 
@@ -46,6 +47,32 @@ bool store(const std::source_location& loc, const AccessRequest& req, void* targ
 
 // __syncthreads(): waits until every thread of the block has arrived at this barrier.
 void syncthreads(const std::source_location& loc);
+
+// The running thread's newest queued operation, when it is a barrier that can count more
+// repeats: a thread that sits out a reduction step meets the same __syncthreads() again and
+// again without anything in between, and each meeting only adds one to the queued barrier's
+// count. The worker sets this whenever it queues or counts a barrier and clears it whenever
+// the thread queues anything else or another thread starts running, so the kernel's own code
+// counts the repeat inline (syncthreads_repeat) instead of calling into the emulator.
+struct BarrierRepeat {
+  const void* site = nullptr;  // the barrier's site (see site_key in backends/emu)
+  uint32_t* last = nullptr;    // the queued barrier's last release number
+  uint32_t room = 0;           // repeats it can still count; 0 when there is nothing to count
+};
+inline thread_local BarrierRepeat t_barrier_repeat;
+
+inline void syncthreads_repeat(const std::source_location& loc) {
+  static_assert(sizeof(std::source_location) == sizeof(const void*));
+  const void* site;
+  std::memcpy(&site, &loc, sizeof site);  // libstdc++: one pointer to the call site's record
+  BarrierRepeat& r = t_barrier_repeat;
+  if (r.room && r.site == site) {
+    ++*r.last;
+    --r.room;
+    return;
+  }
+  syncthreads(loc);
+}
 
 // Warp-synchronous operations. `value` and the result are raw bits of up to 8 bytes.
 uint64_t warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask, uint64_t value,
