@@ -331,6 +331,7 @@ bool Worker::issue_one(uint32_t w) {
   if (rec.recorded) rec.events.push_back(e);
   // Stores are written now, lane by lane in order (the highest lane wins a same-address race, as
   // on the GPU); lanes whose queue is now empty resume and perform their loads and atomics.
+  ready_[w] &= ~mask;  // refresh puts back the lanes whose next queued operation can issue
   for (uint32_t m = mask; m; m &= m - 1) retire_head(L[std::countr_zero(m)]);
   run_queue();
   return true;
@@ -671,23 +672,7 @@ void Worker::meet_failure(Lane& l) {
   launch_.aborted = true;
 }
 
-inline void Worker::retire_head(Lane& l) {
-  const Request& h = l.req();
-  if (h.type == ReqType::Access && h.access.store_to) perform_store(h);
-  if (l.state == LaneState::WaitWarp) --waiting_warp_sync_;
-  if (--l.size == 0) {
-    l.head = 0;
-    l.state = LaneState::Running;
-    ready_[l.linear / kWarpSize] &= ~(1u << (l.linear % kWarpSize));
-    queue_.push_back(&l);
-  } else {
-    l.head = uint8_t((l.head + 1) % Lane::kQueue);
-    refresh(l);
-    if (l.state == LaneState::AtBarrier) file_for_release(l);
-  }
-}
-
-void Worker::perform_store(const Request& r) const {
+inline void Worker::perform_store(const Request& r) const {
   void* to = r.access.store_to;
   const uint64_t v = r.access.value;
   // Global memory is shared with the other worker threads (blocks run in parallel): aligned
@@ -709,6 +694,21 @@ void Worker::perform_store(const Request& r) const {
     case 8: std::memcpy(to, &v, 8); return;
   }
   std::memcpy(to, &v, r.width);
+}
+
+inline void Worker::retire_head(Lane& l) {
+  const Request& h = l.req();
+  if (h.type == ReqType::Access && h.access.store_to) perform_store(h);
+  if (l.state == LaneState::WaitWarp) --waiting_warp_sync_;
+  if (--l.size == 0) {
+    l.head = 0;
+    l.state = LaneState::Running;  // (issue_one took the issued lanes out of ready_)
+    queue_.push_back(&l);
+  } else {
+    l.head = uint8_t((l.head + 1) % Lane::kQueue);
+    refresh(l);
+    if (l.state == LaneState::AtBarrier) file_for_release(l);
+  }
 }
 
 uint32_t Worker::site_id(const Request& r) const {
