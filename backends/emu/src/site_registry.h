@@ -13,6 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ws/detail/emu_hooks.h"
+
 namespace ws::emu {
 
 struct SiteInfo {
@@ -30,15 +32,8 @@ inline uint64_t issue_order(const std::source_location& loc) {
   return (uint64_t(loc.line()) << 24) | (uint64_t(loc.column() & 0xffff) << 8);
 }
 
-// libstdc++'s std::source_location is one pointer to a static record per call site, so that
-// pointer alone names a site: the emulator queues it and compares it, and turns it back into
-// the location only when it needs the file and line.
-static_assert(sizeof(std::source_location) == sizeof(const void*));
-inline const void* site_key(const std::source_location& loc) {
-  const void* p;
-  std::memcpy(&p, &loc, sizeof p);
-  return p;
-}
+// site_key (emu_hooks.h) names a site by the pointer inside its std::source_location; this turns
+// it back into the location when the file and line are needed.
 inline std::source_location site_location(const void* key) {
   std::source_location loc;
   std::memcpy(static_cast<void*>(&loc), &key, sizeof key);

@@ -174,11 +174,9 @@ class Worker {
   // A thread that sits out a loop's body (reduction steps it has no part in) meets the loop's
   // barrier again and again: one queued entry counts the repeats, and a release does not touch
   // the lanes that still have repeats to wait (see release_barrier). (Capped, so that a loop of
-  // barriers alone still fills the queue and comes back to the scheduler.) The most frequent
-  // call of a tree reduction, so the repeat is handled inline and the rest out of line.
-  // Repeats are counted inline by the kernel's code while t_barrier_repeat points at the
-  // lane's queued barrier (emu_hooks.h); this is reached for the first meeting, or after the
-  // lane was switched out or queued something else.
+  // barriers alone still fills the queue and comes back to the scheduler.) The kernel's code
+  // counts a repeat itself while t_barrier_repeat points at the lane's queued barrier
+  // (emu_hooks.h); this is reached for the first meeting, or after the lane was switched out.
   void post_barrier(const std::source_location& loc) {
     Lane& l = *current_;
     const void* key = site_key(loc);

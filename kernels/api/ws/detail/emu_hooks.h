@@ -48,6 +48,16 @@ bool store(const std::source_location& loc, const AccessRequest& req, void* targ
 // __syncthreads(): waits until every thread of the block has arrived at this barrier.
 void syncthreads(const std::source_location& loc);
 
+// libstdc++'s std::source_location is one pointer to a static record per call site, so that
+// pointer alone names a site: the emulator queues it and compares it, and turns it back into
+// the location only when it needs the file and line.
+static_assert(sizeof(std::source_location) == sizeof(const void*));
+inline const void* site_key(const std::source_location& loc) {
+  const void* p;
+  std::memcpy(&p, &loc, sizeof p);
+  return p;
+}
+
 // The running thread's newest queued operation, when it is a barrier that can count more
 // repeats: a thread that sits out a reduction step meets the same __syncthreads() again and
 // again without anything in between, and each meeting only adds one to the queued barrier's
@@ -55,18 +65,15 @@ void syncthreads(const std::source_location& loc);
 // the thread queues anything else or another thread starts running, so the kernel's own code
 // counts the repeat inline (syncthreads_repeat) instead of calling into the emulator.
 struct BarrierRepeat {
-  const void* site = nullptr;  // the barrier's site (see site_key in backends/emu)
+  const void* site = nullptr;  // the barrier's site_key
   uint32_t* last = nullptr;    // the queued barrier's last release number
   uint32_t room = 0;           // repeats it can still count; 0 when there is nothing to count
 };
 inline thread_local BarrierRepeat t_barrier_repeat;
 
 inline void syncthreads_repeat(const std::source_location& loc) {
-  static_assert(sizeof(std::source_location) == sizeof(const void*));
-  const void* site;
-  std::memcpy(&site, &loc, sizeof site);  // libstdc++: one pointer to the call site's record
   BarrierRepeat& r = t_barrier_repeat;
-  if (r.room && r.site == site) {
+  if (r.room && r.site == site_key(loc)) {
     ++*r.last;
     --r.room;
     return;
