@@ -28,6 +28,19 @@ void rerun(Session& s, RunRequest r, LabState& st) {
   if (st.invalid.empty()) s.request(std::move(r));
 }
 
+// Another kernel of the lab, at its own defaults (size, block; its first variant).
+void switch_kernel(Session& s, const KernelSpec& spec, LabState& st) {
+  RunRequest r = default_request();
+  r.kernel = spec.name;
+  r.config.variant.clear();
+  r.config.n = spec.default_n;
+  r.config.block = {spec.default_block, 1, 1};
+  st.n = int(spec.default_n);
+  st.block = int(spec.default_block);
+  st.block_y = 1;
+  rerun(s, r, st);
+}
+
 void badge(const char* text, ImVec4 color, LabState& st, bool pass) {
   const ImVec2 ts = ImGui::CalcTextSize(text);
   const float pad = 0.35f * em();
@@ -83,17 +96,8 @@ void draw_lab(Session& s, LabState& st) {
   if (ImGui::BeginCombo("##kernel", here ? (spec.title + "  (" + spec.name + ")").c_str() : "choose a kernel")) {
     for (const CatalogEntry& e : cat.entries())
       if (in_lab(e.spec.name) && ImGui::Selectable((e.spec.title + "  (" + e.spec.name + ")").c_str(), e.spec.name == spec.name) &&
-          e.spec.name != spec.name) {
-        RunRequest r = default_request();
-        r.kernel = e.spec.name;
-        r.config.variant.clear();
-        r.config.n = e.spec.default_n;
-        r.config.block = {e.spec.default_block, 1, 1};
-        st.n = int(e.spec.default_n);
-        st.block = int(e.spec.default_block);
-        st.block_y = 1;
-        rerun(s, r, st);
-      }
+          e.spec.name != spec.name)
+        switch_kernel(s, e.spec, st);
     ImGui::EndCombo();
   }
   if (!here) {
@@ -101,17 +105,7 @@ void draw_lab(Session& s, LabState& st) {
     for (const CatalogEntry& e : cat.entries()) {
       if (!in_lab(e.spec.name)) continue;
       ImGui::Spacing();
-      if (ImGui::Selectable((e.spec.title + "  (" + e.spec.name + ")").c_str())) {
-        RunRequest r = default_request();
-        r.kernel = e.spec.name;
-        r.config.variant.clear();
-        r.config.n = e.spec.default_n;
-        r.config.block = {e.spec.default_block, 1, 1};
-        st.n = int(e.spec.default_n);
-        st.block = int(e.spec.default_block);
-        st.block_y = 1;
-        rerun(s, r, st);
-      }
+      if (ImGui::Selectable((e.spec.title + "  (" + e.spec.name + ")").c_str())) switch_kernel(s, e.spec, st);
       ImGui::Indent(E);
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       ImGui::TextWrapped("%s", e.spec.description.c_str());

@@ -3,6 +3,7 @@
 #include "ws/viz/colormap.h"
 #include "ws/viz/gl.h"
 #include "ws/viz/shader.h"
+#include "gl_draw_state.h"
 
 namespace ws::viz {
 
@@ -34,12 +35,7 @@ bool HeatmapRenderer::draw(const Heatmap& h, ImVec4 empty, std::string& error) {
     glGenTextures(1, &m.texture);
     m.ready = true;
   }
-  GLint prev_tex = 0, prev_prog = 0, prev_vao = 0, prev_unpack = 0;
-  glGetIntegerv(GL_TEXTURE_BINDING_2D, &prev_tex);
-  glGetIntegerv(GL_CURRENT_PROGRAM, &prev_prog);
-  glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &prev_vao);
-  glGetIntegerv(GL_UNPACK_ALIGNMENT, &prev_unpack);
-  GLboolean blend = glIsEnabled(GL_BLEND), scissor = glIsEnabled(GL_SCISSOR_TEST);
+  const GlDrawState saved;  // put back when this returns
 
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, m.texture);
@@ -51,8 +47,6 @@ bool HeatmapRenderer::draw(const Heatmap& h, ImVec4 empty, std::string& error) {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
 
-  glDisable(GL_BLEND);
-  glDisable(GL_SCISSOR_TEST);
   glUseProgram(m.program.id());
   glUniform1i(m.program.uniform("u_values"), 0);
   glUniform2f(m.program.uniform("u_range"), h.vmin, h.vmax);
@@ -67,13 +61,6 @@ bool HeatmapRenderer::draw(const Heatmap& h, ImVec4 empty, std::string& error) {
   glUniform4fv(m.program.uniform("u_palette"), kCategoryColors, palette);
   glBindVertexArray(m.vao);
   glDrawArrays(GL_TRIANGLES, 0, 3);
-
-  glBindVertexArray(static_cast<GLuint>(prev_vao));
-  glUseProgram(static_cast<GLuint>(prev_prog));
-  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(prev_tex));
-  glPixelStorei(GL_UNPACK_ALIGNMENT, prev_unpack);
-  if (blend) glEnable(GL_BLEND);
-  if (scissor) glEnable(GL_SCISSOR_TEST);
   return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include "ws/viz/gl.h"
 #include "ws/viz/shader.h"
+#include "gl_draw_state.h"
 
 #include <algorithm>
 
@@ -43,12 +44,7 @@ bool TimelineRenderer::draw(const TimelineGrid& g, const TimelineView& v, const 
     glGenTextures(1, &m.texture);
     m.ready = true;
   }
-  GLint prev_tex = 0, prev_prog = 0, prev_vao = 0, prev_unpack = 0;
-  glGetIntegerv(GL_TEXTURE_BINDING_2D, &prev_tex);
-  glGetIntegerv(GL_CURRENT_PROGRAM, &prev_prog);
-  glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &prev_vao);
-  glGetIntegerv(GL_UNPACK_ALIGNMENT, &prev_unpack);
-  GLboolean blend = glIsEnabled(GL_BLEND), scissor = glIsEnabled(GL_SCISSOR_TEST);
+  const GlDrawState saved;  // put back when this returns
 
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, m.texture);
@@ -74,8 +70,6 @@ bool TimelineRenderer::draw(const TimelineGrid& g, const TimelineView& v, const 
   GLint viewport[4] = {0, 0, 0, 0};
   glGetIntegerv(GL_VIEWPORT, viewport);
 
-  glDisable(GL_BLEND);
-  glDisable(GL_SCISSOR_TEST);
   glUseProgram(m.program.id());
   auto u = [&](const char* n) { return m.program.uniform(n); };
   glUniform1i(u("u_cells"), 0);
@@ -99,13 +93,6 @@ bool TimelineRenderer::draw(const TimelineGrid& g, const TimelineView& v, const 
   glUniform4fv(u("u_colors"), 8, col);
   glBindVertexArray(m.vao);
   glDrawArrays(GL_TRIANGLES, 0, 3);
-
-  glBindVertexArray(static_cast<GLuint>(prev_vao));
-  glUseProgram(static_cast<GLuint>(prev_prog));
-  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(prev_tex));
-  glPixelStorei(GL_UNPACK_ALIGNMENT, prev_unpack);
-  if (blend) glEnable(GL_BLEND);
-  if (scissor) glEnable(GL_SCISSOR_TEST);
   return true;
 }
 
