@@ -28,6 +28,10 @@ if [ -x "$carry/bin/bench_gpu_trace" ]; then
   echo "== gpu-trace recording overhead"
   "$carry/bin/bench_gpu_trace" 2>&1 | tee "$out/trace_overhead.txt"
 fi
+if [ -x "$carry/bin/bench_gpu_trace_floor" ]; then
+  echo "== floors of exact per-site counting (hand-written reduce 3)"
+  "$carry/bin/bench_gpu_trace_floor" 2>&1 | tee "$out/trace_floor.txt"
+fi
 
 echo "== cross-check: emulator vs gpu-trace, every catalog kernel (blocks 0 and 1)"
 "$carry/bin/warpscope" crosscheck > "$out/crosscheck.txt" 2>&1
