@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench_cuda.h"
 #include <cub/device/device_reduce.cuh>  // reduce.cuh calls CUB: before the kernel API
 #include "preamble.h"
 
@@ -93,14 +94,6 @@ __global__ void twin_reduce8(const int* g_idata, int* g_odata, unsigned n) {
 
 // ---- timing ------------------------------------------------------------------------------------
 
-#define CHECK(x)                                                                           \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
 
 struct Pair {
   const char* name;

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench_cuda.h"
 #include "bench_gpu_trace.h"
 #include <cub/device/device_reduce.cuh>  // reduce.cuh calls CUB: before the kernel API
 #include "preamble.h"
@@ -23,14 +24,6 @@ namespace traced {
 }  // namespace traced
 using namespace traced;
 
-#define CHECK(x)                                                                                 \
-  do {                                                                                           \
-    cudaError_t e_ = (x);                                                                        \
-    if (e_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));   \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
 
 namespace {
 
@@ -82,26 +75,6 @@ void arm(Buffers& b, unsigned blocks, int full, bool counters) {
   CHECK(cudaDeviceSynchronize());
 }
 
-template <class F>
-float median_ms(F f, int reps = 31) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  std::vector<float> t;
-  for (int i = 0; i < 3; ++i) f();
-  for (int i = 0; i < reps; ++i) {
-    CHECK(cudaEventRecord(a));
-    f();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  CHECK(cudaGetLastError());
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 }  // namespace
 

@@ -19,23 +19,15 @@
 //   build/bench/bench_gpu_trace_floor
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
+
+#include "bench_cuda.h"
 
 namespace {
 
-#define CHECK(x)                                                                               \
-  do {                                                                                         \
-    cudaError_t e_ = (x);                                                                      \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
 
-constexpr int kBlock = 256, kWarps = kBlock / 32, kSlots = 32, kSites = 8, kSmRows = 132 * 64;
+constexpr int kBlock = 256, kWarps = kBlock / 32, kSlots = 32, kSites = 8, kWarpSlotsPerSm = 64;
 
 enum Variant { Plain, Log, RedPerSm, RedPerBlock, CountsPerBlock, CountsPerSmSlot };
 
@@ -43,6 +35,7 @@ struct Rec {
   unsigned* addr;            // Log: [warp][slot][lane]
   unsigned* mask;            // Log: [warp][slot]
   unsigned long long* rows;  // the atomics' rows
+  unsigned sm_count;         // rows per SM: %smid % sm_count, as gpu-trace does
 };
 
 __device__ __forceinline__ unsigned lane_id() {
@@ -54,6 +47,10 @@ __device__ __forceinline__ unsigned sm_id() {
   unsigned s;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
   return s;
+}
+__device__ __forceinline__ unsigned sm_row(unsigned sm_count) {  // as gpu-trace's: no division when in range
+  const unsigned s = sm_id();
+  return s < sm_count ? s : s % sm_count;
 }
 __device__ __forceinline__ unsigned warp_slot() {
   unsigned w;
@@ -103,13 +100,13 @@ __device__ __forceinline__ void count(const Rec& r, unsigned site, unsigned addr
     r.addr[slot * 32 + lane] = addr;
     if (leader) r.mask[slot] = mask;
   } else if constexpr (V == RedPerSm || V == RedPerBlock) {
-    const size_t row = V == RedPerSm ? (sm_id() % 132) * kSites + site : size_t(blockIdx.x) * kSites + site;
+    const size_t row = V == RedPerSm ? sm_row(r.sm_count) * kSites + site : size_t(blockIdx.x) * kSites + site;
     if (leader) atomicAdd(&r.rows[row], (unsigned long long)__popc(mask));
   } else {
     const unsigned c = lane_linear_counts(mask, lane, addr, global);
     const unsigned long long packed = (1ull << 48) | (unsigned long long)__popc(mask) << 24 | c;
     const size_t row = V == CountsPerBlock ? size_t(blockIdx.x) * kSites + site
-                                           : ((sm_id() % 132) * 64 + warp_slot()) * kSites + site;
+                                           : (sm_row(r.sm_count) * kWarpSlotsPerSm + warp_slot() % kWarpSlotsPerSm) * kSites + site;
     if (leader) atomicAdd(&r.rows[row], packed);
   }
 }
@@ -158,32 +155,16 @@ int main() {
   const std::vector<int> ones(n, 1);
   CHECK(cudaMemcpy(g, ones.data(), n * sizeof(int), cudaMemcpyHostToDevice));
   const size_t slots = size_t(blocks) * kWarps * kSlots;
-  const size_t rows = std::max<size_t>(size_t(blocks) * kSites, size_t(kSmRows) * kSites);
   Rec r{};
+  r.sm_count = unsigned(prop.multiProcessorCount);
+  const size_t rows = std::max<size_t>(size_t(blocks), size_t(r.sm_count) * kWarpSlotsPerSm) * kSites;
   CHECK(cudaMalloc(&r.addr, slots * 32 * sizeof(unsigned)));
   CHECK(cudaMalloc(&r.mask, slots * sizeof(unsigned)));
   CHECK(cudaMalloc(&r.rows, rows * sizeof(unsigned long long)));
   CHECK(cudaMemset(r.rows, 0, rows * sizeof(unsigned long long)));
-
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
-  auto median_ms = [&](void (*kernel)(const int*, int*, unsigned, Rec)) {
-    std::vector<float> t;
-    for (int rep = 0; rep < 34; ++rep) {
-      CHECK(cudaEventRecord(e0));
-      kernel<<<blocks, kBlock>>>(g, out, n, r);
-      CHECK(cudaEventRecord(e1));
-      CHECK(cudaEventSynchronize(e1));
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, e0, e1));
-      if (rep >= 3) t.push_back(ms);  // the first runs warm up
-    }
-    CHECK(cudaGetLastError());
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-  };
-  const float plain = median_ms(reduce3<Plain>);
+  using Kernel = void (*)(const int*, int*, unsigned, Rec);
+  auto time_kernel = [&](Kernel kernel) { return median_ms([&] { kernel<<<blocks, kBlock>>>(g, out, n, r); }); };
+  const float plain = time_kernel(reduce3<Plain>);
   int sum0 = 0;
   CHECK(cudaMemcpy(&sum0, out, sizeof sum0, cudaMemcpyDeviceToHost));
   std::printf("floors of exact per-site counting, reduce 3, n = 2^24 ints, block 256, on %s, median of 31\n",
@@ -191,7 +172,7 @@ int main() {
   std::printf("plain reduce 3: %.4f ms (block 0 sums %d ones: %s)\n", plain, sum0, sum0 == kBlock ? "right" : "WRONG");
   const struct {
     const char* what;
-    void (*kernel)(const int*, int*, unsigned, Rec);
+    Kernel kernel;
   } rows_to_time[] = {
       {"log: every lane stores its address (count later)", reduce3<Log>},
       {"RED of popc(mask) per access, rows per SM", reduce3<RedPerSm>},
@@ -200,7 +181,7 @@ int main() {
       {"counts + 1 packed RED per access, rows per SM warp slot", reduce3<CountsPerSmSlot>},
   };
   std::printf("%-58s %8s\n", "what every counted access does", "x plain");
-  for (const auto& row : rows_to_time) std::printf("%-58s %8.2f\n", row.what, median_ms(row.kernel) / plain);
+  for (const auto& row : rows_to_time) std::printf("%-58s %8.2f\n", row.what, time_kernel(row.kernel) / plain);
   std::printf("(issue 4's target for counters only: <= 3x; gpu-trace's own counters: see bench_gpu_trace)\n");
   return 0;
 }
