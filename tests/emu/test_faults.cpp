@@ -46,6 +46,21 @@ TEST(EmuFaults, OutOfBoundsNamesSiteThreadAndIndex) {
   EXPECT_TRUE(r2.ok());
 }
 
+TEST(EmuFaults, AFailedBlocksThreadsAreUnwoundWithTheirLocals) {
+  emu::Memory mem;
+  auto in = mem.upload<int>("in", test::iota_input(64));
+  auto out = mem.alloc<int>("out", 64);
+  std::atomic<int> destroyed{0};
+  std::atomic<int>* counter = &destroyed;
+  auto r = emu::launch(mem, test::options(1, 64), {}, [=] { fault_with_live_objects(in, out, counter); });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.trace.diagnostics.at(0).code, "out-of-bounds");
+  EXPECT_EQ(r.trace.diagnostics.at(0).thread, 7u);
+  // Threads 0-6 ran to their end; 7 stopped in the fault and 8-63 were left inside the kernel:
+  // each thread's local is destroyed exactly once.
+  EXPECT_EQ(destroyed.load(), 64);
+}
+
 TEST(EmuFaults, StepBudgetStopsASpinWait) {
   emu::Memory mem;
   auto flag = mem.alloc<int>("flag", 1);

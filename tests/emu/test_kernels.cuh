@@ -1,6 +1,8 @@
 // Small kernels written for the emulator's tests, each as the lecture notes write it.
 #pragma once
 
+#include <atomic>
+
 #include "ws/kernel.cuh"
 
 // Sequential addressing (Harris step 3), one element per thread.
@@ -100,6 +102,21 @@ __global__ void barrier_in_condition(ws::global_array<const int> in, ws::global_
 __global__ void off_by_one(ws::global_array<const int> in, ws::global_array<int> out) {
   unsigned i = threadIdx.x;
   out[i] = in[i + 1];
+}
+
+// Every thread holds an object whose destructor counts, then thread 7 reads past the end of
+// `in` while the others are stopped at or after their first load: the failed block's threads
+// must still be torn down with their frames unwound.
+struct CountsItsDestruction {
+  std::atomic<int>* destroyed;
+  ~CountsItsDestruction() { destroyed->fetch_add(1); }
+};
+__global__ void fault_with_live_objects(ws::global_array<const int> in, ws::global_array<int> out,
+                                        std::atomic<int>* destroyed) {
+  CountsItsDestruction guard{destroyed};
+  int v = in[threadIdx.x];
+  if (threadIdx.x == 7) v += in[threadIdx.x + 1000];
+  out[threadIdx.x] = v;
 }
 
 // Warp-shuffle reduction of one warp.

@@ -104,62 +104,68 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
 }
 
 Worker::~Worker() {
-  // A lane that finished the kernel is resumed once more and its fiber returns. One that stopped
-  // inside the kernel (a block that failed) is unwound: destroying a suspended fiber makes boost
-  // throw forced_unwind into it, which costs far more, so it is only for the rare case.
+  // Every lane that ever ran is suspended somewhere: at its Exit after the last block, or inside
+  // the kernel when its block failed. Each is resumed once with quitting_ set and switches back
+  // here for the last time from the end of lane_main: an exited lane by leaving lane_main's
+  // loop, one inside the kernel by an exception (FiberUnwind, thrown by yield_lane) that unwinds
+  // its frames, so that their destructors run. A lane that never ran returns at once.
   Worker* const outer = t_worker;
   t_worker = this;
   quitting_ = true;
   queue_.clear();
-  for (Lane& l : lanes_) {
-    current_ = &l;
-    if (l.fiber && l.state == LaneState::Exited) {
-      switch_from_ = kFromScheduler;
-      std::move(l.fiber).resume();
+  if (fibers_ready_) {
+    for (Lane& l : lanes_) {
+      current_ = &l;
+      fiber_swap(scheduler_, l.fiber);
     }
-    l.fiber = {};
   }
   t_worker = outer;
 }
 
+namespace {
+// Thrown into a suspended lane by the destructor (see ~Worker). Not a std::exception, so that
+// the kernel's own `catch (const std::exception&)` does not stop it.
+struct FiberUnwind {};
+}  // namespace
+
+void Worker::lane_main(void* worker) {
+  Worker& w = *static_cast<Worker*>(worker);
+  try {
+    while (!w.quitting_) {  // one pass per block
+      try {
+        w.launch_.body();
+      } catch (const FiberUnwind&) {
+        throw;
+      } catch (const std::exception& e) {
+        // fail() switches away and never returns here.
+        w.fail(nullptr, "exception", std::string("the kernel threw: ") + e.what());
+      }
+      w.push(nullptr, ReqType::Exit, SubOp::Load);
+      w.posted(true);
+    }
+  } catch (const FiberUnwind&) {
+  }
+  FiberContext gone;  // never resumed
+  fiber_swap(gone, w.scheduler_);
+  __builtin_unreachable();
+}
+
 void Worker::create_fibers() {
+  stacks_.reserve(threads_);
   for (uint32_t i = 0; i < threads_; ++i) {
-    lanes_[i].fiber = boost::context::fiber(
-        std::allocator_arg, PooledStack(kStackBytes, i),
-        [this](boost::context::fiber&& from) {
-          take_continuation(std::move(from));
-          while (!quitting_) {  // one pass per block
-            try {
-              launch_.body();
-            } catch (const boost::context::detail::forced_unwind&) {
-              throw;  // the worker is tearing this fiber down
-            } catch (const std::exception& e) {
-              // fail() switches away and never returns here.
-              fail(nullptr, "exception", std::string("the kernel threw: ") + e.what());
-            }
-            push(nullptr, ReqType::Exit, SubOp::Load);
-            posted(true);
-          }
-          return std::move(scheduler_);  // back to the destructor
-        });
+    const FiberStack& stack = stacks_.emplace_back(kStackBytes, i);
+    lanes_[i].fiber = fiber_make(stack.top(), stack.usable_bytes(), &Worker::lane_main, this);
   }
   fibers_ready_ = true;
 }
 
 // Switching. The scheduler hands a queue of lanes to run; each lane, when it has posted its next
 // operation, switches straight to the next lane of the queue, and the last one switches back to
-// the scheduler: one context switch per lane instead of two. Whoever switches sets
-// `switch_from_` first, so the lane (or scheduler) it wakes can file away the continuation it
-// receives under the right owner.
+// the scheduler: one context switch per lane instead of two.
 void Worker::enter(Lane& lane) {
   current_ = &lane;
   threadIdx = tids_[lane.linear];
   t_barrier_repeat.room = 0;  // it pointed into the lane that ran before
-}
-
-void Worker::take_continuation(boost::context::fiber&& from) {
-  if (switch_from_ == kFromScheduler) scheduler_ = std::move(from);
-  else lanes_[switch_from_].fiber = std::move(from);
 }
 
 void Worker::run_queue() {
@@ -167,24 +173,22 @@ void Worker::run_queue() {
   queue_pos_ = 1;
   Lane& first = *queue_[0];
   enter(first);
-  switch_from_ = kFromScheduler;
-  boost::context::fiber last = std::move(first.fiber).resume();
-  lanes_[switch_from_].fiber = std::move(last);  // the lane that switched back to us
+  fiber_swap(scheduler_, first.fiber);
   queue_.clear();
 }
 
 void Worker::yield_lane() {
-  if (current_->state == LaneState::AtBarrier) file_for_release(*current_);
-  switch_from_ = uint32_t(current_ - lanes_.data());
-  boost::context::fiber from;
+  Lane& self = *current_;
+  if (self.state == LaneState::AtBarrier) file_for_release(self);
   if (!failed_ && queue_pos_ < queue_.size()) {
     Lane& next = *queue_[queue_pos_++];
     enter(next);
-    from = std::move(next.fiber).resume();
+    fiber_swap(self.fiber, next.fiber);
   } else {
-    from = std::move(scheduler_).resume();
+    fiber_swap(self.fiber, scheduler_);
   }
-  take_continuation(std::move(from));
+  // (A lane that exited returns to lane_main's loop, which ends: an exception costs far more.)
+  if (quitting_ && self.state != LaneState::Exited) throw FiberUnwind{};
 }
 
 bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {

@@ -29,7 +29,6 @@
 // operation in it cannot be interrupted by the step budget.
 #pragma once
 
-#include <boost/context/fiber.hpp>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +38,8 @@
 #include <string>
 #include <vector>
 
+#include "fiber_stack.h"
+#include "fiber_switch.h"
 #include "ws/detail/emu_hooks.h"
 #include "site_registry.h"
 #include "ws/emu/launch.h"
@@ -103,7 +104,7 @@ struct alignas(64) Lane {
   // the threads that sit out the tree (they run to their exit without stopping once).
   static constexpr uint32_t kQueue = 16;
 
-  boost::context::fiber fiber;  // the lane, suspended (empty while it runs)
+  FiberContext fiber;  // the lane, suspended (stale while it runs)
   uint32_t linear = 0;
   LaneState state = LaneState::Running;
   uint8_t head = 0;  // back to 0 whenever the queue empties: a lane that stops at every
@@ -209,6 +210,7 @@ class Worker {
 
  private:
   void create_fibers();
+  static void lane_main(void* worker);
   void enter(Lane& lane);
   void run_queue();
   void yield_lane();
@@ -222,7 +224,6 @@ class Worker {
   void meet_failure(Lane& lane);
   void perform_store(const Request& r) const;
   uint32_t site_id(const Request& r) const;
-  void take_continuation(boost::context::fiber&& from);
   bool issue_one(uint32_t warp);
   void issue_warp_op(uint32_t mask, Lane* lanes);
   void count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask,
@@ -256,11 +257,10 @@ class Worker {
   };
   std::vector<DynamicView> dynamic_views_;
   Lane* current_ = nullptr;
-  boost::context::fiber scheduler_;  // the scheduler, suspended while lanes run
+  std::vector<FiberStack> stacks_;  // one per lane
+  FiberContext scheduler_;           // the scheduler, suspended while lanes run
   std::vector<Lane*> queue_;         // lanes to run, in order, before control returns
   size_t queue_pos_ = 0;
-  static constexpr uint32_t kFromScheduler = 0xffffffffu;
-  uint32_t switch_from_ = kFromScheduler;
   BlockRecord* record_ = nullptr;
   uint32_t block_ = 0;
   uint64_t epoch_ = 0;
@@ -292,7 +292,7 @@ class Worker {
   bool leaving_empty_ = true;  // every leaving_ list is empty (the last block finished)
   bool failed_ = false;
   bool fibers_ready_ = false;
-  bool quitting_ = false;  // the destructor resumes exited lanes so that their fibers return
+  bool quitting_ = false;  // the destructor resumes every lane once, to unwind its stack
 };
 
 // Compact text for a set of thread indices: "0-15, 32-47".

@@ -10,7 +10,6 @@
 // (a TLB shootdown on every core) cost more than the whole emulation of a 2^16 reduction.
 #pragma once
 
-#include <boost/context/stack_context.hpp>
 #include <cstddef>
 #include <mutex>
 #include <new>
@@ -67,26 +66,26 @@ class StackPool {
   std::vector<char*> free_;
 };
 
-class PooledStack {
+// One fiber's stack, from the pool and back to it.
+class FiberStack {
  public:
-  PooledStack(std::size_t size, unsigned index) : size_(size), offset_((index % 173) * 320) {}
-
-  boost::context::stack_context allocate() {
-    char* low = StackPool::instance().take(size_);
-    boost::context::stack_context sctx;
-    sctx.size = size_ - offset_;
-    sctx.sp = low + size_ - offset_;
-    return sctx;
+  FiberStack(std::size_t bytes, unsigned index)
+      : bytes_(bytes), offset_((index % 173) * 320), low_(StackPool::instance().take(bytes)) {}
+  ~FiberStack() {
+    if (low_) StackPool::instance().give(low_, bytes_);
   }
+  FiberStack(FiberStack&& o) noexcept : bytes_(o.bytes_), offset_(o.offset_), low_(o.low_) { o.low_ = nullptr; }
+  FiberStack(const FiberStack&) = delete;
+  FiberStack& operator=(const FiberStack&) = delete;
+  FiberStack& operator=(FiberStack&&) = delete;
 
-  void deallocate(boost::context::stack_context& sctx) noexcept {
-    char* low = static_cast<char*>(sctx.sp) + offset_ - size_;
-    StackPool::instance().give(low, size_);
-  }
+  void* top() const { return low_ + bytes_ - offset_; }  // the stack grows down from here
+  std::size_t usable_bytes() const { return bytes_ - offset_; }
 
  private:
-  std::size_t size_;
+  std::size_t bytes_;
   std::size_t offset_;
+  char* low_;
 };
 
 }  // namespace ws::emu
