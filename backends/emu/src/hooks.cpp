@@ -32,8 +32,8 @@ const char* verb(AccessKind k) {
 
 }  // namespace
 
-void access(const std::source_location& loc, SubOp sub, const AccessRequest& req) {
-  worker().post_access(loc, sub, req);
+void access(const std::source_location& loc, uint64_t tag, uint64_t byte_offset) {
+  worker().post_access(site_key(loc), tag, byte_offset);
 }
 
 void out_of_bounds(const std::source_location& loc, uint32_t alloc, int64_t index, uint64_t extent,
@@ -51,8 +51,8 @@ void out_of_bounds(const std::source_location& loc, uint32_t alloc, int64_t inde
   w.fail(&loc, "out-of-bounds", std::move(msg));
 }
 
-bool store(const std::source_location& loc, const AccessRequest& req, void* target, const void* value) {
-  return worker().post_store(loc, req, target, value);
+void store(const std::source_location& loc, uint64_t tag, uint64_t byte_offset, void* target, uint64_t value) {
+  worker().post_store(site_key(loc), tag, byte_offset, target, value);
 }
 
 void syncthreads(const std::source_location& loc) { worker().post_barrier(loc); }

@@ -87,6 +87,7 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   threads_ = uint32_t(launch.opt.block.count());
   warps_ = (threads_ + kWarpSize - 1) / kWarpSize;
   lanes_.resize(threads_);
+  queue_.resize(threads_);
   tids_.resize(threads_);
   pending_failures_.resize(threads_);
   warp_steps_.resize(warps_);
@@ -112,7 +113,7 @@ Worker::~Worker() {
   Worker* const outer = t_worker;
   t_worker = this;
   quitting_ = true;
-  queue_.clear();
+  queue_size_ = 0;
   if (fibers_ready_) {
     for (Lane& l : lanes_) {
       current_ = &l;
@@ -169,18 +170,18 @@ void Worker::enter(Lane& lane) {
 }
 
 void Worker::run_queue() {
-  if (queue_.empty()) return;
+  if (queue_size_ == 0) return;
   queue_pos_ = 1;
   Lane& first = *queue_[0];
   enter(first);
   fiber_swap(scheduler_, first.fiber);
-  queue_.clear();
+  queue_size_ = 0;
 }
 
 void Worker::yield_lane() {
   Lane& self = *current_;
   if (self.state == LaneState::AtBarrier) file_for_release(self);
-  if (!failed_ && queue_pos_ < queue_.size()) {
+  if (!failed_ && queue_pos_ < queue_size_) {
     Lane& next = *queue_[queue_pos_++];
     enter(next);
     fiber_swap(self.fiber, next.fiber);
@@ -211,7 +212,7 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
     l.head = l.size = 0;  // (the last block left each lane's Exit queued)
     l.last_barrier = Lane::kNoBarrier;
     l.state = LaneState::Running;
-    queue_.push_back(&l);
+    schedule(l);
   }
   std::fill(ready_.begin(), ready_.end(), 0u);
   exited_ = releases_ = at_barrier_ = at_barrier_key_ = 0;
@@ -492,8 +493,12 @@ void Worker::count_access(BlockRecord& rec, uint32_t site, const Request& r, uin
   // banks, sectors and lines repeat every 128 bytes), so each site remembers the counts of the
   // last such pattern it met, and a warp that repeats it skips the rules.
   const uint64_t stride = n > 1 ? offsets[1] - offsets[0] : 0;
-  bool linear = true;
-  for (uint32_t k = 2; k < n; ++k) linear &= offsets[k] - offsets[k - 1] == stride;
+  uint64_t off_stride = 0;  // non-zero when some lane is not at `stride` from the one before
+  uint32_t k = 2;
+  for (; k + 1 < n; k += 2)
+    off_stride |= ((offsets[k] - offsets[k - 1]) ^ stride) | ((offsets[k + 1] - offsets[k]) ^ stride);
+  if (k < n) off_stride |= (offsets[k] - offsets[k - 1]) ^ stride;
+  const bool linear = off_stride == 0;
   CountMemo& memo = count_memo_[site % kCountMemos];
   const uint32_t phase = uint32_t(offsets[0] % 128);
   uint32_t first, second;  // shared: wavefronts, ideal wavefronts; global: sectors, lines
@@ -570,7 +575,7 @@ bool Worker::release_barrier() {
     if (--l->size == 0) {  // (a lane whose queue was full of barriers)
       l->head = 0;
       l->state = LaneState::Running;
-      queue_.push_back(l);
+      schedule(*l);
     } else {
       l->head = uint8_t((l->head + 1) % Lane::kQueue);
       refresh(*l);
@@ -707,7 +712,7 @@ inline void Worker::retire_head(Lane& l) {
   if (--l.size == 0) {
     l.head = 0;
     l.state = LaneState::Running;  // (issue_one took the issued lanes out of ready_)
-    queue_.push_back(&l);
+    schedule(l);
   } else {
     l.head = uint8_t((l.head + 1) % Lane::kQueue);
     refresh(l);

@@ -98,6 +98,9 @@ struct Request {
   AtomicOp atomic() const { return AtomicOp(bits >> 4); }
 };
 static_assert(sizeof(Request) == 40);
+// The tail that an access_tag word (emu_hooks.h) is copied onto, in its order.
+static_assert(offsetof(Request, alloc) == 32 && offsetof(Request, type) == 36 && offsetof(Request, sub) == 37 &&
+              offsetof(Request, width) == 38 && offsetof(Request, bits) == 39 && uint8_t(ReqType::Access) == 0);
 
 struct alignas(64) Lane {
   // Operations queued before the lane stops. 16 holds a whole reduction's worth of barriers for
@@ -167,11 +170,10 @@ class Worker {
 
   // --- called from lane fibers (emu_hooks) ---
   Lane& lane() { return *current_; }
-  void post_access(const std::source_location& loc, SubOp sub, const AccessRequest& req);
-  // Returns false when the store is too wide to queue: the lane has waited for its turn and
-  // writes the value itself.
-  bool post_store(const std::source_location& loc, const AccessRequest& req, void* target,
-                  const void* value);
+  // `tag` is the kernel's access_tag word (emu_hooks.h). A store of up to 8 bytes is queued with
+  // its value; a wider one is posted as an access, and the lane writes it when it resumes.
+  void post_access(const void* key, uint64_t tag, uint64_t byte_offset);
+  void post_store(const void* key, uint64_t tag, uint64_t byte_offset, void* target, uint64_t value);
   // A thread that sits out a loop's body (reduction steps it has no part in) meets the loop's
   // barrier again and again: one queued entry counts the repeats, and a release does not touch
   // the lanes that still have repeats to wait (see release_barrier). (Capped, so that a loop of
@@ -215,7 +217,7 @@ class Worker {
   void run_queue();
   void yield_lane();
   Request& push(const void* loc, ReqType type, SubOp sub);
-  Request& push_access(const std::source_location& loc, SubOp sub, const AccessRequest& req);
+  Request& push_access(const void* key, uint64_t tag, uint64_t byte_offset);
   void posted(bool must_stop);
   void retire_head(Lane& lane);
   void refresh(Lane& lane);
@@ -259,8 +261,12 @@ class Worker {
   Lane* current_ = nullptr;
   std::vector<FiberStack> stacks_;  // one per lane
   FiberContext scheduler_;           // the scheduler, suspended while lanes run
-  std::vector<Lane*> queue_;         // lanes to run, in order, before control returns
-  size_t queue_pos_ = 0;
+  // Lanes to run, in order, before control returns: queue_[0, queue_size_). A lane is in it at
+  // most once, so it has room for every lane of the block and never grows.
+  std::vector<Lane*> queue_;
+  uint32_t queue_size_ = 0;
+  uint32_t queue_pos_ = 0;
+  void schedule(Lane& l) { queue_[queue_size_++] = &l; }
   BlockRecord* record_ = nullptr;
   uint32_t block_ = 0;
   uint64_t epoch_ = 0;

@@ -57,37 +57,35 @@ inline void Worker::refresh(Lane& l) {
   }
 }
 
-inline Request& Worker::push_access(const std::source_location& loc, SubOp sub,
-                                    const AccessRequest& req) {
-  Request& r = push(site_key(loc), ReqType::Access, sub);
-  r.access = {req.byte_offset, nullptr, 0};
-  r.alloc = req.alloc;
-  r.width = uint8_t(req.width);
-  r.bits = uint8_t(uint8_t(req.space) | (req.flags & kFlagVolatile) << 1 | uint8_t(req.atomic) << 4);
+// An access's request: its site, its offset, and the kernel's tag word (emu_hooks.h), which is
+// the request's tail (allocation, type, sub-operation, width, bits) as it is.
+inline Request& Worker::push_access(const void* key, uint64_t tag, uint64_t byte_offset) {
+  Lane& l = *current_;
+  t_barrier_repeat.room = 0;  // (as push does)
+  Request& r = l.queue[(l.head + l.size) % Lane::kQueue];
+  r.loc = key;
+  r.access.byte_offset = byte_offset;
+  std::memcpy(static_cast<void*>(&r.alloc), &tag, sizeof tag);
+  ++l.size;
   return r;
 }
 
-inline void Worker::post_access(const std::source_location& loc, SubOp sub, const AccessRequest& req) {
-  push_access(loc, sub, req);
+inline void Worker::post_access(const void* key, uint64_t tag, uint64_t byte_offset) {
+  Request& r = push_access(key, tag, byte_offset);
+  r.access.store_to = nullptr;
   // The lane performs its load or atomic when the warp has issued it; a load of memory that
   // nothing in this launch can write reads the same value now, so that lane goes on.
   const std::vector<uint8_t>& ro = launch_.opt.read_only;
-  const bool now = sub == SubOp::Load && req.space == MemSpace::Global && req.alloc < ro.size() && ro[req.alloc];
+  const bool now = r.sub == SubOp::Load && r.space() == MemSpace::Global && r.alloc < ro.size() && ro[r.alloc];
   posted(!now);
 }
 
-inline bool Worker::post_store(const std::source_location& loc, const AccessRequest& req, void* target,
-                               const void* value) {
-  // Up to 8 bytes ride in the queue; a wider store (int4, a struct) waits for its turn and the
-  // lane writes it.
-  const bool queued = req.width <= 8;
-  Request& r = push_access(loc, SubOp::Store, req);
-  if (queued) {
-    r.access.store_to = target;
-    std::memcpy(&r.access.value, value, req.width);
-  }
-  posted(!queued);
-  return queued;
+inline void Worker::post_store(const void* key, uint64_t tag, uint64_t byte_offset, void* target,
+                               uint64_t value) {
+  Request& r = push_access(key, tag, byte_offset);
+  r.access.store_to = target;
+  r.access.value = value;
+  posted(false);
 }
 
 }  // namespace ws::emu

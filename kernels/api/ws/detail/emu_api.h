@@ -149,7 +149,7 @@ class ref {
 
   value_type load() const {
     check(AccessKind::Load);
-    emu::access(loc_, emu::SubOp::Load, request(AccessKind::Load, AtomicOp::None));
+    emu::access(loc_, tag(emu::SubOp::Load, AtomicOp::None), byte_offset());
     return detail::load_value(base_ + index_, space_ == MemSpace::Global);
   }
 
@@ -157,8 +157,16 @@ class ref {
     requires(!std::is_const_v<T>)
   {
     check(AccessKind::Store);
-    if (!emu::store(loc_, request(AccessKind::Store, AtomicOp::None), base_ + index_, &v))
+    if constexpr (sizeof(T) <= 8) {
+      // The value rides in the emulator's queue, which writes it when the warp issues the store.
+      uint64_t bits = 0;
+      std::memcpy(&bits, &v, sizeof(T));
+      emu::store(loc_, tag(emu::SubOp::Store, AtomicOp::None), byte_offset(), base_ + index_, bits);
+    } else {
+      // Wider (an int4, a struct): the thread waits for its turn and writes it itself.
+      emu::access(loc_, tag(emu::SubOp::Store, AtomicOp::None), byte_offset());
       detail::store_value(base_ + index_, v, space_ == MemSpace::Global);
+    }
     return *this;
   }
   const ref& operator=(const ref& other) const
@@ -213,10 +221,10 @@ class ref {
   template <class>
   friend class ptr;
 
-  emu::AccessRequest request(AccessKind kind, AtomicOp op) const {
-    return {kind, op, space_, flags_, alloc_, uint32_t(sizeof(T)),
-            uint64_t(index_) * uint64_t(sizeof(T))};
+  uint64_t tag(emu::SubOp sub, AtomicOp op) const {
+    return emu::access_tag(alloc_, sub, uint32_t(sizeof(T)), space_, flags_, op);
   }
+  uint64_t byte_offset() const { return uint64_t(index_) * uint64_t(sizeof(T)); }
   void check(AccessKind kind) const {
     if (index_ < 0 || uint64_t(index_) >= extent_)
       emu::out_of_bounds(loc_, alloc_, index_, extent_, kind);
@@ -250,7 +258,7 @@ class ptr {
   std::remove_cv_t<T> atomic(AtomicOp op, std::remove_cv_t<T> v, std::remove_cv_t<T> cmp = {}) const {
     ref<T> r = **this;
     r.check(AccessKind::Atomic);
-    emu::access(loc_, emu::SubOp::Atomic, r.request(AccessKind::Atomic, op));
+    emu::access(loc_, r.tag(emu::SubOp::Atomic, op), r.byte_offset());
     return detail::apply_atomic(base_ + index_, op, v, cmp, space_ == MemSpace::Global);
   }
 

@@ -23,23 +23,25 @@ namespace ws::emu {
 // operator[]) issues as two instructions of the same site, in that order.
 enum class SubOp : uint8_t { Load = 0, Store = 1, Atomic = 2, Barrier = 3, WarpOp = 4, Fence = 5 };
 
-struct AccessRequest {
-  AccessKind kind;
-  AtomicOp atomic;
-  MemSpace space;
-  uint8_t flags;
-  uint32_t alloc;
-  uint32_t width;        // bytes
-  uint64_t byte_offset;  // from the allocation's first element
-};
+// What an access says of itself besides its site and byte offset, in one word: the allocation
+// (bits 0-31), the sub-operation (40-47), the width in bytes (48-55), and in the top byte the
+// memory space (bit 56), the volatile flag (57) and the atomic operation (60-63). The emulator
+// queues the word as it is (it is the tail of its queued request; bits 32-39 are the request's
+// type, 0 for an access), so the kernel's code builds it mostly from constants and passes it in a
+// register.
+constexpr uint64_t access_tag(uint32_t alloc, SubOp sub, uint32_t width, MemSpace space, uint8_t flags,
+                              AtomicOp op) {
+  return uint64_t(alloc) | uint64_t(uint8_t(sub)) << 40 | uint64_t(uint8_t(width)) << 48 |
+         uint64_t(uint8_t(uint8_t(space) | (flags & kFlagVolatile) << 1 | uint8_t(op) << 4)) << 56;
+}
 
-// Posts a load or an atomic and returns once the warp has issued it; the caller then performs it.
-void access(const std::source_location& loc, SubOp sub, const AccessRequest& req);
+// Posts a load, an atomic, or a store wider than 8 bytes, and returns once the warp has issued
+// it; the caller then performs it. `byte_offset` counts from the allocation's first element.
+void access(const std::source_location& loc, uint64_t tag, uint64_t byte_offset);
 
-// Posts a store of `req.width` bytes from `value` to `target`. Returns true when the emulator
-// took it over (it writes the bytes when the warp issues the store, and the thread runs on
-// meanwhile); false when the thread waited for its turn and must write the value itself.
-bool store(const std::source_location& loc, const AccessRequest& req, void* target, const void* value);
+// Posts a store of up to 8 bytes (`value`'s low bytes) to `target`: the emulator writes them
+// when the warp issues the store, and the thread runs on meanwhile.
+void store(const std::source_location& loc, uint64_t tag, uint64_t byte_offset, void* target, uint64_t value);
 
 // Reports an out-of-bounds access and ends the launch. Never returns to the kernel.
 [[noreturn]] void out_of_bounds(const std::source_location& loc, uint32_t alloc, int64_t index,
