@@ -276,13 +276,22 @@ bool Worker::issue_one(uint32_t w) {
       if (pc[i] < best) best = pc[i], leader = i;
     }
     const Request& first = L[leader].req();
-    for (uint32_t m = ready; m; m &= m - 1) {
-      const int i = std::countr_zero(m);
-      if (pc[i] != best) continue;
-      const Request& r = L[i].req();  // same key: same sub-operation, so the same type
-      if (r.loc == first.loc && (r.type != ReqType::Access || r.alloc == first.alloc)) {
-        mask |= 1u << i;
-        if (r.type == ReqType::Access) offsets[lanes++] = r.access.byte_offset;
+    if (first.type == ReqType::Access) {
+      // One instruction: the same site and the same allocation (an access's tail word holds
+      // the allocation, width and kind, which are one per site and allocation).
+      const uint64_t tail = first.tail();
+      for (uint32_t m = ready; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        const Request& r = L[i].req();
+        if (pc[i] == best && r.loc == first.loc && r.tail() == tail) {
+          mask |= 1u << i;
+          offsets[lanes++] = r.access.byte_offset;
+        }
+      }
+    } else {
+      for (uint32_t m = ready; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        if (pc[i] == best && L[i].req().loc == first.loc) mask |= 1u << i;
       }
     }
     if (first.type == ReqType::WarpOp && first.warp.op != WarpOp::ActiveMask) {

@@ -32,6 +32,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <mutex>
 #include <span>
@@ -95,6 +96,12 @@ struct Request {
   AccessKind kind() const { return AccessKind(sub); }
   MemSpace space() const { return MemSpace(bits & 1); }
   uint8_t flags() const { return (bits >> 1) & 1; }
+  // alloc, type, sub, width and bits as one word: what an access_tag word (emu_hooks.h) set.
+  uint64_t tail() const {
+    uint64_t t;
+    std::memcpy(&t, &alloc, sizeof t);
+    return t;
+  }
   AtomicOp atomic() const { return AtomicOp(bits >> 4); }
 };
 static_assert(sizeof(Request) == 40);

@@ -135,6 +135,9 @@ struct RunResult {
   std::vector<Diagnostic> errors;  // faults that stopped a launch, and backend errors
   std::vector<std::string> notes;  // e.g. "the grid was capped at 1024 blocks"
   RunTiming timing;                // gpu-fast with RunConfig::timing.reps > 0
+  // emu: wall time of the emulator's launches themselves (the blocks, the merge of their
+  // records), without making the inputs, the CPU reference and the check.
+  double emulate_seconds = 0;
 };
 
 enum class BackendKind { Emu, GpuFast, GpuTrace };

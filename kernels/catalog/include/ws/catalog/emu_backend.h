@@ -98,6 +98,7 @@ class EmuBackend {
     const LaunchInfo info = launch_info(kernel_, cfg_, entry);
     emu::LaunchResult r = emu::launch(mem_, opt, info, [=] { kernel(args...); });
     const bool ok = r.ok();
+    out_.emulate_seconds += r.seconds;
     if (!ok)
       for (const Diagnostic& d : r.trace.diagnostics)
         if (d.severity == Severity::Error) out_.errors.push_back(d);
