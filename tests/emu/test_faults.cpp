@@ -86,6 +86,18 @@ TEST(EmuFaults, ShuffleMaskNamingAbsentLanes) {
   EXPECT_NE(d.message.find("lane 16 waits at the end of the kernel"), std::string::npos) << d.message;
 }
 
+TEST(EmuFaults, SyncwarpMaskNamingAbsentLanes) {
+  emu::Memory mem;
+  auto out = mem.alloc<int>("out", 32);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { syncwarp_bad_mask(out); });
+  ASSERT_FALSE(r.ok());
+  const Diagnostic& d = r.trace.diagnostics.at(0);
+  EXPECT_EQ(d.code, "warp-sync-mask");
+  EXPECT_NE(d.message.find("__syncwarp"), std::string::npos) << d.message;
+  EXPECT_NE(d.message.find("lanes 0000ffff"), std::string::npos) << d.message;
+  EXPECT_NE(d.message.find("lane 16"), std::string::npos) << d.message;
+}
+
 TEST(EmuFaults, InvalidLaunchIsRefusedBeforeRunning) {
   emu::Memory mem;
   bool ran = false;

@@ -133,6 +133,28 @@ __global__ void shuffle_bad_mask(ws::global_array<const int> in, ws::global_arra
   out[threadIdx.x] = v;
 }
 
+// Every lane reads its right neighbour's element, then (after __syncwarp) overwrites its own:
+// right only if no lane's store lands before every lane's load, as the warp instruction order
+// says. The lanes do not stop at __syncwarp (it returns nothing), so this checks that running on
+// past it changes nothing that memory sees.
+__global__ void rotate_with_syncwarp(ws::global_array<const int> in, ws::global_array<int> out) {
+  __shared__ ws::shared_array<int, 32, "s"> s;
+  const unsigned t = threadIdx.x;
+  s[t] = in[t];
+  __syncwarp();
+  int v = s[(t + 1) % 32];
+  __syncwarp();
+  s[t] = v;
+  __syncwarp();
+  out[t] = s[t];
+}
+
+// __syncwarp() with the full mask in a branch half the warp takes: lanes 16..31 never come.
+__global__ void syncwarp_bad_mask(ws::global_array<int> out) {
+  if (threadIdx.x < 16) __syncwarp();
+  out[threadIdx.x] = 1;
+}
+
 // Spins on a flag that nobody sets.
 __global__ void spin_forever(ws::global_array<int> flag) {
   while (flag[0] == 0) {

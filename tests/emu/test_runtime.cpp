@@ -42,6 +42,29 @@ TEST(EmuRuntime, ShuffleReduction) {
   EXPECT_EQ(shuffles, 5);
 }
 
+TEST(EmuRuntime, SyncwarpKeepsTheWarpsInstructionOrder) {
+  emu::Memory mem;
+  auto input = test::iota_input(32, 100);
+  auto in = mem.upload<int>("in", input);
+  auto out = mem.alloc<int>("out", 32);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { rotate_with_syncwarp(in, out); });
+  ASSERT_TRUE(r.ok());
+  const std::vector<int> got = mem.download(out);
+  for (int t = 0; t < 32; ++t) EXPECT_EQ(got[t], input[(t + 1) % 32]) << "lane " << t;
+  // Warp 0 issues, in this order: the global load, the shared store, __syncwarp, the shared
+  // load, __syncwarp, the shared store, __syncwarp, the shared load, the global store; every
+  // one with all 32 lanes.
+  std::vector<std::string> order;
+  for (const Event& e : r.trace.events) {
+    EXPECT_EQ(e.mask, 0xffffffffu);
+    if (e.type == EventType::WarpSync) order.push_back("sync");
+    else if (e.type == EventType::Access) order.push_back(std::string(to_string(e.space)) + " " + to_string(e.kind));
+  }
+  const std::vector<std::string> want = {"global load", "shared store", "sync", "shared load", "sync",
+                                         "shared store", "sync", "shared load", "global store"};
+  EXPECT_EQ(order, want);
+}
+
 TEST(EmuRuntime, HierarchicalAtomics) {
   emu::Memory mem;
   auto input = test::iota_input(128 * 4);

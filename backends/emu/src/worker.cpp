@@ -751,6 +751,12 @@ uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op, uint32
                               uint64_t value, int32_t arg, int32_t width) {
   Request& r = push(site_key(loc), ReqType::WarpOp, SubOp::WarpOp);
   r.warp = {value, member_mask, arg, width, op};
+  if (op == WarpOp::SyncWarp) {
+    // __syncwarp() returns nothing: like a barrier it is queued and the lane runs on (memory
+    // still sees every operation in issue order; the next load stops the lane anyway).
+    posted(false);
+    return 0;
+  }
   posted(true);
   return current_->result;
 }
