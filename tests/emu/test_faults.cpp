@@ -61,6 +61,22 @@ TEST(EmuFaults, AFailedBlocksThreadsAreUnwoundWithTheirLocals) {
   EXPECT_EQ(destroyed.load(), 64);
 }
 
+TEST(EmuFaults, AnExceptionThrownByKernelCodeIsReportedAndTheEmulatorGoesOn) {
+  emu::Memory mem;
+  auto in = mem.upload<int>("in", test::iota_input(64));
+  auto out = mem.alloc<int>("out", 64);
+  for (int round = 0; round < 2; ++round) {  // a second launch after the first one's teardown
+    auto r = emu::launch(mem, test::options(2, 32, 2), {}, [=] { throws_in_thread_3(in, out); });
+    ASSERT_FALSE(r.ok());
+    const Diagnostic& d = r.trace.diagnostics.at(0);
+    EXPECT_EQ(d.code, "exception");
+    EXPECT_EQ(d.thread, 3u);
+    EXPECT_NE(d.message.find("the kernel threw: boom in thread 3"), std::string::npos) << d.message;
+  }
+  auto ok = emu::launch(mem, test::options(1, 32), {}, [=] { shuffle_sum(in, out); });
+  EXPECT_TRUE(ok.ok());
+}
+
 TEST(EmuFaults, StepBudgetStopsASpinWait) {
   emu::Memory mem;
   auto flag = mem.alloc<int>("flag", 1);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <stdexcept>
 
 #include "ws/kernel.cuh"
 
@@ -116,6 +117,13 @@ __global__ void fault_with_live_objects(ws::global_array<const int> in, ws::glob
   CountsItsDestruction guard{destroyed};
   int v = in[threadIdx.x];
   if (threadIdx.x == 7) v += in[threadIdx.x + 1000];
+  out[threadIdx.x] = v;
+}
+
+// Thread 3 throws a C++ exception after its first load (kernel code is C++ on the emulator).
+__global__ void throws_in_thread_3(ws::global_array<const int> in, ws::global_array<int> out) {
+  int v = in[threadIdx.x];
+  if (threadIdx.x == 3) throw std::runtime_error("boom in thread 3");
   out[threadIdx.x] = v;
 }
 

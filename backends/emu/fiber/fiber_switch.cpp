@@ -6,7 +6,7 @@
 namespace ws::emu {
 
 // [SECTION] x86-64 (System V ABI): six callee-saved registers and the stack pointer
-#if defined(__x86_64__)
+#if WS_EMU_NATIVE_FIBER_SWITCH
 
 // ws_emu_fiber_swap(save_sp = %rdi, load_sp = %rsi): pushes the callee-saved registers on the
 // running stack, saves the stack pointer, loads the other one and pops that context's
@@ -111,7 +111,7 @@ void fiber_swap(FiberContext& from, const FiberContext& to) {
 
 }  // namespace portable
 
-#if !defined(__x86_64__)
+#if !WS_EMU_NATIVE_FIBER_SWITCH
 FiberContext fiber_make(void* stack_top, std::size_t stack_bytes, FiberEntry entry, void* arg) {
   return portable::fiber_make(stack_top, stack_bytes, entry, arg);
 }

@@ -42,7 +42,11 @@ FiberContext fiber_make(void* stack_top, std::size_t stack_bytes, FiberEntry ent
 
 // Saves the running context in `from` and resumes `to`; returns when something switches to
 // `from` again. `to` must be a context made by fiber_make or saved by fiber_swap, and not running.
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(WS_EMU_PORTABLE_FIBER_SWITCH)
+#define WS_EMU_NATIVE_FIBER_SWITCH 1
+#endif
+
+#if WS_EMU_NATIVE_FIBER_SWITCH
 extern "C" void ws_emu_fiber_swap(void** save_sp, void* load_sp);  // fiber_switch.cpp, in assembly
 inline void fiber_swap(FiberContext& from, const FiberContext& to) { ws_emu_fiber_swap(&from.sp, to.sp); }
 #else
@@ -50,8 +54,8 @@ void fiber_swap(FiberContext& from, const FiberContext& to);
 #endif
 
 // The same pair through Boost.Context's fcontext: what fiber_make and fiber_swap are on the
-// platforms that have no switch of our own (anything but x86-64). Built everywhere so that the
-// tests run it on x86-64 too.
+// platforms that have no switch of our own (anything but x86-64, or any platform with the CMake
+// option WARPSCOPE_EMU_PORTABLE_SWITCH). Built everywhere so that the tests run it on x86-64 too.
 namespace portable {
 FiberContext fiber_make(void* stack_top, std::size_t stack_bytes, FiberEntry entry, void* arg);
 void fiber_swap(FiberContext& from, const FiberContext& to);
