@@ -354,6 +354,7 @@ bool Worker::issue_one(uint32_t w) {
 void Worker::issue_warp_op(uint32_t mask, Lane* L) {
   const Request& lr = L[std::countr_zero(mask)].req();
   const WarpOp op = lr.warp.op;
+  if (op == WarpOp::SyncWarp) return;  // nothing to compute: its lanes did not wait for a result
   uint64_t vote = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
     const int i = std::countr_zero(m);
@@ -390,7 +391,7 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L) {
       case WarpOp::Any: lane.result = (vote & r.member_mask) != 0; break;
       case WarpOp::All: lane.result = (vote & r.member_mask) == (r.member_mask & mask); break;
       case WarpOp::ActiveMask: lane.result = mask; break;
-      case WarpOp::SyncWarp: lane.result = 0; break;
+      case WarpOp::SyncWarp: break;  // (returned above)
     }
   }
 }
