@@ -7,7 +7,6 @@
 #include <span>
 #include <sstream>
 
-#include "fiber_stack.h"
 #include "ws/analysis/instruction.h"
 #include "site_registry.h"
 #include "worker_post.h"

@@ -6,9 +6,9 @@
 //      through an array wrapper, __syncthreads(), a warp-synchronous call, a fence) to its own
 //      short queue, with where in the source it is. An operation whose result the thread needs
 //      (a load, an atomic, a shuffle or vote) makes it stop and give control back; one that
-//      returns nothing (a store, a barrier, a fence) is queued and the thread runs on. This is
-//      safe because a thread's own work between two operations depends only on its registers:
-//      every value it reads from memory comes from a load that waits for its turn.
+//      returns nothing (a store, a barrier, a fence, __syncwarp) is queued and the thread runs
+//      on. This is safe because a thread's own work between two operations depends only on its
+//      registers: every value it reads from memory comes from a load that waits for its turn.
 //   2. Warps take turns (round robin). A warp issues ONE instruction per turn: it takes the lanes
 //      whose oldest queued operation is at the earliest source position (smallest line, then
 //      column: the "min-PC" policy), records them as one warp instruction with their active mask,
