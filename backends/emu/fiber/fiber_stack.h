@@ -10,10 +10,12 @@
 // (a TLB shootdown on every core) cost more than the whole emulation of a 2^16 reduction.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <mutex>
 #include <new>
 #include <sys/mman.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -49,8 +51,11 @@ class StackPool {
     {
       std::lock_guard lock(mutex_);
       if (bytes_ == 0) bytes_ = bytes;
-      // Enough for two workers of 1024 threads each; the rest goes back to the system.
-      if (bytes == bytes_ && free_.size() < kKeep) {
+      // Enough for a launch on every core with blocks of 1024 threads (a launch takes a worker
+      // per core, and each worker a stack per thread of the block); the rest goes back to the
+      // system. A pool smaller than that made every launch on a 16-thread laptop map half its
+      // stacks afresh. What it keeps costs the pages the threads touched, a page or two each.
+      if (bytes == bytes_ && free_.size() < keep_) {
         free_.push_back(low);
         return;
       }
@@ -59,7 +64,7 @@ class StackPool {
   }
 
  private:
-  static constexpr std::size_t kKeep = 2048;
+  const std::size_t keep_ = std::size_t(std::max(2u, std::thread::hardware_concurrency())) * 1024;
   static std::size_t page_size() { return std::size_t(::sysconf(_SC_PAGESIZE)); }
   std::mutex mutex_;
   std::size_t bytes_ = 0;
