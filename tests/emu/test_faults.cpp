@@ -73,6 +73,10 @@ TEST(EmuFaults, AnExceptionThrownByKernelCodeIsReportedAndTheEmulatorGoesOn) {
     EXPECT_EQ(d.thread, 3u);
     EXPECT_NE(d.message.find("the kernel threw: boom in thread 3"), std::string::npos) << d.message;
   }
+  auto odd = emu::launch(mem, test::options(1, 32), {}, [=] { throws_an_int_in_thread_3(in, out); });
+  ASSERT_FALSE(odd.ok());
+  EXPECT_EQ(odd.trace.diagnostics.at(0).code, "exception");
+  EXPECT_NE(odd.trace.diagnostics.at(0).message.find("not a std::exception"), std::string::npos);
   auto ok = emu::launch(mem, test::options(1, 32), {}, [=] { shuffle_sum(in, out); });
   EXPECT_TRUE(ok.ok());
 }

@@ -127,6 +127,19 @@ __global__ void throws_in_thread_3(ws::global_array<const int> in, ws::global_ar
   out[threadIdx.x] = v;
 }
 
+// Each thread writes its global index.
+__global__ void write_global_index(ws::global_array<unsigned> out) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = i;
+}
+
+// The same with something that is not a std::exception.
+__global__ void throws_an_int_in_thread_3(ws::global_array<const int> in, ws::global_array<int> out) {
+  int v = in[threadIdx.x];
+  if (threadIdx.x == 3) throw 42;
+  out[threadIdx.x] = v;
+}
+
 // Warp-shuffle reduction of one warp.
 __global__ void shuffle_sum(ws::global_array<const int> in, ws::global_array<int> out) {
   int v = in[threadIdx.x];

@@ -65,6 +65,24 @@ TEST(EmuRuntime, SyncwarpKeepsTheWarpsInstructionOrder) {
   EXPECT_EQ(order, want);
 }
 
+// Every worker maps a stack (and a guard page) per thread of the block: 64 workers of 1024
+// threads would need 131072 mappings, past Linux's default limit of 65530, and mmap would fail.
+TEST(EmuRuntime, WorkersAreCappedSoThatTheirStacksStayWithinTheMappingLimit) {
+  EXPECT_EQ(emu::launch_workers(64, 64, 1024), 16u);   // 16 x 1024 = 16384 stacks
+  EXPECT_EQ(emu::launch_workers(64, 1000, 256), 64u);  // 64 x 256 fit
+  EXPECT_EQ(emu::launch_workers(128, 1000, 256), 64u);
+  EXPECT_EQ(emu::launch_workers(8, 3, 256), 3u);       // no more workers than blocks
+  EXPECT_EQ(emu::launch_workers(1, 0, 1024), 1u);
+  EXPECT_GE(emu::launch_workers(0, 1000, 32), 1u);     // 0: one per hardware thread
+  // And a launch that asks for too many still runs, on fewer workers.
+  emu::Memory mem;
+  auto out = mem.alloc<unsigned>("out", 64 * 1024);
+  auto r = emu::launch(mem, test::options(64, 1024, 64), {}, [=] { write_global_index(out); });
+  ASSERT_TRUE(r.ok()) << (r.trace.diagnostics.empty() ? "" : r.trace.diagnostics[0].message);
+  const std::vector<unsigned> got = mem.download(out);
+  for (unsigned i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], i);
+}
+
 TEST(EmuRuntime, HierarchicalAtomics) {
   emu::Memory mem;
   auto input = test::iota_input(128 * 4);

@@ -43,7 +43,10 @@ class StackPool {
     void* base = ::mmap(nullptr, bytes + page, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED) throw std::bad_alloc();
-    ::mprotect(base, page, PROT_NONE);  // guard page: the stack grows down into it
+    if (::mprotect(base, page, PROT_NONE) != 0) {  // guard page: the stack grows down into it
+      ::munmap(base, bytes + page);  // (a stack without its guard would overflow silently)
+      throw std::bad_alloc();
+    }
     return static_cast<char*>(base) + page;
   }
 

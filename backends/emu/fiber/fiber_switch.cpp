@@ -11,31 +11,56 @@ namespace ws::emu {
 // ws_emu_fiber_swap(save_sp = %rdi, load_sp = %rsi): pushes the callee-saved registers on the
 // running stack, saves the stack pointer, loads the other one and pops that context's
 // registers; `ret` then returns into the other context, where its own fiber_swap was called.
+// Both stacks hold the same frame at the switch, so one set of CFI rules describes every
+// instruction (a debugger or profiler can walk the stack from inside it).
 // ws_emu_fiber_start is where a new context's first `ret` goes: fiber_make left the entry
 // function in %r13 and its argument in %r12. Its CFI marks the end of the stack, so an unwinder
 // or a debugger walking a fiber's frames stops there.
 asm(R"(
-  .text
+  .pushsection .text
   .globl ws_emu_fiber_swap
-  .hidden ws_emu_fiber_swap
   .type ws_emu_fiber_swap, @function
   .p2align 4
 ws_emu_fiber_swap:
   .cfi_startproc
   pushq %rbp
+  .cfi_adjust_cfa_offset 8
+  .cfi_rel_offset rbp, 0
   pushq %rbx
+  .cfi_adjust_cfa_offset 8
+  .cfi_rel_offset rbx, 0
   pushq %r12
+  .cfi_adjust_cfa_offset 8
+  .cfi_rel_offset r12, 0
   pushq %r13
+  .cfi_adjust_cfa_offset 8
+  .cfi_rel_offset r13, 0
   pushq %r14
+  .cfi_adjust_cfa_offset 8
+  .cfi_rel_offset r14, 0
   pushq %r15
+  .cfi_adjust_cfa_offset 8
+  .cfi_rel_offset r15, 0
   movq %rsp, (%rdi)
   movq %rsi, %rsp
   popq %r15
+  .cfi_adjust_cfa_offset -8
+  .cfi_restore r15
   popq %r14
+  .cfi_adjust_cfa_offset -8
+  .cfi_restore r14
   popq %r13
+  .cfi_adjust_cfa_offset -8
+  .cfi_restore r13
   popq %r12
+  .cfi_adjust_cfa_offset -8
+  .cfi_restore r12
   popq %rbx
+  .cfi_adjust_cfa_offset -8
+  .cfi_restore rbx
   popq %rbp
+  .cfi_adjust_cfa_offset -8
+  .cfi_restore rbp
   ret
   .cfi_endproc
   .size ws_emu_fiber_swap, .-ws_emu_fiber_swap
@@ -52,6 +77,7 @@ ws_emu_fiber_start:
   ud2
   .cfi_endproc
   .size ws_emu_fiber_start, .-ws_emu_fiber_start
+  .popsection
 )");
 
 extern "C" void ws_emu_fiber_start();

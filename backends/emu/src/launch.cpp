@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
@@ -161,6 +162,13 @@ void merge(Trace& t, std::vector<BlockRecord>& records, const RecordOptions& rop
 
 }  // namespace
 
+unsigned launch_workers(unsigned requested, uint32_t blocks, uint32_t threads_per_block) {
+  constexpr uint32_t kMaxStacks = 16384;
+  unsigned workers = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+  workers = std::min<unsigned>(workers, std::max<uint32_t>(1, blocks));
+  return std::min<unsigned>(workers, std::max<uint32_t>(1, kMaxStacks / std::max<uint32_t>(1, threads_per_block)));
+}
+
 LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& info,
                     std::function<void()> body) {
   const auto start = std::chrono::steady_clock::now();
@@ -194,20 +202,31 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
   std::vector<BlockRecord> records(blocks);
   for (uint32_t b = 0; b < blocks; ++b) records[b].recorded = is_recorded(state.opt.record, b);
 
-  unsigned workers = opt_in.workers ? opt_in.workers : std::max(1u, std::thread::hardware_concurrency());
-  workers = std::min<unsigned>(workers, blocks);
+  const uint32_t threads = uint32_t(opt_in.block.count());
+  const unsigned workers = launch_workers(opt_in.workers, blocks, threads);
   std::atomic<uint32_t> next{0};
+  std::mutex error_mutex;
+  std::string worker_error;  // a worker that could not get its stacks or memory
   auto work = [&] {
-    Worker w(state);
-    for (;;) {
-      if (state.aborted.load(std::memory_order_relaxed)) break;
-      if (opt_in.cancel && opt_in.cancel->load(std::memory_order_relaxed)) {
-        state.aborted = true;  // reported once, below
-        break;
+    try {
+      Worker w(state);
+      for (;;) {
+        if (state.aborted.load(std::memory_order_relaxed)) break;
+        if (opt_in.cancel && opt_in.cancel->load(std::memory_order_relaxed)) {
+          state.aborted = true;  // reported once, below
+          break;
+        }
+        const uint32_t b = next.fetch_add(1, std::memory_order_relaxed);
+        if (b >= blocks) break;
+        if (!w.run_block(b, records[b])) break;
       }
-      const uint32_t b = next.fetch_add(1, std::memory_order_relaxed);
-      if (b >= blocks) break;
-      if (!w.run_block(b, records[b])) break;
+    } catch (const std::exception& e) {
+      std::lock_guard lock(error_mutex);
+      if (worker_error.empty())
+        worker_error = std::string("the emulator could not get the memory for a worker's ") +
+                       std::to_string(threads) + " thread stacks (" + e.what() +
+                       "); fewer workers (`--workers`) or a smaller block need less";
+      state.aborted = true;
     }
   };
   if (workers <= 1) {
@@ -218,6 +237,12 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
   }
 
   merge(t, records, state.opt.record, result.issued_instructions, result.lane_accesses);
+  if (!worker_error.empty()) {
+    Diagnostic d;
+    d.code = "emulator-resources";
+    d.message = worker_error;
+    t.diagnostics.insert(t.diagnostics.begin(), std::move(d));
+  }
   if (opt_in.cancel && opt_in.cancel->load() &&
       std::none_of(t.diagnostics.begin(), t.diagnostics.end(), [](const Diagnostic& d) { return d.code == "cancelled"; })) {
     Diagnostic d;

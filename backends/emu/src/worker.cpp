@@ -139,6 +139,8 @@ void Worker::lane_main(void* worker) {
       } catch (const std::exception& e) {
         // fail() switches away and never returns here.
         w.fail(nullptr, "exception", std::string("the kernel threw: ") + e.what());
+      } catch (...) {
+        w.fail(nullptr, "exception", "the kernel threw an exception that is not a std::exception");
       }
       w.push(nullptr, ReqType::Exit, SubOp::Load);
       w.posted(true);

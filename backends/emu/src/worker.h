@@ -30,6 +30,7 @@
 #pragma once
 
 #include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -97,15 +98,18 @@ struct Request {
   MemSpace space() const { return MemSpace(bits & 1); }
   uint8_t flags() const { return (bits >> 1) & 1; }
   // alloc, type, sub, width and bits as one word: what an access_tag word (emu_hooks.h) set.
-  uint64_t tail() const {
-    uint64_t t;
-    std::memcpy(&t, &alloc, sizeof t);
-    return t;
-  }
+  uint64_t tail() const;  // (defined below Request: it needs offsetof)
   AtomicOp atomic() const { return AtomicOp(bits >> 4); }
 };
 static_assert(sizeof(Request) == 40);
-// The tail that an access_tag word (emu_hooks.h) is copied onto, in its order.
+inline uint64_t Request::tail() const {
+  uint64_t t;
+  std::memcpy(&t, reinterpret_cast<const char*>(this) + offsetof(Request, alloc), sizeof t);
+  return t;
+}
+// The tail that an access_tag word (emu_hooks.h) is copied onto, in its order (a little-endian
+// word: its low bits land on `alloc`).
+static_assert(std::endian::native == std::endian::little, "the access tag word is laid out little-endian");
 static_assert(offsetof(Request, alloc) == 32 && offsetof(Request, type) == 36 && offsetof(Request, sub) == 37 &&
               offsetof(Request, width) == 38 && offsetof(Request, bits) == 39 && uint8_t(ReqType::Access) == 0);
 

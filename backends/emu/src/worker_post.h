@@ -3,6 +3,7 @@
 // lane's queue without a call into worker.cpp; the scheduler (worker.cpp) uses refresh too.
 #pragma once
 
+#include <cstddef>
 #include <cstring>
 
 #include "site_registry.h"
@@ -65,7 +66,7 @@ inline Request& Worker::push_access(const void* key, uint64_t tag, uint64_t byte
   Request& r = l.queue[(l.head + l.size) % Lane::kQueue];
   r.loc = key;
   r.access.byte_offset = byte_offset;
-  std::memcpy(static_cast<void*>(&r.alloc), &tag, sizeof tag);
+  std::memcpy(reinterpret_cast<char*>(&r) + offsetof(Request, alloc), &tag, sizeof tag);
   ++l.size;
   return r;
 }

@@ -125,6 +125,12 @@ struct LaunchResult {
   double seconds = 0;                // wall time of the launch
 };
 
+// How many worker threads a launch runs on: `requested` (0: one per hardware thread), no more
+// than there are blocks, and no more than keep every worker's thread stacks within 16384 in all
+// (each is two memory mappings, the stack and its guard page; Linux allows 65530 per process by
+// default, and 64 workers of 1024 threads would need 131072).
+unsigned launch_workers(unsigned requested, uint32_t blocks, uint32_t threads_per_block);
+
 // Runs `body` (which calls the kernel function with its arguments) once per CUDA thread of the
 // grid. Never throws for kernel faults: they become error diagnostics in the trace.
 LaunchResult launch(Memory& mem, const LaunchOptions& opt, const LaunchInfo& info,
