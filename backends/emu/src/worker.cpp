@@ -262,7 +262,7 @@ bool Worker::issue_one(uint32_t w) {
   Lane* L = &lanes_[base];
   const int count = int(std::min<uint32_t>(kWarpSize, threads_ - base));
   // A warp-synchronous call whose named lanes have all arrived goes first.
-  uint32_t mask = complete_warp_sync_group(L, count);
+  uint32_t mask = waiting_warp_sync_ ? complete_warp_sync_group(L, count) : 0;
   // The issued lanes' byte offsets, in lane order, gathered while the lanes are looked at anyway.
   uint64_t offsets[kWarpSize];
   uint32_t lanes = 0;
@@ -484,15 +484,24 @@ void Worker::count_access(BlockRecord& rec, uint32_t site, const Request& r, uin
   const uint32_t n = uint32_t(offsets.size());
   const AccessKind kind = r.kind();
   const MemSpace space = r.space();
+  // The block's row for (site, kind, space): where it was last time, checked, or looked for.
+  uint32_t& slot = counter_slot_[(site * 8 + uint32_t(kind) * 2 + uint32_t(space)) % kCountMemos];
   SiteCounters* c = nullptr;
-  for (SiteCounters& s : rec.counters)  // a kernel has a handful of sites
+  if (slot < rec.counters.size()) {
+    SiteCounters& s = rec.counters[slot];
     if (s.site == site && s.kind == kind && s.space == space) c = &s;
+  }
   if (!c) {
-    SiteCounters s;
-    s.site = site;
-    s.kind = kind;
-    s.space = space;
-    c = &rec.counters.emplace_back(s);
+    for (SiteCounters& s : rec.counters)  // a kernel has a handful of sites
+      if (s.site == site && s.kind == kind && s.space == space) c = &s;
+    if (!c) {
+      SiteCounters s;
+      s.site = site;
+      s.kind = kind;
+      s.space = space;
+      c = &rec.counters.emplace_back(s);
+    }
+    slot = uint32_t(c - rec.counters.data());
   }
   c->width = std::max<uint8_t>(c->width, r.width);
   ++c->instructions;

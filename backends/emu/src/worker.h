@@ -296,6 +296,9 @@ class Worker {
   };
   static constexpr uint32_t kCountMemos = 64;
   CountMemo count_memo_[kCountMemos];
+  // count_access' other memory: per (site, kind, space), direct-mapped, the index of its row in
+  // the block's counters the last time (checked before use: rows are per block).
+  uint32_t counter_slot_[kCountMemos] = {};
   // Barrier bookkeeping, so that neither a release nor the scheduler's "is anything left" test
   // walks all the block's lanes: counts kept as lanes change state, and the lanes at a barrier
   // filed by the release that lets them go (their head entry's `last`).
