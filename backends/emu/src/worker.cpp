@@ -585,9 +585,15 @@ bool Worker::release_barrier() {
   // first, so that a lane that meets its next barrier at once is counted at that one.
   ++releases_;
   std::vector<Lane*>& leaving = leaving_[releases_ % kReleaseRing];
-  for (const Lane* l : leaving) {
-    --at_barrier_;
-    if (l->req().loc == barrier_key_) --at_barrier_key_;
+  if (at_barrier_key_ == at_barrier_) {
+    // Every waiting lane is at barrier_key_ (the usual case), the leaving ones too.
+    at_barrier_ -= uint32_t(leaving.size());
+    at_barrier_key_ -= uint32_t(leaving.size());
+  } else {
+    for (const Lane* l : leaving) {
+      --at_barrier_;
+      if (l->req().loc == barrier_key_) --at_barrier_key_;
+    }
   }
   if (at_barrier_ == 0) barrier_key_ = nullptr;
   for (Lane* l : leaving) {
