@@ -143,7 +143,7 @@ class ref {
   ref(T* base, int64_t index, uint64_t extent, uint32_t alloc, MemSpace space, uint8_t flags,
       const std::source_location& loc)
       : base_(base), index_(index), extent_(extent), alloc_(alloc), space_(space), flags_(flags),
-        loc_(loc) {}
+        loc_(loc), tag_(emu::access_tag(alloc, emu::SubOp::Load, uint32_t(sizeof(T)), space, flags, AtomicOp::None)) {}
 
   operator value_type() const { return load(); }
 
@@ -221,8 +221,10 @@ class ref {
   template <class>
   friend class ptr;
 
+  // The access word, from the part the constructor made where the view's space and flags are
+  // constants (Load and AtomicOp::None are zero bits).
   uint64_t tag(emu::SubOp sub, AtomicOp op) const {
-    return emu::access_tag(alloc_, sub, uint32_t(sizeof(T)), space_, flags_, op);
+    return tag_ | emu::access_tag(0, sub, 0, MemSpace::Global, 0, op);
   }
   uint64_t byte_offset() const { return uint64_t(index_) * uint64_t(sizeof(T)); }
   void check(AccessKind kind) const {
@@ -237,6 +239,7 @@ class ref {
   MemSpace space_;
   uint8_t flags_;
   std::source_location loc_;
+  uint64_t tag_;
 };
 
 // &a[i]: what atomicAdd and friends take. Pointer arithmetic stays in bounds-checked element
@@ -365,8 +368,13 @@ class dynamic_shared {
   }
 
  private:
-  void bind(const std::source_location&) {
-    if (epoch_ == emu::block_epoch() && data_) return;
+  // Every access checks that the view is bound for this block (inline: it is); the binding
+  // itself is out of line.
+  void bind(const std::source_location& loc) {
+    if (epoch_ != emu::block_epoch() || !data_) [[unlikely]]
+      bind_now(loc);
+  }
+  [[gnu::noinline]] void bind_now(const std::source_location&) {
     const emu::DynamicViewCache& c = emu::t_dynamic_view;
     if (c.epoch == emu::block_epoch() && c.name == Name.c_str() && c.elem_size == sizeof(T)) {
       data_ = static_cast<T*>(c.storage);
