@@ -145,15 +145,15 @@ class ref {
       : base_(base), index_(index), extent_(extent), alloc_(alloc), space_(space), flags_(flags),
         loc_(loc), tag_(emu::access_tag(alloc, emu::SubOp::Load, uint32_t(sizeof(T)), space, flags, AtomicOp::None)) {}
 
-  operator value_type() const { return load(); }
+  [[gnu::always_inline]] operator value_type() const { return load(); }
 
-  value_type load() const {
+  [[gnu::always_inline]] value_type load() const {
     check(AccessKind::Load);
     emu::access(loc_, tag(emu::SubOp::Load, AtomicOp::None), byte_offset());
     return detail::load_value(base_ + index_, space_ == MemSpace::Global);
   }
 
-  const ref& operator=(const value_type& v) const
+  [[gnu::always_inline]] const ref& operator=(const value_type& v) const
     requires(!std::is_const_v<T>)
   {
     check(AccessKind::Store);
