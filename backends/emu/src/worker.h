@@ -230,6 +230,8 @@ class Worker {
   Request& push(const void* loc, ReqType type, SubOp sub);
   Request& push_access(const void* key, uint64_t tag, uint64_t byte_offset);
   void posted(bool must_stop);
+  void posted_access(Request& r, bool must_stop);
+  void set_ready(Lane& l, const Request& h);
   void retire_head(Lane& lane);
   void refresh(Lane& lane);
   void file_for_release(Lane& lane);

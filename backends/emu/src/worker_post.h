@@ -33,18 +33,30 @@ inline void Worker::posted(bool must_stop) {
   if (must_stop || l.size == Lane::kQueue) yield_lane();
 }
 
+// The lane's oldest operation `h` is one it can issue (an access, a warp op or a fence).
+inline void Worker::set_ready(Lane& l, const Request& h) {
+  l.state = LaneState::Ready;
+  ready_pc_[l.linear] = h.order();
+  ready_[l.linear / kWarpSize] |= 1u << (l.linear % kWarpSize);
+}
+
+// An access the lane just pushed: as posted, knowing what it is.
+inline void Worker::posted_access(Request& r, bool must_stop) {
+  Lane& l = *current_;
+  if (l.size == 1) set_ready(l, r);
+  if (must_stop || l.size == Lane::kQueue) yield_lane();
+}
+
 // Called for every operation that becomes a lane's oldest one (about twice per lane access), so
 // it is kept small enough to inline; the rare failure case is out of line.
 inline void Worker::refresh(Lane& l) {
   const Request& h = l.req();
-  uint32_t& ready = ready_[l.linear / kWarpSize];
-  const uint32_t bit = 1u << (l.linear % kWarpSize);
   if (h.type <= ReqType::Fence) {  // Access, WarpOp, Fence: the lane can issue
-    l.state = LaneState::Ready;
-    ready_pc_[l.linear] = h.order();
-    ready |= bit;
+    set_ready(l, h);
     return;
   }
+  uint32_t& ready = ready_[l.linear / kWarpSize];
+  const uint32_t bit = 1u << (l.linear % kWarpSize);
   ready &= ~bit;
   if (h.type == ReqType::Barrier) {
     l.state = LaneState::AtBarrier;
@@ -78,7 +90,7 @@ inline void Worker::post_access(const void* key, uint64_t tag, uint64_t byte_off
   // nothing in this launch can write reads the same value now, so that lane goes on.
   const std::vector<uint8_t>& ro = launch_.opt.read_only;
   const bool now = r.sub == SubOp::Load && r.space() == MemSpace::Global && r.alloc < ro.size() && ro[r.alloc];
-  posted(!now);
+  posted_access(r, !now);
 }
 
 inline void Worker::post_store(const void* key, uint64_t tag, uint64_t byte_offset, void* target,
@@ -86,7 +98,7 @@ inline void Worker::post_store(const void* key, uint64_t tag, uint64_t byte_offs
   Request& r = push_access(key, tag, byte_offset);
   r.access.store_to = target;
   r.access.value = value;
-  posted(false);
+  posted_access(r, false);
 }
 
 }  // namespace ws::emu
