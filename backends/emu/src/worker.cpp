@@ -280,6 +280,8 @@ bool Worker::issue_one(uint32_t w) {
     if (first.type == ReqType::Access) {
       // One instruction: the same site and the same allocation (an access's tail word holds
       // the allocation, width and kind, which are one per site and allocation).
+      // A queued store is written as its lane is taken, lane by lane in order (the highest lane
+      // wins a same-address race, as on the GPU).
       const uint64_t tail = first.tail();
       for (uint32_t m = ready; m; m &= m - 1) {
         const int i = std::countr_zero(m);
@@ -287,6 +289,7 @@ bool Worker::issue_one(uint32_t w) {
         if (pc[i] == best && r.loc == first.loc && r.tail() == tail) {
           mask |= 1u << i;
           offsets[lanes++] = r.access.byte_offset;
+          if (r.access.store_to) perform_store(r);
         }
       }
     } else {
@@ -344,8 +347,7 @@ bool Worker::issue_one(uint32_t w) {
       break;  // barriers, exits and failures are never Ready
   }
   if (rec.recorded) rec.events.push_back(e);
-  // Stores are written now, lane by lane in order (the highest lane wins a same-address race, as
-  // on the GPU); lanes whose queue is now empty resume and perform their loads and atomics.
+  // Lanes whose queue is now empty resume and perform their loads and atomics.
   ready_[w] &= ~mask;  // refresh puts back the lanes whose next queued operation can issue
   for (uint32_t m = mask; m; m &= m - 1) retire_head(L[std::countr_zero(m)]);
   run_queue();
@@ -731,9 +733,8 @@ inline void Worker::perform_store(const Request& r) const {
   std::memcpy(to, &v, r.width);
 }
 
+// (A queued store was written when issue_one took its lane.)
 inline void Worker::retire_head(Lane& l) {
-  const Request& h = l.req();
-  if (h.type == ReqType::Access && h.access.store_to) perform_store(h);
   if (l.state == LaneState::WaitWarp) --waiting_warp_sync_;
   if (--l.size == 0) {
     l.head = 0;
