@@ -181,7 +181,9 @@ void Worker::run_queue() {
 
 void Worker::yield_lane() {
   Lane& self = *current_;
-  if (self.state == LaneState::AtBarrier) file_for_release(self);
+  if (self.state == LaneState::AtBarrier) [[unlikely]]
+    file_for_release_cold(self);  // (a queue full of barriers: rare, and out of line, so that
+                                  // this path keeps few registers to save)
   if (!failed_ && queue_pos_ < queue_size_) {
     Lane& next = *queue_[queue_pos_++];
     enter(next);
@@ -190,8 +192,11 @@ void Worker::yield_lane() {
     fiber_swap(self.fiber, scheduler_);
   }
   // (A lane that exited returns to lane_main's loop, which ends: an exception costs far more.)
-  if (quitting_ && self.state != LaneState::Exited) throw FiberUnwind{};
+  if (quitting_ && self.state != LaneState::Exited) [[unlikely]]
+    throw FiberUnwind{};
 }
+
+void Worker::file_for_release_cold(Lane& l) { file_for_release(l); }
 
 bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   t_worker = this;

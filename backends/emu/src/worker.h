@@ -235,6 +235,7 @@ class Worker {
   void retire_head(Lane& lane);
   void refresh(Lane& lane);
   void file_for_release(Lane& lane);
+  [[gnu::noinline]] void file_for_release_cold(Lane& lane);
   bool barrier_sites_agree();
   void meet_failure(Lane& lane);
   void perform_store(const Request& r) const;
