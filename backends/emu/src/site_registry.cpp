@@ -6,35 +6,14 @@
 
 namespace ws::emu {
 
-namespace {
-
-struct CacheEntry {
-  const void* key = nullptr;
-  uint32_t id = 0;
-  uint64_t order = 0;
-};
-
-constexpr size_t kCacheSize = 128;  // power of two; small, so it stays in L1 next to 1024 fiber stacks
-thread_local CacheEntry t_cache[kCacheSize];
-
-size_t slot(const void* key) {
-  const uint64_t h = (reinterpret_cast<uintptr_t>(key) >> 3) * 0x9E3779B97F4A7C15ull;
-  return (h >> 50) & (kCacheSize - 1);
-}
-
-}  // namespace
-
 SiteRegistry& SiteRegistry::instance() {
   static SiteRegistry registry;
   return registry;
 }
 
-SiteRegistry::Key SiteRegistry::lookup(const std::source_location& loc) {
-  const void* key = site_key(loc);
-  CacheEntry& e = t_cache[slot(key)];
-  if (e.key == key) return {e.id, e.order};
+SiteRegistry::Key SiteRegistry::lookup_slow(const std::source_location& loc) {
   const Key k = instance().insert(loc);
-  e = {key, k.id, k.order};
+  t_site_cache[site_cache_slot(site_key(loc))] = {site_key(loc), k.id, k.order};
   return k;
 }
 
