@@ -242,8 +242,9 @@ class Worker {
   uint32_t site_id(const Request& r) const;
   bool issue_one(uint32_t warp);
   void issue_warp_op(uint32_t mask, Lane* lanes);
-  void count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask,
-                    std::span<const uint64_t> offsets);
+  // (Inlined into issue_one, its one caller: it runs at every warp memory instruction.)
+  [[gnu::always_inline]] inline void count_access(BlockRecord& rec, uint32_t site, const Request& r,
+                                                  uint32_t mask, std::span<const uint64_t> offsets);
   uint32_t complete_warp_sync_group(Lane* lanes, int count) const;
   bool wait_or_fail_warp_sync(uint32_t warp, uint32_t mask, Lane* lanes, int count);
   void report_warp_sync_deadlock();
