@@ -10,16 +10,19 @@
 // (a TLB shootdown on every core) cost more than the whole emulation of a 2^16 reduction.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <mutex>
 #include <new>
 #include <sys/mman.h>
-#include <thread>
 #include <unistd.h>
 #include <vector>
 
 namespace ws::emu {
+
+// The most thread stacks a launch may have in use at once (its workers x threads per block;
+// ws::emu::launch_workers keeps to it): each is two memory mappings, the stack and its guard page,
+// and Linux allows 65530 mappings per process by default.
+inline constexpr std::size_t kMaxStacksInUse = 16384;
 
 // Process-wide free list of stack mappings of one size (the emulator uses one size).
 class StackPool {
@@ -54,11 +57,10 @@ class StackPool {
     {
       std::lock_guard lock(mutex_);
       if (bytes_ == 0) bytes_ = bytes;
-      // Enough for a launch on every core with blocks of 1024 threads (a launch takes a worker
-      // per core, and each worker a stack per thread of the block); the rest goes back to the
-      // system. A pool smaller than that made every launch on a 16-thread laptop map half its
-      // stacks afresh. What it keeps costs the pages the threads touched, a page or two each.
-      if (bytes == bytes_ && free_.size() < keep_) {
+      // As many as a launch may have in use (kMaxStacksInUse), so that the next launch maps
+      // none afresh (a pool of 2048 made every launch on a 16-thread laptop map half its stacks
+      // again). What it keeps costs the pages the threads touched, a page or two each.
+      if (bytes == bytes_ && free_.size() < kMaxStacksInUse) {
         free_.push_back(low);
         return;
       }
@@ -67,7 +69,6 @@ class StackPool {
   }
 
  private:
-  const std::size_t keep_ = std::size_t(std::max(2u, std::thread::hardware_concurrency())) * 1024;
   static std::size_t page_size() { return std::size_t(::sysconf(_SC_PAGESIZE)); }
   std::mutex mutex_;
   std::size_t bytes_ = 0;

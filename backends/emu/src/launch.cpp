@@ -9,6 +9,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "fiber_stack.h"
 #include "site_registry.h"
 #include "worker.h"
 #include "ws/trace/sources.h"
@@ -163,7 +164,7 @@ void merge(Trace& t, std::vector<BlockRecord>& records, const RecordOptions& rop
 }  // namespace
 
 unsigned launch_workers(unsigned requested, uint32_t blocks, uint32_t threads_per_block) {
-  constexpr uint32_t kMaxStacks = 16384;
+  constexpr uint32_t kMaxStacks = uint32_t(kMaxStacksInUse);
   unsigned workers = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
   workers = std::min<unsigned>(workers, std::max<uint32_t>(1, blocks));
   return std::min<unsigned>(workers, std::max<uint32_t>(1, kMaxStacks / std::max<uint32_t>(1, threads_per_block)));
