@@ -165,3 +165,14 @@ TEST(EmuFaults, CancelledBeforeTheStartRunsNothing) {
   EXPECT_EQ(r.trace.diagnostics.at(0).code, "cancelled");
   EXPECT_TRUE(r.trace.events.empty());
 }
+
+// A kernel function called directly on the host, outside ws::emu::launch, has no warp to run in:
+// the program stops with a message that says so, also on a thread that ran a launch before.
+TEST(EmuFaultsDeathTest, AKernelCalledOutsideALaunchSaysSo) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  emu::Memory mem;
+  auto out = mem.alloc<unsigned>("out", 32);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { write_global_index(out); });
+  ASSERT_TRUE(r.ok());
+  EXPECT_DEATH(write_global_index(out), "a kernel was called outside ws::emu::launch");
+}

@@ -230,12 +230,12 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
       state.aborted = true;
     }
   };
-  if (workers <= 1) {
-    work();
-  } else {
+  {
+    // The calling thread is one of the workers: one thread fewer to start per launch.
     std::vector<std::jthread> pool;
-    for (unsigned i = 0; i < workers; ++i) pool.emplace_back(work);
-  }
+    for (unsigned i = 1; i < workers; ++i) pool.emplace_back(work);
+    work();
+  }  // (joins the others)
 
   merge(t, records, state.opt.record, result.issued_instructions, result.lane_accesses);
   if (!worker_error.empty()) {

@@ -119,7 +119,8 @@ Worker::~Worker() {
       fiber_swap(scheduler_, l.fiber);
     }
   }
-  t_worker = outer;
+  // (run_block left this worker as the thread's; a kernel called after the launch must find none.)
+  t_worker = outer == this ? nullptr : outer;
 }
 
 namespace {
