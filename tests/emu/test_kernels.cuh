@@ -127,6 +127,15 @@ __global__ void throws_in_thread_3(ws::global_array<const int> in, ws::global_ar
   out[threadIdx.x] = v;
 }
 
+// One load site, two arrays: even lanes read `a`, odd lanes `b`. A warp instruction touches one
+// allocation, so the site issues twice: the lowest lane's array first.
+__global__ void pick_array_by_parity(ws::global_array<const int> a, ws::global_array<const int> b,
+                                     ws::global_array<int> out) {
+  const unsigned t = threadIdx.x;
+  int v = (t % 2 ? b : a)[t];
+  out[t] = v;
+}
+
 // Each thread writes its global index.
 __global__ void write_global_index(ws::global_array<unsigned> out) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;

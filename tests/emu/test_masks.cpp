@@ -113,3 +113,23 @@ TEST(EmuMasks, LanesLeaveALoopAsTheirRowsEnd) {
     EXPECT_FLOAT_EQ(y[r2], expect) << "row " << r2;
   }
 }
+
+// The same site with lanes on two allocations is two warp instructions, the lowest lane's first.
+TEST(EmuMasks, OneSiteOnTwoArraysIssuesOncePerArray) {
+  emu::Memory mem;
+  const std::vector<int> in_a = test::iota_input(32, 100), in_b = test::iota_input(32, 200);
+  auto a = mem.upload<int>("a", in_a);
+  auto b = mem.upload<int>("b", in_b);
+  auto out = mem.alloc<int>("out", 32);
+  auto opt = test::options(1, 32);
+  opt.read_only.clear();  // (so that the loads wait for their turn, as loads of writable memory do)
+  auto r = emu::launch(mem, opt, {}, [=] { pick_array_by_parity(a, b, out); });
+  ASSERT_TRUE(r.ok());
+  const auto got = mem.download(out);
+  for (int t = 0; t < 32; ++t) EXPECT_EQ(got[t], t % 2 ? in_b[t] : in_a[t]) << "lane " << t;
+  const auto loads = test::events_at(r.trace, "(t % 2 ? b : a)[t]", EventType::Access, AccessKind::Load, 0, 0);
+  ASSERT_EQ(loads.size(), 2u);
+  EXPECT_EQ(test::masks(loads), (std::vector<uint32_t>{0x55555555u, 0xaaaaaaaau}));
+  EXPECT_EQ(r.trace.allocations.at(loads[0].alloc).name, "a");
+  EXPECT_EQ(r.trace.allocations.at(loads[1].alloc).name, "b");
+}

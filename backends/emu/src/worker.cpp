@@ -92,6 +92,7 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   warp_steps_.resize(warps_);
   ready_pc_.assign(threads_, 0);
   ready_.assign(warps_, 0);
+  groups_.assign(warps_, IssueGroup{});
   const Dim3 b = launch.opt.block;
   for (uint32_t i = 0; i < threads_; ++i) {
     Lane& l = lanes_[i];
@@ -222,6 +223,7 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
     schedule(l);
   }
   std::fill(ready_.begin(), ready_.end(), 0u);
+  std::fill(groups_.begin(), groups_.end(), IssueGroup{});
   exited_ = releases_ = at_barrier_ = at_barrier_key_ = 0;
   barrier_key_ = nullptr;
   // A block that finished released every lane it filed; one that failed may have left some.
@@ -275,33 +277,37 @@ bool Worker::issue_one(uint32_t w) {
   if (!mask) {
     const uint32_t ready = ready_[w];
     if (!ready) return false;
-    const uint64_t* pc = &ready_pc_[base];
-    uint64_t best = UINT64_MAX;
-    int leader = 0;
-    for (uint32_t m = ready; m; m &= m - 1) {
-      const int i = std::countr_zero(m);
-      if (pc[i] < best) best = pc[i], leader = i;
-    }
-    const Request& first = L[leader].req();
-    if (first.type == ReqType::Access) {
-      // One instruction: the same site and the same allocation (an access's tail word holds
-      // the allocation, width and kind, which are one per site and allocation).
-      // A queued store is written as its lane is taken, lane by lane in order (the highest lane
-      // wins a same-address race, as on the GPU).
-      const uint64_t tail = first.tail();
-      for (uint32_t m = ready; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        const Request& r = L[i].req();
-        if (pc[i] == best && r.loc == first.loc && r.tail() == tail) {
-          mask |= 1u << i;
-          offsets[lanes++] = r.access.byte_offset;
-          if (r.access.store_to) perform_store(r);
-        }
-      }
+    if (const IssueGroup& g = groups_[w]; g.exact) {
+      mask = g.mask;  // kept by set_ready as the lanes became ready
     } else {
+      // The lanes at the smallest key that do the same thing as the lowest of them: the same site
+      // and, for an access, the same allocation (an access's tail word holds the allocation,
+      // width and kind, which are one per site and allocation).
+      const uint64_t* pc = &ready_pc_[base];
+      uint64_t best = UINT64_MAX;
+      int leader = 0;
       for (uint32_t m = ready; m; m &= m - 1) {
         const int i = std::countr_zero(m);
-        if (pc[i] == best && L[i].req().loc == first.loc) mask |= 1u << i;
+        if (pc[i] < best) best = pc[i], leader = i;
+      }
+      const Request& lead = L[leader].req();
+      const bool access = lead.type == ReqType::Access;
+      const uint64_t tail = access ? lead.tail() : 0;
+      for (uint32_t m = ready; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        if (pc[i] != best) continue;
+        const Request& r = L[i].req();
+        if (r.loc == lead.loc && (!access || r.tail() == tail)) mask |= 1u << i;
+      }
+    }
+    const Request& first = L[std::countr_zero(mask)].req();
+    if (first.type == ReqType::Access) {
+      // The offsets in lane order; a queued store is written as its lane is taken, lane by lane
+      // in order (the highest lane wins a same-address race, as on the GPU).
+      for (uint32_t m = mask; m; m &= m - 1) {
+        const Request& r = L[std::countr_zero(m)].req();
+        offsets[lanes++] = r.access.byte_offset;
+        if (r.access.store_to) perform_store(r);
       }
     }
     if (first.type == ReqType::WarpOp && first.warp.op != WarpOp::ActiveMask) {
@@ -354,7 +360,8 @@ bool Worker::issue_one(uint32_t w) {
   }
   if (rec.recorded) rec.events.push_back(e);
   // Lanes whose queue is now empty resume and perform their loads and atomics.
-  ready_[w] &= ~mask;  // refresh puts back the lanes whose next queued operation can issue
+  ready_[w] &= ~mask;
+  forget_group(w);  // refresh puts back the lanes whose next queued operation can issue
   for (uint32_t m = mask; m; m &= m - 1) retire_head(L[std::countr_zero(m)]);
   run_queue();
   return true;
@@ -455,6 +462,7 @@ bool Worker::wait_or_fail_warp_sync(uint32_t w, uint32_t mask, Lane* L, int coun
     L[i].state = LaneState::WaitWarp;  // out of the min-PC scan until its group is complete
     ready_[w] &= ~(1u << i);
   }
+  forget_group(w);
   waiting_warp_sync_ += uint32_t(std::popcount(mask));
   return true;
 }

@@ -266,6 +266,23 @@ class Worker {
   // the min-PC scan reads these instead of the lane structs, and skips a warp with nothing ready.
   std::vector<uint32_t> ready_;
   std::vector<uint64_t> ready_pc_;
+  // Per warp, the instruction it issues next, kept as its lanes become ready (set_ready), so that
+  // a converged warp issues without a scan: the lanes at the smallest key that match the first
+  // of them to arrive. Exact only while every ready lane at that key matched (else the lowest
+  // lane may do something else, e.g. touch another allocation) and no ready lane was left over
+  // from an issue; otherwise issue_one scans.
+  struct IssueGroup {
+    uint64_t key = UINT64_MAX;  // UINT64_MAX: no lane ready; 0: unknown until a scan
+    const void* loc = nullptr;
+    uint64_t tail = 0;  // an access's tail word (allocation, width, kind); 0 otherwise
+    uint32_t mask = 0;
+    bool exact = true;
+  };
+  std::vector<IssueGroup> groups_;
+  // After lanes left the ready set: none left, or some whose instruction only a scan can tell.
+  void forget_group(uint32_t w) {
+    groups_[w] = ready_[w] ? IssueGroup{0, nullptr, 0, 0, false} : IssueGroup{};
+  }
   std::vector<std::byte> dynamic_shared_;
   struct DynamicView {
     const char* name;  // the fixed_string of the view's type: one address per instantiation

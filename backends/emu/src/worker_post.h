@@ -36,8 +36,17 @@ inline void Worker::posted(bool must_stop) {
 // The lane's oldest operation `h` is one it can issue (an access, a warp op or a fence).
 inline void Worker::set_ready(Lane& l, const Request& h) {
   l.state = LaneState::Ready;
-  ready_pc_[l.linear] = h.order();
-  ready_[l.linear / kWarpSize] |= 1u << (l.linear % kWarpSize);
+  const uint64_t key = h.order();
+  ready_pc_[l.linear] = key;
+  const uint32_t w = l.linear / kWarpSize, bit = 1u << (l.linear % kWarpSize);
+  ready_[w] |= bit;
+  IssueGroup& g = groups_[w];
+  if (key < g.key) {  // the smallest key so far: a group of its own (never below an unknown 0)
+    g = {key, h.loc, h.type == ReqType::Access ? h.tail() : 0, bit, true};
+  } else if (key == g.key) {
+    if (h.loc == g.loc && (h.type != ReqType::Access || h.tail() == g.tail)) g.mask |= bit;
+    else g.exact = false;
+  }
 }
 
 // An access the lane just pushed: as posted, knowing what it is.
