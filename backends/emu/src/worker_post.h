@@ -36,17 +36,22 @@ inline void Worker::posted(bool must_stop) {
 // The lane's oldest operation `h` is one it can issue (an access, a warp op or a fence).
 inline void Worker::set_ready(Lane& l, const Request& h) {
   l.state = LaneState::Ready;
-  const uint64_t key = h.order();
-  ready_pc_[l.linear] = key;
   const uint32_t w = l.linear / kWarpSize, bit = 1u << (l.linear % kWarpSize);
   ready_[w] |= bit;
   IssueGroup& g = groups_[w];
-  if (key < g.key) {  // the smallest key so far: a group of its own (never below an unknown 0)
-    g = {key, h.loc, h.type == ReqType::Access ? h.tail() : 0, bit, true};
-  } else if (key == g.key) {
-    if (h.loc == g.loc && (h.type != ReqType::Access || h.tail() == g.tail)) g.mask |= bit;
-    else g.exact = false;
+  // The same call (and for an access the same allocation and kind) as the warp's next
+  // instruction: it joins it, at its key (one site, one sub-operation).
+  if (h.loc == g.loc && (h.type != ReqType::Access || h.tail() == g.tail)) {
+    ready_pc_[l.linear] = g.key;
+    g.mask |= bit;
+    return;
   }
+  const uint64_t key = h.order();
+  ready_pc_[l.linear] = key;
+  if (key < g.key)  // the smallest key so far: a group of its own (never below an unknown 0)
+    g = {key, h.loc, h.type == ReqType::Access ? h.tail() : 0, bit, true};
+  else if (key == g.key)
+    g.exact = false;  // the same key, something else (another allocation at the site)
 }
 
 // An access the lane just pushed: as posted, knowing what it is.
