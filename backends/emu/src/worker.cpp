@@ -102,6 +102,8 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
     tids_[i].z = i / (b.x * b.y);
   }
   dynamic_shared_.resize(launch.opt.dynamic_shared_bytes);
+  for (size_t a = 0; a < std::min<size_t>(64, launch.opt.read_only.size()); ++a)
+    if (launch.opt.read_only[a]) read_only_bits_ |= uint64_t(1) << a;
 }
 
 Worker::~Worker() {

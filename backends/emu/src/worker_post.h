@@ -102,8 +102,7 @@ inline void Worker::post_access(const void* key, uint64_t tag, uint64_t byte_off
   r.access.store_to = nullptr;
   // The lane performs its load or atomic when the warp has issued it; a load of memory that
   // nothing in this launch can write reads the same value now, so that lane goes on.
-  const std::vector<uint8_t>& ro = launch_.opt.read_only;
-  const bool now = r.sub == SubOp::Load && r.space() == MemSpace::Global && r.alloc < ro.size() && ro[r.alloc];
+  const bool now = r.sub == SubOp::Load && r.space() == MemSpace::Global && read_only(r.alloc);
   posted_access(r, !now);
 }
 
