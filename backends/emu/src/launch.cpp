@@ -164,10 +164,10 @@ void merge(Trace& t, std::vector<BlockRecord>& records, const RecordOptions& rop
 }  // namespace
 
 unsigned launch_workers(unsigned requested, uint32_t blocks, uint32_t threads_per_block) {
-  constexpr uint32_t kMaxStacks = uint32_t(kMaxStacksInUse);
   unsigned workers = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
   workers = std::min<unsigned>(workers, std::max<uint32_t>(1, blocks));
-  return std::min<unsigned>(workers, std::max<uint32_t>(1, kMaxStacks / std::max<uint32_t>(1, threads_per_block)));
+  const uint32_t stacks_fit = uint32_t(kMaxStacksInUse / std::max<uint32_t>(1, threads_per_block));
+  return std::min<unsigned>(workers, std::max<uint32_t>(1, stacks_fit));
 }
 
 LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& info,

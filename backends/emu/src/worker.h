@@ -262,8 +262,6 @@ class Worker {
   uint32_t threads_ = 0;
   uint32_t warps_ = 0;
   std::vector<uint32_t> warp_steps_;
-  // Which lanes of each warp can issue (state Ready), and the issue key of their oldest operation:
-  // the min-PC scan reads these instead of the lane structs, and skips a warp with nothing ready.
   // Whether nothing in this launch can write a global allocation (LaunchOptions::read_only), as
   // bits for the first 64 (every load of a global array asks).
   uint64_t read_only_bits_ = 0;
@@ -272,6 +270,8 @@ class Worker {
     const std::vector<uint8_t>& ro = launch_.opt.read_only;
     return alloc < ro.size() && ro[alloc];
   }
+  // Which lanes of each warp can issue (state Ready), and the issue key of their oldest operation:
+  // the min-PC scan reads these instead of the lane structs, and skips a warp with nothing ready.
   std::vector<uint32_t> ready_;
   std::vector<uint64_t> ready_pc_;
   // Per warp, the instruction it issues next, kept as its lanes become ready (set_ready), so that
