@@ -7,6 +7,7 @@
 
 #include "emu_test_util.h"
 #include "ws/analysis/instruction.h"
+#include "shuffle_cases.cuh"
 #include "test_kernels.cuh"
 
 using namespace ws;
@@ -306,4 +307,36 @@ TEST(EmuRuntime, PerSiteCountersOfEveryBlockMatchTheRulesOnAFullTrace) {
     conflicts += got.wavefronts - got.ideal_wavefronts;
   }
   EXPECT_GT(conflicts, 0u);  // the strides do conflict: the test would see a memo that ignores them
+}
+
+// Every shuffle mode, offsets past the warp and negative ones, every segment width: the lanes
+// get what PTX's shfl.sync says (tests/gpu holds the same reference against a GPU).
+TEST(EmuRuntime, ShufflesFollowPtxForEveryModeOffsetAndWidth) {
+  emu::Memory mem;
+  const std::vector<int> cases = shuffle_cases::all_cases();
+  const unsigned count = unsigned(cases.size() / 3), threads = 64;
+  auto c = mem.upload<int>("cases", cases);
+  auto out = mem.alloc<int>("out", count * threads);
+  auto r = emu::launch(mem, test::options(1, threads), {}, [=] { shuffle_every_mode(c, out, count); });
+  ASSERT_TRUE(r.ok());
+  const std::vector<int> got = mem.download(out), want = shuffle_cases::expected(cases, threads);
+  ASSERT_EQ(got.size(), want.size());
+  int wrong = 0;
+  for (size_t i = 0; i < got.size() && wrong < 10; ++i) {
+    const size_t k = i / threads;
+    if (got[i] != want[i]) ++wrong;
+    EXPECT_EQ(got[i], want[i]) << "mode " << cases[3 * k] << " operand " << cases[3 * k + 1] << " width "
+                               << cases[3 * k + 2] << " thread " << i % threads;
+  }
+  // The worked example of shuffle_cases.cuh, spelled out.
+  auto at = [&](int mode, int arg, int width, int t) {
+    for (size_t k = 0; k < count; ++k)
+      if (cases[3 * k] == mode && cases[3 * k + 1] == arg && cases[3 * k + 2] == width) return got[k * threads + t];
+    return -1;
+  };
+  EXPECT_EQ(at(shuffle_cases::kXor, 16, 16, 20), 1004);   // lane 20 reads lane 4 (earlier segment)
+  EXPECT_EQ(at(shuffle_cases::kXor, 16, 16, 4), 1004);    // lane 4 keeps its own (later segment)
+  EXPECT_EQ(at(shuffle_cases::kDown, 33, 32, 5), 1006);   // an offset of 33 moves by 1
+  EXPECT_EQ(at(shuffle_cases::kUp, 1, 8, 40), 1040);      // lane 8 of warp 1 is first in its segment
+  EXPECT_EQ(at(shuffle_cases::kIdx, -1, 32, 3), 1031);    // source lane -1 is lane 31
 }

@@ -90,7 +90,6 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   tids_.resize(threads_);
   pending_failures_.resize(threads_);
   warp_steps_.resize(warps_);
-  ready_pc_.assign(threads_, 0);
   ready_.assign(warps_, 0);
   groups_.assign(warps_, IssueGroup{});
   const Dim3 b = launch.opt.block;
@@ -202,6 +201,24 @@ void Worker::yield_lane() {
 
 void Worker::file_for_release_cold(Lane& l) { file_for_release(l); }
 
+// join_group's other case: the lane does something else than the warp's next instruction, at a
+// smaller key (it becomes the next instruction), the same key (the group is inexact) or a larger
+// one (it waits).
+void Worker::place_in_group(IssueGroup& g, uint32_t bit, const Request& h) {
+  const uint64_t key = h.order();
+  if (key < g.key)  // the smallest key so far: a group of its own
+    g = {key, h.loc, h.type == ReqType::Access ? h.tail() : 0, bit,
+         h.type == ReqType::WarpOp ? h.warp.member_mask : 0, true};
+  else if (key == g.key)
+    g.exact = false;  // the same key, something else (another allocation at the site)
+}
+
+// An access that is the lane's only queued operation: the scheduler sees it now.
+void Worker::first_posted_access(Lane& l, Request& r, bool must_stop) {
+  set_ready(l, r);
+  if (must_stop) yield_lane();
+}
+
 bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   t_worker = this;
   if (!fibers_ready_) create_fibers();
@@ -273,52 +290,20 @@ bool Worker::issue_one(uint32_t w) {
   const int count = int(std::min<uint32_t>(kWarpSize, threads_ - base));
   // A warp-synchronous call whose named lanes have all arrived goes first.
   uint32_t mask = waiting_warp_sync_ ? complete_warp_sync_group(L, count) : 0;
-  // The issued lanes' byte offsets, in lane order, gathered while the lanes are looked at anyway.
-  uint64_t offsets[kWarpSize];
-  uint32_t lanes = 0;
   if (!mask) {
     const uint32_t ready = ready_[w];
     if (!ready) return false;
-    if (const IssueGroup& g = groups_[w]; g.exact) {
-      mask = g.mask;  // kept by set_ready as the lanes became ready
-    } else {
-      // The lanes at the smallest key that do the same thing as the lowest of them: the same site
-      // and, for an access, the same allocation (an access's tail word holds the allocation,
-      // width and kind, which are one per site and allocation).
-      const uint64_t* pc = &ready_pc_[base];
-      uint64_t best = UINT64_MAX;
-      int leader = 0;
-      for (uint32_t m = ready; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        if (pc[i] < best) best = pc[i], leader = i;
-      }
-      const Request& lead = L[leader].req();
-      const bool access = lead.type == ReqType::Access;
-      const uint64_t tail = access ? lead.tail() : 0;
-      for (uint32_t m = ready; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        if (pc[i] != best) continue;
-        const Request& r = L[i].req();
-        if (r.loc == lead.loc && (!access || r.tail() == tail)) mask |= 1u << i;
-      }
-    }
+    uint32_t named = 0;  // a warp-synchronous call: the lanes named by its lanes' masks
+    IssueGroup& g = groups_[w];
+    if (!g.exact) g = scan_group(L, ready);  // (otherwise kept by set_ready as the lanes became ready)
+    mask = g.mask;
+    named = g.named;
     const Request& first = L[std::countr_zero(mask)].req();
-    if (first.type == ReqType::Access) {
-      // The offsets in lane order; a queued store is written as its lane is taken, lane by lane
-      // in order (the highest lane wins a same-address race, as on the GPU).
-      for (uint32_t m = mask; m; m &= m - 1) {
-        const Request& r = L[std::countr_zero(m)].req();
-        offsets[lanes++] = r.access.byte_offset;
-        if (r.access.store_to) perform_store(r);
-      }
-    }
-    if (first.type == ReqType::WarpOp && first.warp.op != WarpOp::ActiveMask) {
-      uint32_t named = 0;
-      for (uint32_t m = mask; m; m &= m - 1) named |= L[std::countr_zero(m)].req().warp.member_mask;
-      if (named & ~mask) return wait_or_fail_warp_sync(w, mask, L, count);
-    }
+    if (first.type == ReqType::WarpOp && first.warp.op != WarpOp::ActiveMask && (named & ~mask))
+      return wait_or_fail_warp_sync(w, mask, L, count);
   }
-  const Request& lr = L[std::countr_zero(mask)].req();
+  // (A copy: the issued lanes move on to their next operation below.)
+  const Request lr = L[std::countr_zero(mask)].req();
 
   BlockRecord& rec = *record_;
   Event e;
@@ -329,10 +314,27 @@ bool Worker::issue_one(uint32_t w) {
   e.step = warp_steps_[w]++;
   e.time = clock_++;
   ++rec.issued;
+  // The issued lanes leave the ready set; each goes on to its next queued operation (and is
+  // ready again if that can issue) or, with nothing queued, resumes at run_queue below.
+  ready_[w] &= ~mask;
+  forget_group(w);
+  uint32_t ready = ready_[w];
+  IssueGroup group = groups_[w];
   switch (lr.type) {
     case ReqType::Access: {
-      const unsigned active = unsigned(std::popcount(mask));
-      rec.lane_accesses += active;
+      // One pass over the lanes, in lane order: the offsets, a queued store written as its lane
+      // is taken (the highest lane wins a same-address race, as on the GPU), the lane moved on.
+      // A load or atomic is performed by its lane when it resumes.
+      uint64_t offsets[kWarpSize];
+      uint32_t lanes = 0;
+      for (uint32_t m = mask; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        const Request& r = L[i].req();
+        offsets[lanes++] = r.access.byte_offset;
+        if (r.access.store_to) perform_store(r);
+        retire_head(L[i], i, ready, group, false);
+      }
+      rec.lane_accesses += lanes;
       e.type = EventType::Access;
       e.kind = lr.kind();
       e.width = lr.width;
@@ -352,65 +354,121 @@ bool Worker::issue_one(uint32_t w) {
       e.op = uint8_t(lr.warp.op);
       e.alloc = lr.warp.member_mask;  // Event::aux()
       issue_warp_op(mask, L);
+      for (uint32_t m = mask; m; m &= m - 1) retire_head(L[std::countr_zero(m)], std::countr_zero(m), ready, group, true);
       break;
     case ReqType::Fence:
       e.type = EventType::Fence;
       e.op = lr.block_scope ? 1 : 0;
+      for (uint32_t m = mask; m; m &= m - 1) retire_head(L[std::countr_zero(m)], std::countr_zero(m), ready, group, false);
       break;
     default:
       break;  // barriers, exits and failures are never Ready
   }
+  ready_[w] = ready;
+  groups_[w] = group;
   if (rec.recorded) rec.events.push_back(e);
-  // Lanes whose queue is now empty resume and perform their loads and atomics.
-  ready_[w] &= ~mask;
-  forget_group(w);  // refresh puts back the lanes whose next queued operation can issue
-  for (uint32_t m = mask; m; m &= m - 1) retire_head(L[std::countr_zero(m)]);
-  run_queue();
+  run_queue();  // lanes whose queue is now empty resume (and perform their loads and atomics)
   return true;
 }
 
-void Worker::issue_warp_op(uint32_t mask, Lane* L) {
-  const Request& lr = L[std::countr_zero(mask)].req();
-  const WarpOp op = lr.warp.op;
-  if (op == WarpOp::SyncWarp) return;  // nothing to compute: its lanes did not wait for a result
-  uint64_t vote = 0;
-  for (uint32_t m = mask; m; m &= m - 1) {
-    const int i = std::countr_zero(m);
-    if (L[i].req().warp.value && (L[i].req().warp.member_mask >> i & 1)) vote |= 1ull << i;
+// The warp's next instruction from its ready lanes (the lanes L[i] for the bits of `ready`), the
+// slow way: the lanes at the smallest key that do the same thing as the lowest of them, i.e. the
+// same site and, for an access, the same allocation (an access's tail word holds the
+// allocation, width and kind, which are one per site and allocation). Exact unless some lane at
+// that key does something else. The lanes are taken site by site (a site and sub-operation is
+// one key), so that a key is computed once per site, not per lane.
+Worker::IssueGroup Worker::scan_group(const Lane* L, uint32_t ready) const {
+  uint64_t best = UINT64_MAX;
+  uint32_t at_best = 0;  // the lanes at the best key's site
+  bool tie = false;      // another site at the same key (same line and column, another file)
+  for (uint32_t left = ready; left;) {
+    const Request& r = L[std::countr_zero(left)].req();
+    uint32_t same = 0;
+    for (uint32_t m = left; m; m &= m - 1) {
+      const Request& q = L[std::countr_zero(m)].req();
+      if (q.loc == r.loc && q.sub == r.sub) same |= m & -m;
+    }
+    left &= ~same;
+    const uint64_t k = r.order();
+    if (k < best) best = k, at_best = same, tie = false;
+    else if (k == best) tie = true;
   }
+  const Request& lead = L[std::countr_zero(at_best)].req();
+  IssueGroup g{best, lead.loc, 0, at_best, 0, !tie};
+  if (lead.type == ReqType::Access) {
+    g.tail = lead.tail();
+    for (uint32_t m = at_best; m; m &= m - 1)
+      if (L[std::countr_zero(m)].req().tail() != g.tail) g.mask &= ~(m & -m), g.exact = false;
+  } else if (lead.type == ReqType::WarpOp) {
+    for (uint32_t m = at_best; m; m &= m - 1) g.named |= L[std::countr_zero(m)].req().warp.member_mask;
+  }
+  return g;
+}
+
+namespace {
+// A shuffle's `width` as the lane gave it, or 32 where it is not a power of two from 1 to 32
+// (undefined on the GPU).
+inline int shuffle_width(int32_t w) {
+  const uint32_t u = uint32_t(w);
+  return (u - 1 < 32 && (u & (u - 1)) == 0) ? w : 32;
+}
+}  // namespace
+
+// Every lane of `mask` gets its result. One loop per kind of operation, so that the loop over
+// the lanes does not dispatch on it (a shuffle is five per thread in a warp-shuffle reduction).
+void Worker::issue_warp_op(uint32_t mask, Lane* L) {
+  const WarpOp op = L[std::countr_zero(mask)].req().warp.op;
+  switch (op) {
+    case WarpOp::SyncWarp: return;  // nothing to compute: its lanes did not wait for a result
+    case WarpOp::ActiveMask:
+      for (uint32_t m = mask; m; m &= m - 1) L[std::countr_zero(m)].result = mask;
+      return;
+    case WarpOp::Ballot:
+    case WarpOp::Any:
+    case WarpOp::All: {
+      uint64_t vote = 0;
+      for (uint32_t m = mask; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        const auto& r = L[i].req().warp;
+        if (r.value && (r.member_mask >> i & 1)) vote |= 1ull << i;
+      }
+      for (uint32_t m = mask; m; m &= m - 1) {
+        Lane& lane = L[std::countr_zero(m)];
+        const uint32_t named = lane.req().warp.member_mask;
+        lane.result = op == WarpOp::Ballot ? vote & named
+                      : op == WarpOp::Any  ? (vote & named) != 0
+                                           : (vote & named) == (named & mask);
+      }
+      return;
+    }
+    default: break;
+  }
+  // A shuffle: every value first (a lane's result may come from a lane after it), then each
+  // lane's source lane as PTX's shfl.sync computes it: only the operand's low five bits count,
+  // and a source outside the lane's range (its segment of `width` lanes; for a butterfly, up to
+  // its segment's end) means the lane's own value. Reading from a lane that is not taking part
+  // is undefined on the GPU; the emulator returns the reader's own value.
+  uint64_t value[kWarpSize];
   for (uint32_t m = mask; m; m &= m - 1) {
     const int i = std::countr_zero(m);
-    Lane& lane = L[i];
-    const auto& r = lane.req().warp;
-    const int width = (r.width >= 1 && r.width <= 32 && std::has_single_bit(unsigned(r.width))) ? r.width : 32;
-    const int seg = i / width * width;
-    int src = i;
-    switch (op) {
-      case WarpOp::Shfl: src = seg + ((r.arg % width) + width) % width; break;
-      case WarpOp::ShflUp: src = (i - seg) >= r.arg ? i - r.arg : i; break;
-      case WarpOp::ShflDown: src = (i - seg) + r.arg < width ? i + r.arg : i; break;
-      case WarpOp::ShflXor: {
-        const int x = i ^ r.arg;
-        src = (x / width == i / width && x < kWarpSize) ? x : i;
-        break;
-      }
-      default: break;
+    value[i] = L[i].req().warp.value;
+  }
+  auto each = [&](auto source_of) {
+    for (uint32_t m = mask; m; m &= m - 1) {
+      const int i = std::countr_zero(m);
+      const auto& r = L[i].req().warp;
+      const int width = shuffle_width(r.width);
+      const int first = i & -width;  // the first lane of i's segment
+      const int src = source_of(i, first, first | (width - 1), r.arg & 31);
+      L[i].result = (mask >> src & 1) ? value[src] : value[i];
     }
-    switch (op) {
-      case WarpOp::Shfl:
-      case WarpOp::ShflUp:
-      case WarpOp::ShflDown:
-      case WarpOp::ShflXor:
-        // Reading from a lane that is not taking part is undefined on the GPU; the emulator
-        // returns the reader's own value.
-        lane.result = (mask >> src & 1) ? L[src].req().warp.value : r.value;
-        break;
-      case WarpOp::Ballot: lane.result = vote & r.member_mask; break;
-      case WarpOp::Any: lane.result = (vote & r.member_mask) != 0; break;
-      case WarpOp::All: lane.result = (vote & r.member_mask) == (r.member_mask & mask); break;
-      case WarpOp::ActiveMask: lane.result = mask; break;
-      case WarpOp::SyncWarp: break;  // (returned above)
-    }
+  };
+  switch (op) {
+    case WarpOp::Shfl: each([](int, int first, int last, int b) { return first | (b & (last - first)); }); break;
+    case WarpOp::ShflUp: each([](int i, int first, int, int b) { return i - b >= first ? i - b : i; }); break;
+    case WarpOp::ShflDown: each([](int i, int, int last, int b) { return i + b <= last ? i + b : i; }); break;
+    case WarpOp::ShflXor: each([](int i, int, int last, int b) { return (i ^ b) <= last ? i ^ b : i; }); break;
+    default: break;
   }
 }
 
@@ -749,16 +807,22 @@ inline void Worker::perform_store(const Request& r) const {
   std::memcpy(to, &v, r.width);
 }
 
-// (A queued store was written when issue_one took its lane.)
-inline void Worker::retire_head(Lane& l) {
-  if (l.state == LaneState::WaitWarp) --waiting_warp_sync_;
+inline void Worker::retire_head(Lane& l, int i, uint32_t& ready, IssueGroup& group, bool may_wait) {
+  if (may_wait && l.state == LaneState::WaitWarp) --waiting_warp_sync_;
   if (--l.size == 0) {
     l.head = 0;
     l.state = LaneState::Running;  // (issue_one took the issued lanes out of ready_)
     schedule(l);
+    return;
+  }
+  l.head = uint8_t((l.head + 1) % Lane::kQueue);
+  const Request& h = l.req();
+  if (h.type <= ReqType::Fence) [[likely]] {  // an access, a warp op or a fence: ready again
+    l.state = LaneState::Ready;
+    ready |= 1u << i;
+    join_group(group, 1u << i, h);
   } else {
-    l.head = uint8_t((l.head + 1) % Lane::kQueue);
-    refresh(l);
+    refresh(l);  // (a barrier, the exit or a failure; it leaves ready_ and groups_ alone)
     if (l.state == LaneState::AtBarrier) file_for_release(l);
   }
 }

@@ -231,8 +231,16 @@ class Worker {
   Request& push_access(const void* key, uint64_t tag, uint64_t byte_offset);
   void posted(bool must_stop);
   void posted_access(Request& r, bool must_stop);
+  [[gnu::noinline]] void first_posted_access(Lane& l, Request& r, bool must_stop);
   void set_ready(Lane& l, const Request& h);
-  void retire_head(Lane& lane);
+  void set_ready(Lane& l, const Request& h, uint32_t warp, uint32_t bit);
+  struct IssueGroup;
+  void join_group(IssueGroup& g, uint32_t bit, const Request& h);
+  [[gnu::noinline]] void place_in_group(IssueGroup& g, uint32_t bit, const Request& h);
+  // After its warp issued the oldest operation of lane i: the lane moves on to its next one.
+  // `ready`/`group` are issue_one's copies of ready_[w] and groups_[w], written back after its
+  // loop over the lanes (kept in registers meanwhile). `may_wait`: the lane may be at WaitWarp.
+  void retire_head(Lane& lane, int i, uint32_t& ready, IssueGroup& group, bool may_wait);
   void refresh(Lane& lane);
   void file_for_release(Lane& lane);
   [[gnu::noinline]] void file_for_release_cold(Lane& lane);
@@ -270,26 +278,28 @@ class Worker {
     const std::vector<uint8_t>& ro = launch_.opt.read_only;
     return alloc < ro.size() && ro[alloc];
   }
-  // Which lanes of each warp can issue (state Ready), and the issue key of their oldest operation:
-  // the min-PC scan reads these instead of the lane structs, and skips a warp with nothing ready.
+  // Which lanes of each warp can issue (state Ready): the scheduler skips a warp with none.
   std::vector<uint32_t> ready_;
-  std::vector<uint64_t> ready_pc_;
-  // Per warp, the instruction it issues next, kept as its lanes become ready (set_ready), so that
-  // a converged warp issues without a scan: the lanes at the smallest key that match the first
-  // of them to arrive. Exact only while every ready lane at that key matched (else the lowest
-  // lane may do something else, e.g. touch another allocation) and no ready lane was left over
-  // from an issue; otherwise issue_one scans.
+  // Per warp, the instruction it issues next, kept as its lanes become ready (join_group), so
+  // that a converged warp issues without a scan: the lanes at the smallest key that match the
+  // first of them to arrive. After an issue that leaves ready lanes behind (a divergent warp),
+  // it is theirs, found by a scan of them (scan_group). Exact only while every ready lane at
+  // that key matches (else the lowest lane may do something else, e.g. touch another
+  // allocation); otherwise issue_one scans again.
   struct IssueGroup {
-    uint64_t key = UINT64_MAX;  // UINT64_MAX: no lane ready; 0: unknown until a scan
+    uint64_t key = UINT64_MAX;  // UINT64_MAX: no lane ready
     const void* loc = nullptr;
     uint64_t tail = 0;  // an access's tail word (allocation, width, kind); 0 otherwise
     uint32_t mask = 0;
+    uint32_t named = 0;  // a warp-synchronous call: the lanes its lanes' member masks name
     bool exact = true;
   };
   std::vector<IssueGroup> groups_;
-  // After lanes left the ready set: none left, or some whose instruction only a scan can tell.
+  IssueGroup scan_group(const Lane* warp_lanes, uint32_t ready) const;
+  // After lanes left the ready set: the next instruction of the lanes left, if any (a lane that
+  // becomes ready later joins it, or replaces it with a smaller key).
   void forget_group(uint32_t w) {
-    groups_[w] = ready_[w] ? IssueGroup{0, nullptr, 0, 0, false} : IssueGroup{};
+    groups_[w] = ready_[w] ? scan_group(&lanes_[w * kWarpSize], ready_[w]) : IssueGroup{};
   }
   std::vector<std::byte> dynamic_shared_;
   struct DynamicView {

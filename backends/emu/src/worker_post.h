@@ -35,30 +35,35 @@ inline void Worker::posted(bool must_stop) {
 
 // The lane's oldest operation `h` is one it can issue (an access, a warp op or a fence).
 inline void Worker::set_ready(Lane& l, const Request& h) {
+  set_ready(l, h, l.linear / kWarpSize, 1u << (l.linear % kWarpSize));
+}
+// (The same, for lane `bit` of warp `w`: issue_one knows them.)
+inline void Worker::set_ready(Lane& l, const Request& h, uint32_t w, uint32_t bit) {
   l.state = LaneState::Ready;
-  const uint32_t w = l.linear / kWarpSize, bit = 1u << (l.linear % kWarpSize);
   ready_[w] |= bit;
-  IssueGroup& g = groups_[w];
-  // The same call (and for an access the same allocation and kind) as the warp's next
-  // instruction: it joins it, at its key (one site, one sub-operation).
-  if (h.loc == g.loc && (h.type != ReqType::Access || h.tail() == g.tail)) {
-    ready_pc_[l.linear] = g.key;
-    g.mask |= bit;
-    return;
-  }
-  const uint64_t key = h.order();
-  ready_pc_[l.linear] = key;
-  if (key < g.key)  // the smallest key so far: a group of its own (never below an unknown 0)
-    g = {key, h.loc, h.type == ReqType::Access ? h.tail() : 0, bit, true};
-  else if (key == g.key)
-    g.exact = false;  // the same key, something else (another allocation at the site)
+  join_group(groups_[w], bit, h);
 }
 
-// An access the lane just pushed: as posted, knowing what it is.
+// A lane that became ready with `h` joins its warp's next instruction `g` (the usual case,
+// inline), or starts it, or makes it inexact (place_in_group). `g` may be issue_one's copy.
+inline void Worker::join_group(IssueGroup& g, uint32_t bit, const Request& h) {
+  // The same call (and for an access the same allocation and kind) as the warp's next
+  // instruction: it joins it (one site, one sub-operation: one key).
+  if (h.loc == g.loc && (h.type != ReqType::Access || h.tail() == g.tail)) [[likely]] {
+    g.mask |= bit;
+    if (h.type == ReqType::WarpOp) g.named |= h.warp.member_mask;
+    return;
+  }
+  place_in_group(g, bit, h);
+}
+
+// An access the lane just pushed: as posted, knowing what it is. Both calls are the last thing
+// done, so the path of a lane that runs on (a store, a read-only load behind others in its
+// queue) saves no registers.
 inline void Worker::posted_access(Request& r, bool must_stop) {
   Lane& l = *current_;
-  if (l.size == 1) set_ready(l, r);
-  if (must_stop || l.size == Lane::kQueue) yield_lane();
+  if (l.size == 1) return first_posted_access(l, r, must_stop);
+  if (must_stop || l.size == Lane::kQueue) return yield_lane();
 }
 
 // Called for every operation that becomes a lane's oldest one (about twice per lane access), so
@@ -97,12 +102,21 @@ inline Request& Worker::push_access(const void* key, uint64_t tag, uint64_t byte
   return r;
 }
 
+// Whether an access_tag word (emu_hooks.h) is a load of global memory: its sub-operation byte
+// is Load and its space bit Global (both 0).
+constexpr uint64_t kTagKindAndSpace = uint64_t(0xff) << 40 | uint64_t(1) << 56;
+constexpr bool is_global_load(uint64_t tag) { return (tag & kTagKindAndSpace) == 0; }
+static_assert(is_global_load(access_tag(9, SubOp::Load, 16, MemSpace::Global, kFlagVolatile, AtomicOp::None)) &&
+              !is_global_load(access_tag(9, SubOp::Load, 4, MemSpace::Shared, 0, AtomicOp::None)) &&
+              !is_global_load(access_tag(9, SubOp::Atomic, 4, MemSpace::Global, 0, AtomicOp::Add)) &&
+              !is_global_load(access_tag(9, SubOp::Store, 4, MemSpace::Global, 0, AtomicOp::None)));
+
 inline void Worker::post_access(const void* key, uint64_t tag, uint64_t byte_offset) {
   Request& r = push_access(key, tag, byte_offset);
   r.access.store_to = nullptr;
   // The lane performs its load or atomic when the warp has issued it; a load of memory that
   // nothing in this launch can write reads the same value now, so that lane goes on.
-  const bool now = r.sub == SubOp::Load && r.space() == MemSpace::Global && read_only(r.alloc);
+  const bool now = is_global_load(tag) && read_only(uint32_t(tag));
   posted_access(r, !now);
 }
 
