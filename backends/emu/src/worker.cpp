@@ -448,19 +448,31 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L) {
   // and a source outside the lane's range (its segment of `width` lanes; for a butterfly, up to
   // its segment's end) means the lane's own value. Reading from a lane that is not taking part
   // is undefined on the GPU; the emulator returns the reader's own value.
+  // (The lanes of one call pass the same operand and width but for odd code: then the lane
+  // loop needs neither.)
   uint64_t value[kWarpSize];
+  const auto& lead = L[std::countr_zero(mask)].req().warp;
+  bool uniform = true;
   for (uint32_t m = mask; m; m &= m - 1) {
     const int i = std::countr_zero(m);
-    value[i] = L[i].req().warp.value;
+    const auto& r = L[i].req().warp;
+    value[i] = r.value;
+    uniform &= r.arg == lead.arg && r.width == lead.width;
   }
   auto each = [&](auto source_of) {
-    for (uint32_t m = mask; m; m &= m - 1) {
-      const int i = std::countr_zero(m);
-      const auto& r = L[i].req().warp;
-      const int width = shuffle_width(r.width);
+    auto one = [&](int i, int width, int b) {
       const int first = i & -width;  // the first lane of i's segment
-      const int src = source_of(i, first, first | (width - 1), r.arg & 31);
+      const int src = source_of(i, first, first | (width - 1), b);
       L[i].result = (mask >> src & 1) ? value[src] : value[i];
+    };
+    if (uniform) {
+      const int width = shuffle_width(lead.width), b = lead.arg & 31;
+      for (uint32_t m = mask; m; m &= m - 1) one(std::countr_zero(m), width, b);
+    } else {
+      for (uint32_t m = mask; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        one(i, shuffle_width(L[i].req().warp.width), L[i].req().warp.arg & 31);
+      }
     }
   };
   switch (op) {
@@ -843,20 +855,6 @@ void Worker::queue_barrier(const void* key) {
   // (Before posted: if the full queue makes the lane stop, the next lane to run clears it.)
   t_barrier_repeat = {key, &r.barrier.last, kMaxBarrierRepeat - 1};
   posted(false);
-}
-
-uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
-                              uint64_t value, int32_t arg, int32_t width) {
-  Request& r = push(site_key(loc), ReqType::WarpOp, SubOp::WarpOp);
-  r.warp = {value, member_mask, arg, width, op};
-  if (op == WarpOp::SyncWarp) {
-    // __syncwarp() returns nothing: like a barrier it is queued and the lane runs on (memory
-    // still sees every operation in issue order; the next load stops the lane anyway).
-    posted(false);
-    return 0;
-  }
-  posted(true);
-  return current_->result;
 }
 
 void Worker::post_fence(const std::source_location& loc, bool block_scope) {

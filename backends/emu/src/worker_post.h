@@ -102,6 +102,21 @@ inline Request& Worker::push_access(const void* key, uint64_t tag, uint64_t byte
   return r;
 }
 
+// A warp-synchronous call: the lane waits for its warp's turn (and for the lanes its mask
+// names), then reads its result. Inline in the kernel API's hook (hooks.cpp): a shuffle
+// reduction makes five per thread.
+inline uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
+                                     uint64_t value, int32_t arg, int32_t width) {
+  Request& r = push(site_key(loc), ReqType::WarpOp, SubOp::WarpOp);
+  r.warp = {value, member_mask, arg, width, op};
+  Lane& l = *current_;
+  if (l.size == 1) set_ready(l, r);  // (a warp op can issue: no need to ask refresh)
+  // __syncwarp() returns nothing: like a barrier it is queued and the lane runs on (memory
+  // still sees every operation in issue order; the next load stops the lane anyway).
+  if (op != WarpOp::SyncWarp || l.size == Lane::kQueue) yield_lane();
+  return l.result;  // (meaningless for __syncwarp, which returns nothing)
+}
+
 // Whether an access_tag word (emu_hooks.h) is a load of global memory: its sub-operation byte
 // is Load and its space bit Global (both 0).
 constexpr uint64_t kTagKindAndSpace = uint64_t(0xff) << 40 | uint64_t(1) << 56;
