@@ -1,8 +1,13 @@
 // Kernel faults become reports, never hangs or crashes.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include "emu_test_util.h"
@@ -175,4 +180,31 @@ TEST(EmuFaultsDeathTest, AKernelCalledOutsideALaunchSaysSo) {
   auto r = emu::launch(mem, test::options(1, 32), {}, [=] { write_global_index(out); });
   ASSERT_TRUE(r.ok());
   EXPECT_DEATH(write_global_index(out), "a kernel was called outside ws::emu::launch");
+}
+
+// A worker that cannot map its threads' stacks (here: an address-space limit the child process
+// sets for itself) ends the launch with an error that says what it needed and how to need less;
+// the program goes on.
+TEST(EmuFaultsDeathTest, AWorkerWithoutMemoryForItsStacksIsReported) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // (a fresh process: no stacks pooled yet)
+  auto child = [] {
+    emu::Memory mem;
+    auto out = mem.alloc<unsigned>("out", 1024);
+    long pages = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+      std::fclose(f);
+    }
+    // Room for 64 MiB more: not for 1024 stacks of 256 KiB.
+    const rlim_t limit = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE)) + (rlim_t(64) << 20);
+    rlimit rl{limit, limit};
+    if (pages == 0 || setrlimit(RLIMIT_AS, &rl) != 0) std::exit(3);
+    auto r = emu::launch(mem, test::options(1, 1024), {}, [=] { write_global_index(out); });
+    const bool reported = !r.trace.diagnostics.empty() && r.trace.diagnostics[0].code == "emulator-resources";
+    std::fprintf(stderr, "%s\n", reported ? r.trace.diagnostics[0].message.c_str() : "not reported");
+    std::exit(reported ? 0 : 1);
+  };
+  EXPECT_EXIT(child(), testing::ExitedWithCode(0),
+              "an emulator worker could not get the memory it needs \\(std::bad_alloc\\) for its 1024 thread "
+              "stacks or its blocks' records; fewer workers");
 }

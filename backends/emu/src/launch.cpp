@@ -207,7 +207,7 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
   const unsigned workers = launch_workers(opt_in.workers, blocks, threads);
   std::atomic<uint32_t> next{0};
   std::mutex error_mutex;
-  std::string worker_error;  // a worker that could not get its stacks or memory
+  std::string worker_error;  // a worker that could not get memory (its stacks, its block's records)
   auto work = [&] {
     try {
       Worker w(state);
@@ -224,9 +224,10 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
     } catch (const std::exception& e) {
       std::lock_guard lock(error_mutex);
       if (worker_error.empty())
-        worker_error = std::string("the emulator could not get the memory for a worker's ") +
-                       std::to_string(threads) + " thread stacks (" + e.what() +
-                       "); fewer workers (`--workers`) or a smaller block need less";
+        worker_error = std::string("an emulator worker could not get the memory it needs (") + e.what() +
+                       ") for its " + std::to_string(threads) +
+                       " thread stacks or its blocks' records; fewer workers (`--workers`), a smaller "
+                       "block or fewer recorded blocks need less";
       state.aborted = true;
     }
   };
