@@ -16,12 +16,16 @@
 namespace shuffle_cases {
 
 // kIdxPerLane: __shfl_sync with a source lane that differs per lane (31 - lane + operand).
-enum Mode : int { kIdx = 0, kUp = 1, kDown = 2, kXor = 3, kIdxPerLane = 4 };
+// kDownPerLaneWidth: __shfl_down_sync where each lane passes its own width, 1 << (lane % 6)
+// (the case's width is not used); each lane's source follows from its own width.
+enum Mode : int { kIdx = 0, kUp = 1, kDown = 2, kXor = 3, kIdxPerLane = 4, kDownPerLaneWidth = 5 };
+
+inline int lane_width(int lane) { return 1 << (lane % 6); }
 
 // (mode, operand, width) triples, flattened.
 inline std::vector<int> all_cases() {
   std::vector<int> c;
-  for (int mode : {kIdx, kUp, kDown, kXor, kIdxPerLane})
+  for (int mode : {kIdx, kUp, kDown, kXor, kIdxPerLane, kDownPerLaneWidth})
     for (int width : {1, 2, 4, 8, 16, 32})
       for (int arg : {0, 1, 2, 3, 5, 7, 8, 13, 16, 31, 32, 33, 47, -1, -16})
         c.insert(c.end(), {mode, arg, width});
@@ -38,6 +42,7 @@ inline int source_lane(int mode, int lane, int arg, int width) {
   switch (mode) {
     case kIdx: return first | (b & (width - 1));
     case kIdxPerLane: return first | ((31 - lane + arg) & (width - 1));
+    case kDownPerLaneWidth: return source_lane(kDown, lane, arg, lane_width(lane));
     case kUp: return lane - b >= first ? lane - b : lane;
     case kDown: return lane + b <= last ? lane + b : lane;
     default: return (lane ^ b) <= last ? lane ^ b : lane;  // an earlier segment may be read
@@ -69,7 +74,8 @@ __global__ void shuffle_every_mode(ws::global_array<const int> cases, ws::global
     else if (mode == shuffle_cases::kUp) r = __shfl_up_sync(0xffffffffu, v, unsigned(arg), width);
     else if (mode == shuffle_cases::kDown) r = __shfl_down_sync(0xffffffffu, v, unsigned(arg), width);
     else if (mode == shuffle_cases::kXor) r = __shfl_xor_sync(0xffffffffu, v, arg, width);
-    else r = __shfl_sync(0xffffffffu, v, 31 - int(threadIdx.x % 32) + arg, width);
+    else if (mode == shuffle_cases::kIdxPerLane) r = __shfl_sync(0xffffffffu, v, 31 - int(threadIdx.x % 32) + arg, width);
+    else r = __shfl_down_sync(0xffffffffu, v, unsigned(arg), 1 << (threadIdx.x % 32 % 6));
     out[c * blockDim.x + threadIdx.x] = r;
   }
 }

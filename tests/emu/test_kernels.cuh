@@ -163,6 +163,15 @@ __global__ void shuffle_bad_mask(ws::global_array<const int> in, ws::global_arra
   out[threadIdx.x] = v;
 }
 
+// A shuffle by lanes 0-19 only, with their mask: lanes 16-19 would read lanes 20-23, which do not
+// take part (undefined on a GPU; the emulator gives the reader its own value).
+__global__ void shuffle_partial_mask(ws::global_array<int> out) {
+  const int v = 100 + int(threadIdx.x);
+  int r = -1;
+  if (threadIdx.x < 20) r = __shfl_down_sync(0x000fffffu, v, 4);
+  out[threadIdx.x] = r;
+}
+
 // Every lane reads its right neighbour's element, then (after __syncwarp) overwrites its own:
 // right only if no lane's store lands before every lane's load, as the warp instruction order
 // says. The lanes do not stop at __syncwarp (it returns nothing), so this checks that running on

@@ -309,6 +309,16 @@ TEST(EmuRuntime, PerSiteCountersOfEveryBlockMatchTheRulesOnAFullTrace) {
   EXPECT_GT(conflicts, 0u);  // the strides do conflict: the test would see a memo that ignores them
 }
 
+TEST(EmuRuntime, AShuffleFromALaneOutsideTheMaskGivesTheReadersOwnValue) {
+  emu::Memory mem;
+  auto out = mem.alloc<int>("out", 32);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { shuffle_partial_mask(out); });
+  ASSERT_TRUE(r.ok()) << r.trace.diagnostics.at(0).message;
+  const std::vector<int> got = mem.download(out);
+  for (int t = 0; t < 32; ++t)
+    EXPECT_EQ(got[t], t < 16 ? 104 + t : t < 20 ? 100 + t : -1) << "lane " << t;
+}
+
 // Every shuffle mode, offsets past the warp and negative ones, every segment width: the lanes
 // get what PTX's shfl.sync says (tests/gpu holds the same reference against a GPU).
 TEST(EmuRuntime, ShufflesFollowPtxForEveryModeOffsetAndWidth) {

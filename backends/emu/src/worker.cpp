@@ -295,7 +295,7 @@ bool Worker::issue_one(uint32_t w) {
     if (!ready) return false;
     uint32_t named = 0;  // a warp-synchronous call: the lanes named by its lanes' masks
     IssueGroup& g = groups_[w];
-    if (!g.exact) g = scan_group(L, ready);  // (otherwise kept by set_ready as the lanes became ready)
+    if (!g.exact) g = scan_group(L, ready);  // (otherwise kept by join_group as the lanes became ready)
     mask = g.mask;
     named = g.named;
     const Request& first = L[std::countr_zero(mask)].req();
@@ -834,7 +834,9 @@ inline void Worker::retire_head(Lane& l, int i, uint32_t& ready, IssueGroup& gro
     ready |= 1u << i;
     join_group(group, 1u << i, h);
   } else {
-    refresh(l);  // (a barrier, the exit or a failure; it leaves ready_ and groups_ alone)
+    // A barrier, the exit or a failure. (refresh clears the lane's bit in ready_[w], already clear
+    // in `ready`, which issue_one writes back; it does not touch groups_.)
+    refresh(l);
     if (l.state == LaneState::AtBarrier) file_for_release(l);
   }
 }

@@ -233,7 +233,6 @@ class Worker {
   void posted_access(Request& r, bool must_stop);
   [[gnu::noinline]] void first_posted_access(Lane& l, Request& r, bool must_stop);
   void set_ready(Lane& l, const Request& h);
-  void set_ready(Lane& l, const Request& h, uint32_t warp, uint32_t bit);
   struct IssueGroup;
   void join_group(IssueGroup& g, uint32_t bit, const Request& h);
   [[gnu::noinline]] void place_in_group(IssueGroup& g, uint32_t bit, const Request& h);

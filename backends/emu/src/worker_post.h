@@ -33,12 +33,10 @@ inline void Worker::posted(bool must_stop) {
   if (must_stop || l.size == Lane::kQueue) yield_lane();
 }
 
-// The lane's oldest operation `h` is one it can issue (an access, a warp op or a fence).
+// The lane's oldest operation `h` is one it can issue (an access, a warp op or a fence). (issue_one
+// does the same for the lanes it moves on, on its own copies of ready_ and groups_.)
 inline void Worker::set_ready(Lane& l, const Request& h) {
-  set_ready(l, h, l.linear / kWarpSize, 1u << (l.linear % kWarpSize));
-}
-// (The same, for lane `bit` of warp `w`: issue_one knows them.)
-inline void Worker::set_ready(Lane& l, const Request& h, uint32_t w, uint32_t bit) {
+  const uint32_t w = l.linear / kWarpSize, bit = 1u << (l.linear % kWarpSize);
   l.state = LaneState::Ready;
   ready_[w] |= bit;
   join_group(groups_[w], bit, h);
