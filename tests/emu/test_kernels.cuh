@@ -44,6 +44,42 @@ __global__ void odd_even(ws::global_array<int> a, ws::global_array<int> b, ws::g
   c[t] = 3;
 }
 
+// An if/else inside a loop: on a GPU the two sides meet again at the end of every iteration
+// (odd lanes, even lanes, odd, even, ...), not after the loop.
+__global__ void if_else_in_loop(ws::global_array<int> a, ws::global_array<int> b, ws::global_array<int> c,
+                                unsigned k) {
+  const unsigned t = threadIdx.x;
+  for (unsigned i = 0; i < k; ++i) {
+    if (t % 2 == 1) a[t] += 1;
+    else b[t] += 2;
+  }
+  c[t] = 3;
+}
+
+// A loop in each branch: the `if` side's loop runs to its end before the `else` side's starts.
+__global__ void loop_in_each_branch(ws::global_array<int> a, ws::global_array<int> b, ws::global_array<int> c) {
+  const unsigned t = threadIdx.x;
+  if (t % 2 == 1) {
+    for (int i = 0; i < 3; ++i) a[t] += 1;
+  } else {
+    for (int i = 0; i < 2; ++i) b[t] += 2;
+  }
+  c[t] = 3;
+}
+
+// An if/else in an inner loop: the sides alternate within each outer iteration, and all lanes
+// meet at the statement after the inner loop.
+__global__ void if_else_in_nested_loop(ws::global_array<int> a, ws::global_array<int> b, ws::global_array<int> c) {
+  const unsigned t = threadIdx.x;
+  for (int o = 0; o < 2; ++o) {
+    for (int i = 0; i < 2; ++i) {
+      if (t % 2 == 1) a[t] += 1;
+      else b[t] += 2;
+    }
+    c[t] += 3;
+  }
+}
+
 // A loop whose trip count differs per lane: CSR sparse matrix times vector (seed 003).
 __global__ void csr_spmv(ws::global_array<const unsigned> row_ptr, ws::global_array<const unsigned> col,
                          ws::global_array<const float> val, ws::global_array<const float> x,

@@ -72,6 +72,55 @@ TEST(EmuMasks, IfElseSerializesThenReconverges) {
   EXPECT_EQ(r.trace.events[2].step, 2u);
 }
 
+namespace {
+// Warp 0's access instructions in issue order, as "a:aaaaaaaa" (allocation, mask); a load and the
+// store of one `x[t] += v` give one entry each.
+std::vector<std::string> issue_order(const Trace& t) {
+  std::vector<std::string> out;
+  char mask[9];
+  for (const Event& e : t.events) {
+    if (e.warp != 0 || e.type != EventType::Access) continue;
+    std::snprintf(mask, sizeof mask, "%08x", e.mask);
+    out.push_back(t.allocations[e.alloc].name + ":" + mask);
+  }
+  return out;
+}
+}  // namespace
+
+TEST(EmuMasks, AnIfElseInsideALoopReconvergesEveryIteration) {
+  emu::Memory mem;
+  auto a = mem.alloc<int>("a", 32), b = mem.alloc<int>("b", 32), c = mem.alloc<int>("c", 32);
+  mem.fill(a, 0);
+  mem.fill(b, 0);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { if_else_in_loop(a, b, c, 3); });
+  ASSERT_TRUE(r.ok());
+  const std::string A = "a:aaaaaaaa", B = "b:55555555";  // (each twice: the load, then the store)
+  EXPECT_EQ(issue_order(r.trace),
+            (std::vector<std::string>{A, A, B, B, A, A, B, B, A, A, B, B, "c:ffffffff"}));
+  const std::vector<int> got_a = mem.download(a), got_b = mem.download(b);
+  EXPECT_EQ(got_a[1], 3);
+  EXPECT_EQ(got_b[0], 6);
+}
+
+TEST(EmuMasks, ALoopInEachBranchRunsToItsEndBeforeTheOther) {
+  emu::Memory mem;
+  auto a = mem.alloc<int>("a", 32), b = mem.alloc<int>("b", 32), c = mem.alloc<int>("c", 32);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { loop_in_each_branch(a, b, c); });
+  ASSERT_TRUE(r.ok());
+  const std::string A = "a:aaaaaaaa", B = "b:55555555";
+  EXPECT_EQ(issue_order(r.trace), (std::vector<std::string>{A, A, A, A, A, A, B, B, B, B, "c:ffffffff"}));
+}
+
+TEST(EmuMasks, AnIfElseInAnInnerLoopAlternatesWithinEachOuterIteration) {
+  emu::Memory mem;
+  auto a = mem.alloc<int>("a", 32), b = mem.alloc<int>("b", 32), c = mem.alloc<int>("c", 32);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { if_else_in_nested_loop(a, b, c); });
+  ASSERT_TRUE(r.ok());
+  const std::string A = "a:aaaaaaaa", B = "b:55555555", C = "c:ffffffff";
+  EXPECT_EQ(issue_order(r.trace),
+            (std::vector<std::string>{A, A, B, B, A, A, B, B, C, C, A, A, B, B, A, A, B, B, C, C}));
+}
+
 TEST(EmuMasks, LanesLeaveALoopAsTheirRowsEnd) {
   // Row r has r % 4 non-zeros: lanes drop out after 0, 1, 2 or 3 iterations.
   const unsigned rows = 32;

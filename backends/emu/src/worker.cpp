@@ -92,6 +92,9 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   warp_steps_.resize(warps_);
   ready_.assign(warps_, 0);
   groups_.assign(warps_, IssueGroup{});
+  divergent_.assign(warps_, 0);
+  rounds_.assign(threads_, 0);
+  last_key_.assign(threads_, 0);
   const Dim3 b = launch.opt.block;
   for (uint32_t i = 0; i < threads_; ++i) {
     Lane& l = lanes_[i];
@@ -203,14 +206,57 @@ void Worker::file_for_release_cold(Lane& l) { file_for_release(l); }
 
 // join_group's other case: the lane does something else than the warp's next instruction, at a
 // smaller key (it becomes the next instruction), the same key (the group is inexact) or a larger
-// one (it waits).
+// one (it waits). In a divergent warp the next scan decides (the lane may be a loop round behind).
 void Worker::place_in_group(IssueGroup& g, uint32_t bit, const Request& h) {
+  if (g.divergent) {
+    g.exact = false;
+    return;
+  }
   const uint64_t key = h.order();
   if (key < g.key)  // the smallest key so far: a group of its own
     g = {key, h.loc, h.type == ReqType::Access ? h.tail() : 0, bit,
-         h.type == ReqType::WarpOp ? h.warp.member_mask : 0, true};
+         h.type == ReqType::WarpOp ? h.warp.member_mask : 0, true, false};
   else if (key == g.key)
     g.exact = false;  // the same key, something else (another allocation at the site)
+}
+
+// After warp `w` issued lanes `mask` at `key`: the warp becomes (or stays) divergent when ready
+// lanes were left behind, and then each issued lane's round is counted (all of them take the
+// highest: they go on together); it is convergent again when an issue takes every ready lane.
+void Worker::note_issue(uint32_t w, uint32_t mask, bool lanes_left, uint64_t key) {
+  const uint32_t base = w * kWarpSize;
+  if (!lanes_left || !divergent_[w]) {
+    std::fill_n(&rounds_[base], std::min<uint32_t>(kWarpSize, threads_ - base), 0u);
+    std::fill_n(&last_key_[base], std::min<uint32_t>(kWarpSize, threads_ - base), uint64_t(0));
+    divergent_[w] = lanes_left;
+    if (!lanes_left) return;
+  }
+  uint32_t round = 0;
+  for (uint32_t m = mask; m; m &= m - 1) round = std::max(round, lane_round(base + uint32_t(std::countr_zero(m)), key));
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const uint32_t i = base + uint32_t(std::countr_zero(m));
+    rounds_[i] = round;
+    last_key_[i] = key;
+  }
+}
+
+// Whether the lanes at site `loc_a` (key a, round round_a) issue before those at `loc_b`: in source
+// order, except that lanes a round behind go first while they wait inside the loop the others are
+// going round.
+bool Worker::issues_before(uint64_t a, uint32_t round_a, const void* loc_a, uint64_t b, uint32_t round_b,
+                           const void* loc_b) {
+  if (round_a < round_b && inside_loop_around(loc_a, a, loc_b)) return true;
+  if (round_b < round_a && inside_loop_around(loc_b, b, loc_a)) return false;
+  return a < b;
+}
+
+// Whether site `loc` (at `key`) lies inside the innermost loop around site `around`, in one file.
+bool Worker::inside_loop_around(const void* loc, uint64_t key, const void* around) {
+  auto [it, added] = site_loops_.try_emplace(around);
+  if (added) it->second = site_loop(around);
+  const SiteLoop& l = it->second;
+  return l.found && key >= l.begin && key <= l.end &&
+         std::strcmp(site_location(loc).file_name(), site_location(around).file_name()) == 0;
 }
 
 // An access that is the lane's only queued operation: the scheduler sees it now.
@@ -243,6 +289,9 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   }
   std::fill(ready_.begin(), ready_.end(), 0u);
   std::fill(groups_.begin(), groups_.end(), IssueGroup{});
+  std::fill(divergent_.begin(), divergent_.end(), uint8_t(0));
+  std::fill(rounds_.begin(), rounds_.end(), 0u);
+  std::fill(last_key_.begin(), last_key_.end(), uint64_t(0));
   exited_ = releases_ = at_barrier_ = at_barrier_key_ = 0;
   barrier_key_ = nullptr;
   // A block that finished released every lane it filed; one that failed may have left some.
@@ -295,7 +344,7 @@ bool Worker::issue_one(uint32_t w) {
     if (!ready) return false;
     uint32_t named = 0;  // a warp-synchronous call: the lanes named by its lanes' masks
     IssueGroup& g = groups_[w];
-    if (!g.exact) g = scan_group(L, ready);  // (otherwise kept by join_group as the lanes became ready)
+    if (!g.exact) g = scan_group(w, ready);  // (otherwise kept by join_group as the lanes became ready)
     mask = g.mask;
     named = g.named;
     const Request& first = L[std::countr_zero(mask)].req();
@@ -316,6 +365,7 @@ bool Worker::issue_one(uint32_t w) {
   ++rec.issued;
   // The issued lanes leave the ready set; each goes on to its next queued operation (and is
   // ready again if that can issue) or, with nothing queued, resumes at run_queue below.
+  if (const bool left = ready_[w] & ~mask; left || divergent_[w]) note_issue(w, mask, left, lr.order());
   ready_[w] &= ~mask;
   forget_group(w);
   uint32_t ready = ready_[w];
@@ -377,12 +427,16 @@ bool Worker::issue_one(uint32_t w) {
 // allocation, width and kind, which are one per site and allocation). Exact unless some lane at
 // that key does something else. The lanes are taken site by site (a site and sub-operation is
 // one key), so that a key is computed once per site, not per lane.
-Worker::IssueGroup Worker::scan_group(const Lane* L, uint32_t ready) const {
+Worker::IssueGroup Worker::scan_group(uint32_t w, uint32_t ready) {
+  const uint32_t base = w * kWarpSize;
+  const Lane* L = &lanes_[base];
+  const bool divergent = divergent_[w];
   uint64_t best = UINT64_MAX;
-  uint32_t at_best = 0;  // the lanes at the best key's site
-  bool tie = false;      // another site at the same key (same line and column, another file)
+  uint32_t at_best = 0, best_round = 0;  // the lanes at the best site, their round
+  bool tie = false;  // another site that is neither before nor after it (same key, round, file)
   for (uint32_t left = ready; left;) {
-    const Request& r = L[std::countr_zero(left)].req();
+    const int first = std::countr_zero(left);
+    const Request& r = L[first].req();
     uint32_t same = 0;
     for (uint32_t m = left; m; m &= m - 1) {
       const Request& q = L[std::countr_zero(m)].req();
@@ -390,11 +444,17 @@ Worker::IssueGroup Worker::scan_group(const Lane* L, uint32_t ready) const {
     }
     left &= ~same;
     const uint64_t k = r.order();
-    if (k < best) best = k, at_best = same, tie = false;
-    else if (k == best) tie = true;
+    const uint32_t round = divergent ? lane_round(base + uint32_t(first), k) : 0;
+    if (!at_best) {
+      best = k, at_best = same, best_round = round;
+      continue;
+    }
+    const void* best_loc = L[std::countr_zero(at_best)].req().loc;
+    if (issues_before(k, round, r.loc, best, best_round, best_loc)) best = k, at_best = same, best_round = round, tie = false;
+    else if (!issues_before(best, best_round, best_loc, k, round, r.loc)) tie = true;
   }
   const Request& lead = L[std::countr_zero(at_best)].req();
-  IssueGroup g{best, lead.loc, 0, at_best, 0, !tie};
+  IssueGroup g{best, lead.loc, 0, at_best, 0, !tie, divergent};
   if (lead.type == ReqType::Access) {
     g.tail = lead.tail();
     for (uint32_t m = at_best; m; m &= m - 1)

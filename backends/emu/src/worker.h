@@ -16,7 +16,10 @@
 //      load now), and moves those lanes on to their next queued operation.
 //   3. So divergent paths are serialized (the `if` side first, then the `else`), and lanes meet
 //      again at the first instruction after the if/else or after a loop, where they issue
-//      together once more: the classic SIMT reconvergence stack, for structured code. Memory sees
+//      together once more: the classic SIMT reconvergence stack, for structured code. Inside a
+//      loop, lanes that went round it (jumped back to an earlier line) wait for the lanes still in
+//      the previous round, if those wait inside that loop (its extent is read from the source
+//      file): an if/else in a loop meets again at each iteration's end, as on a GPU. Memory sees
 //      the operations in exactly this issue order, whatever the threads ran ahead to.
 //   4. Lanes whose oldest operation is __syncthreads() are not issued; when every thread of the
 //      block waits at the same barrier it releases. If some wait while others exited or wait at
@@ -24,9 +27,9 @@
 //      error a thread meets while it runs ahead (an out-of-bounds index) is reported when its
 //      queue reaches it, as if the thread had stopped there.
 // Known limits: source order stands in for the post-dominator of a branch, so code that jumps
-// backwards across a divergent region (goto, or a device function called from two places while
-// lanes are split) may reconverge later than the hardware would; a loop with no instrumented
-// operation in it cannot be interrupted by the step budget.
+// backwards across a divergent region (goto, a device function in another file or called from
+// two places while lanes are split) may reconverge later than the hardware would; a loop with
+// no instrumented operation in it cannot be interrupted by the step budget.
 #pragma once
 
 #include <atomic>
@@ -38,11 +41,13 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "fiber_stack.h"
 #include "fiber_switch.h"
 #include "ws/detail/emu_hooks.h"
+#include "site_loop.h"
 #include "site_registry.h"
 #include "ws/emu/launch.h"
 
@@ -236,6 +241,7 @@ class Worker {
   struct IssueGroup;
   void join_group(IssueGroup& g, uint32_t bit, const Request& h);
   [[gnu::noinline]] void place_in_group(IssueGroup& g, uint32_t bit, const Request& h);
+
   // After its warp issued the oldest operation of lane i: the lane moves on to its next one.
   // `ready`/`group` are issue_one's copies of ready_[w] and groups_[w], written back after its
   // loop over the lanes (kept in registers meanwhile). `may_wait`: the lane may be at WaitWarp.
@@ -292,13 +298,36 @@ class Worker {
     uint32_t mask = 0;
     uint32_t named = 0;  // a warp-synchronous call: the lanes its lanes' member masks name
     bool exact = true;
+    // Found by scan_group in a divergent warp (see issues_before): a lane that becomes ready
+    // elsewhere leaves the choice to a new scan (it may be a loop round behind).
+    bool divergent = false;
   };
   std::vector<IssueGroup> groups_;
-  IssueGroup scan_group(const Lane* warp_lanes, uint32_t ready) const;
+  IssueGroup scan_group(uint32_t w, uint32_t ready);
+
+  // Reconvergence inside loops. Source order alone would let the lanes of an if/else's `if` side
+  // go round the loop again (their next operation is at a smaller line) while the `else` lanes
+  // wait, so the `if` side would run every iteration first; a GPU reconverges at the end of each
+  // iteration. So while a warp is divergent (its last issue left ready lanes behind), each lane
+  // counts its rounds: the times it issued an operation at or before its previous one (a jump
+  // back). Lanes a round behind issue first if they wait inside the loop that the others went
+  // round (the innermost loop, in the source, around the others' next operation: read by
+  // loops/loop_spans); lanes that left that loop still wait for the rest, as before.
+  std::vector<uint8_t> divergent_;  // per warp
+  std::vector<uint32_t> rounds_;    // per lane, while its warp is divergent (else 0)
+  std::vector<uint64_t> last_key_;  // per lane: the key of its last issued operation (idem)
+  uint32_t lane_round(uint32_t linear, uint64_t key) const {
+    return rounds_[linear] + (key <= last_key_[linear] ? 1 : 0);  // (+1: it is about to jump back)
+  }
+  void note_issue(uint32_t w, uint32_t mask, bool lanes_left, uint64_t key);
+  bool issues_before(uint64_t a, uint32_t round_a, const void* loc_a, uint64_t b, uint32_t round_b,
+                     const void* loc_b);
+  bool inside_loop_around(const void* loc, uint64_t key, const void* around);
+  std::unordered_map<const void*, SiteLoop> site_loops_;  // site_loop's answers, by site key
   // After lanes left the ready set: the next instruction of the lanes left, if any (a lane that
   // becomes ready later joins it, or replaces it with a smaller key).
   void forget_group(uint32_t w) {
-    groups_[w] = ready_[w] ? scan_group(&lanes_[w * kWarpSize], ready_[w]) : IssueGroup{};
+    groups_[w] = ready_[w] ? scan_group(w, ready_[w]) : IssueGroup{};
   }
   std::vector<std::byte> dynamic_shared_;
   struct DynamicView {

@@ -1,0 +1,31 @@
+#include "site_loop.h"
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "loop_spans.h"
+#include "site_registry.h"
+#include "ws/trace/sources.h"
+
+namespace ws::emu {
+
+SiteLoop site_loop(const void* site_key) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<LoopSpan>> loops_by_file;  // (nodes stay put)
+  const std::source_location loc = site_location(site_key);
+  const std::vector<LoopSpan>* loops;
+  {
+    std::lock_guard lock(mutex);
+    auto [it, added] = loops_by_file.try_emplace(loc.file_name());
+    if (added) it->second = find_loops(source_text(kernel_relative_path(loc.file_name()), loc.file_name()));
+    loops = &it->second;
+  }
+  const std::optional<LoopSpan> l = innermost_loop(*loops, {loc.line(), loc.column()});
+  if (!l) return {};
+  auto key = [](SourcePos p) { return uint64_t(p.line) << 24 | uint64_t(p.column & 0xffff) << 8; };
+  return {true, key(l->begin), key(l->end) | 0xff};
+}
+
+}  // namespace ws::emu
