@@ -1,0 +1,151 @@
+// Branch divergence (seed 001, "Branching"): a branch whose condition depends on the thread ID
+// splits a warp when its granularity is below the warp size, and the warp runs the two paths one
+// after the other; a condition that is the same for all 32 lanes of a warp costs nothing.
+//
+// Every variant computes out[i] = 2 * in[i] on one path and in[i] + 1 on the other; only the
+// condition that picks the path changes, so the divergence timeline and its SIMD efficiency
+// show what the condition alone costs:
+//   odd-even   if (threadIdx.x % 2 == 1)          every warp runs both halves: 2 half-full steps
+//   threshold  if (threadIdx.x > 2)               the slide's example: warp 0 splits (3 + 29 lanes)
+//   per-warp   if (threadIdx.x / warpSize > 2)    the slide's remedy: whole warps take one side
+//   loop       odd-even inside a loop of `iters`  the halves meet again after every iteration
+#pragma once
+
+#include <string>
+
+#include "ws/catalog/catalog.h"
+#include "ws/catalog/checks.h"
+#include "ws/kernel.cuh"
+
+// Lane-granular: odd lanes one way, even lanes the other.
+template <class T>
+__global__ void branch_odd_even(ws::global_array<const T> in, ws::global_array<T> out, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (threadIdx.x % 2 == 1) {
+    out[i] = T(2) * in[i];
+  } else {
+    out[i] = in[i] + T(1);
+  }
+}
+
+// The slide's "example with divergence": threads 0 to 2 follow a different path than the rest of
+// the first warp.
+template <class T>
+__global__ void branch_threshold(ws::global_array<const T> in, ws::global_array<T> out, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (threadIdx.x > 2) {
+    out[i] = T(2) * in[i];
+  } else {
+    out[i] = in[i] + T(1);
+  }
+}
+
+// The slide's "example without divergence": the branch granularity is a whole warp.
+template <class T>
+__global__ void branch_per_warp(ws::global_array<const T> in, ws::global_array<T> out, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (threadIdx.x / warpSize > 2) {
+    out[i] = T(2) * in[i];
+  } else {
+    out[i] = in[i] + T(1);
+  }
+}
+
+// The odd/even branch inside a loop: each iteration runs both halves, and they meet again at its
+// end (on a GPU and in the emulator), so the warp alternates odd, even, odd, even...
+template <class T>
+__global__ void branch_in_loop(ws::global_array<const T> in, ws::global_array<T> out, unsigned n, unsigned iters) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  T v = 0;
+  for (unsigned k = 0; k < iters; ++k) {
+    if (threadIdx.x % 2 == 1) {
+      v += T(2) * in[i];
+    } else {
+      v += in[i] + T(1);
+    }
+  }
+  out[i] = v;
+}
+
+struct DivergenceEntry {
+  static ws::KernelSpec spec() {
+    ws::KernelSpec s;
+    s.name = "divergence";
+    s.title = "Branch divergence: lane, threshold and warp granularity";
+    s.description =
+        "out[i] = 2*in[i] on one path, in[i]+1 on the other; only the condition changes. A condition "
+        "on the thread ID with a granularity below 32 splits warps, and each warp runs both paths one "
+        "after the other (the divergence timeline's half-full steps); a condition that is the same "
+        "for a whole warp costs nothing. Inside a loop the two halves meet again after every "
+        "iteration.";
+    s.source = "control/divergence.cuh";
+    s.lecture = "seed 001 (branching: divergence when the condition is a function of the thread ID)";
+    s.variants = {
+        {"odd-even", "if (threadIdx.x % 2 == 1)", "lane-granular: every warp runs both halves, 16 lanes each"},
+        {"threshold", "if (threadIdx.x > 2)", "the slide's example: threads 0-2 take another path than the rest of warp 0"},
+        {"per-warp", "if (threadIdx.x / warpSize > 2)", "the slide's remedy: the branch granularity is a whole warp, no divergence"},
+        {"loop", "odd-even inside a loop", "the halves alternate and meet again at the end of every iteration"},
+    };
+    s.params = {{"iters", "iterations of the loop variant's loop", 1, 64, 4, {}}};
+    s.default_n = 4096;
+    s.default_block = 256;
+    s.dtypes = {"int", "float"};
+    return s;
+  }
+
+  static std::string validate(const ws::RunConfig& c) {
+    if (c.block.y != 1 || c.block.z != 1)
+      return "the divergence demos branch on threadIdx.x: block must be (x, 1, 1)";
+    if (c.n == 0 || c.n > (1u << 26)) return "n must be 1 to 67108864 (got " + std::to_string(c.n) + ")";
+    return {};
+  }
+
+  // What thread t of its block writes for in[i] = x.
+  template <class T>
+  static T expected(const std::string& v, unsigned t, T x, unsigned iters) {
+    const bool first_path = v == "odd-even" || v == "loop" ? t % 2 == 1 : v == "threshold" ? t > 2 : t / 32 > 2;
+    const T one = first_path ? T(2) * x : x + T(1);
+    if (v != "loop") return one;
+    T sum = 0;
+    for (unsigned k = 0; k < iters; ++k) sum += one;
+    return sum;
+  }
+
+  template <class T, class B>
+  static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
+    const std::vector<T> host = std::is_integral_v<T> ? ws::random_input<T>(c.n, c.seed, 0, 99)
+                                                      : ws::random_input<T>(c.n, c.seed, -1, 1);
+    auto in = be.upload("in", host);
+    auto res = be.template alloc<T>("out", c.n);
+    const unsigned n = unsigned(c.n), iters = unsigned(c.param("iters", 4));
+    const ws::Dim3 grid{unsigned((c.n + c.block.x - 1) / c.block.x), 1, 1}, blk{c.block.x, 1, 1};
+    bool ok = false;
+    if (c.variant == "odd-even") ok = be.launch("branch_odd_even", grid, blk, 0, branch_odd_even<T>, in, res, n);
+    else if (c.variant == "threshold") ok = be.launch("branch_threshold", grid, blk, 0, branch_threshold<T>, in, res, n);
+    else if (c.variant == "per-warp") ok = be.launch("branch_per_warp", grid, blk, 0, branch_per_warp<T>, in, res, n);
+    else ok = be.launch("branch_in_loop", grid, blk, 0, branch_in_loop<T>, in, res, n, iters);
+    if (!ok) return;
+    const std::vector<T> got = be.download(res);
+    // Exact: the same operations in the same type and order as the kernel.
+    uint64_t bad = 0, first = 0;
+    for (uint64_t i = 0; i < c.n; ++i)
+      if (got[i] != expected<T>(c.variant, unsigned(i % c.block.x), host[i], iters) && bad++ == 0) first = i;
+    const T want = expected<T>(c.variant, unsigned(first % c.block.x), host[first], iters);
+    out.passed = bad == 0;
+    out.check = "exact: each out[i] recomputed on the CPU with the thread's path";
+    out.result = bad ? std::to_string(bad) + " of " + std::to_string(c.n) + " wrong, first out[" + std::to_string(first) +
+                           "] = " + ws::value_text(got[first])
+                     : "out correct (" + std::to_string(c.n) + " elements)";
+    out.expected = "out[" + std::to_string(first) + "] = " + ws::value_text(want);
+  }
+
+  template <class B>
+  static void run(B& be, const ws::RunConfig& c, ws::RunResult& out) {
+    if (c.dtype == "float") run_typed<float>(be, c, out);
+    else run_typed<int>(be, c, out);
+  }
+};
