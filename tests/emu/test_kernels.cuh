@@ -80,6 +80,27 @@ __global__ void if_else_in_nested_loop(ws::global_array<int> a, ws::global_array
   }
 }
 
+// `continue` on odd lanes: they go round again while the even lanes finish the iteration.
+__global__ void continue_in_loop(ws::global_array<int> a, ws::global_array<int> b, ws::global_array<int> c) {
+  const unsigned t = threadIdx.x;
+  for (int i = 0; i < 3; ++i) {
+    b[t] += 1;
+    if (t % 2 == 1) continue;
+    a[t] += 1;
+  }
+  c[t] = 3;
+}
+
+// `break` for more lanes at every iteration: the rest go on, the leavers wait after the loop.
+__global__ void break_in_loop(ws::global_array<int> a, ws::global_array<int> c) {
+  const unsigned t = threadIdx.x;
+  for (unsigned i = 0; i < 4; ++i) {
+    if (t < i * 8) break;
+    a[t] += 1;
+  }
+  c[t] = 3;
+}
+
 // A loop whose trip count differs per lane: CSR sparse matrix times vector (seed 003).
 __global__ void csr_spmv(ws::global_array<const unsigned> row_ptr, ws::global_array<const unsigned> col,
                          ws::global_array<const float> val, ws::global_array<const float> x,

@@ -121,6 +121,26 @@ TEST(EmuMasks, AnIfElseInAnInnerLoopAlternatesWithinEachOuterIteration) {
             (std::vector<std::string>{A, A, B, B, A, A, B, B, C, C, A, A, B, B, A, A, B, B, C, C}));
 }
 
+TEST(EmuMasks, ContinueWaitsForTheRestOfTheIteration) {
+  emu::Memory mem;
+  auto a = mem.alloc<int>("a", 32), b = mem.alloc<int>("b", 32), c = mem.alloc<int>("c", 32);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { continue_in_loop(a, b, c); });
+  ASSERT_TRUE(r.ok());
+  const std::string B = "b:ffffffff", A = "a:55555555";
+  EXPECT_EQ(issue_order(r.trace),
+            (std::vector<std::string>{B, B, A, A, B, B, A, A, B, B, A, A, "c:ffffffff"}));
+}
+
+TEST(EmuMasks, BreakLeaversWaitAfterTheLoop) {
+  emu::Memory mem;
+  auto a = mem.alloc<int>("a", 32), c = mem.alloc<int>("c", 32);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { break_in_loop(a, c); });
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(issue_order(r.trace),
+            (std::vector<std::string>{"a:ffffffff", "a:ffffffff", "a:ffffff00", "a:ffffff00", "a:ffff0000",
+                                      "a:ffff0000", "a:ff000000", "a:ff000000", "c:ffffffff"}));
+}
+
 TEST(EmuMasks, LanesLeaveALoopAsTheirRowsEnd) {
   // Row r has r % 4 non-zeros: lanes drop out after 0, 1, 2 or 3 iterations.
   const unsigned rows = 32;

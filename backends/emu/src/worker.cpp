@@ -95,6 +95,8 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   divergent_.assign(warps_, 0);
   rounds_.assign(threads_, 0);
   last_key_.assign(threads_, 0);
+  warp_last_key_.assign(warps_, 0);
+  warp_last_mask_.assign(warps_, 0);
   const Dim3 b = launch.opt.block;
   for (uint32_t i = 0; i < threads_; ++i) {
     Lane& l = lanes_[i];
@@ -213,6 +215,12 @@ void Worker::place_in_group(IssueGroup& g, uint32_t bit, const Request& h) {
     return;
   }
   const uint64_t key = h.order();
+  // A lane that jumps back (goes round a loop) while the group's lanes do not may have to wait
+  // for them (a `continue` before the others' last operation): the scan decides.
+  if (g.mask && key <= last_key_of(lane_of(h))) {
+    g.exact = false;
+    return;
+  }
   if (key < g.key)  // the smallest key so far: a group of its own
     g = {key, h.loc, h.type == ReqType::Access ? h.tail() : 0, bit,
          h.type == ReqType::WarpOp ? h.warp.member_mask : 0, true, false};
@@ -223,21 +231,17 @@ void Worker::place_in_group(IssueGroup& g, uint32_t bit, const Request& h) {
 // After warp `w` issued lanes `mask` at `key`: the warp becomes (or stays) divergent when ready
 // lanes were left behind, and then each issued lane's round is counted (all of them take the
 // highest: they go on together); it is convergent again when an issue takes every ready lane.
+// (issue_one then keeps `key` as the issued lanes' last key: remember_issue.)
 void Worker::note_issue(uint32_t w, uint32_t mask, bool lanes_left, uint64_t key) {
   const uint32_t base = w * kWarpSize;
   if (!lanes_left || !divergent_[w]) {
     std::fill_n(&rounds_[base], std::min<uint32_t>(kWarpSize, threads_ - base), 0u);
-    std::fill_n(&last_key_[base], std::min<uint32_t>(kWarpSize, threads_ - base), uint64_t(0));
     divergent_[w] = lanes_left;
     if (!lanes_left) return;
   }
   uint32_t round = 0;
   for (uint32_t m = mask; m; m &= m - 1) round = std::max(round, lane_round(base + uint32_t(std::countr_zero(m)), key));
-  for (uint32_t m = mask; m; m &= m - 1) {
-    const uint32_t i = base + uint32_t(std::countr_zero(m));
-    rounds_[i] = round;
-    last_key_[i] = key;
-  }
+  for (uint32_t m = mask; m; m &= m - 1) rounds_[base + uint32_t(std::countr_zero(m))] = round;
 }
 
 // Whether the lanes at site `loc_a` (key a, round round_a) issue before those at `loc_b`: in source
@@ -292,6 +296,8 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   std::fill(divergent_.begin(), divergent_.end(), uint8_t(0));
   std::fill(rounds_.begin(), rounds_.end(), 0u);
   std::fill(last_key_.begin(), last_key_.end(), uint64_t(0));
+  std::fill(warp_last_key_.begin(), warp_last_key_.end(), uint64_t(0));
+  std::fill(warp_last_mask_.begin(), warp_last_mask_.end(), 0u);
   exited_ = releases_ = at_barrier_ = at_barrier_key_ = 0;
   barrier_key_ = nullptr;
   // A block that finished released every lane it filed; one that failed may have left some.
@@ -358,14 +364,23 @@ bool Worker::issue_one(uint32_t w) {
   Event e;
   e.block = block_;
   e.warp = uint16_t(w);
-  e.site = site_id(lr);
+  // The site's registry id, and its issue key (for the loop rounds below), from one cache lookup.
+  uint64_t key = 0;
+  if (lr.loc) {
+    const SiteRegistry::Key k = SiteRegistry::lookup(site_location(lr.loc));
+    e.site = k.id;
+    key = k.order | uint64_t(lr.sub);
+  } else {
+    e.site = Diagnostic::kNoSite;
+  }
   e.mask = mask;
   e.step = warp_steps_[w]++;
   e.time = clock_++;
   ++rec.issued;
   // The issued lanes leave the ready set; each goes on to its next queued operation (and is
   // ready again if that can issue) or, with nothing queued, resumes at run_queue below.
-  if (const bool left = ready_[w] & ~mask; left || divergent_[w]) note_issue(w, mask, left, lr.order());
+  if (const bool left = ready_[w] & ~mask; left || divergent_[w]) note_issue(w, mask, left, key);
+  remember_issue(w, mask, key);
   ready_[w] &= ~mask;
   forget_group(w);
   uint32_t ready = ready_[w];
@@ -430,7 +445,6 @@ bool Worker::issue_one(uint32_t w) {
 Worker::IssueGroup Worker::scan_group(uint32_t w, uint32_t ready) {
   const uint32_t base = w * kWarpSize;
   const Lane* L = &lanes_[base];
-  const bool divergent = divergent_[w];
   uint64_t best = UINT64_MAX;
   uint32_t at_best = 0, best_round = 0;  // the lanes at the best site, their round
   bool tie = false;  // another site that is neither before nor after it (same key, round, file)
@@ -444,7 +458,7 @@ Worker::IssueGroup Worker::scan_group(uint32_t w, uint32_t ready) {
     }
     left &= ~same;
     const uint64_t k = r.order();
-    const uint32_t round = divergent ? lane_round(base + uint32_t(first), k) : 0;
+    const uint32_t round = lane_round(base + uint32_t(first), k);  // (rounds_ are 0 unless divergent)
     if (!at_best) {
       best = k, at_best = same, best_round = round;
       continue;
@@ -454,7 +468,7 @@ Worker::IssueGroup Worker::scan_group(uint32_t w, uint32_t ready) {
     else if (!issues_before(best, best_round, best_loc, k, round, r.loc)) tie = true;
   }
   const Request& lead = L[std::countr_zero(at_best)].req();
-  IssueGroup g{best, lead.loc, 0, at_best, 0, !tie, divergent};
+  IssueGroup g{best, lead.loc, 0, at_best, 0, !tie, divergent_[w] != 0};
   if (lead.type == ReqType::Access) {
     g.tail = lead.tail();
     for (uint32_t m = at_best; m; m &= m - 1)

@@ -315,9 +315,29 @@ class Worker {
   // loops/loop_spans); lanes that left that loop still wait for the rest, as before.
   std::vector<uint8_t> divergent_;  // per warp
   std::vector<uint32_t> rounds_;    // per lane, while its warp is divergent (else 0)
-  std::vector<uint64_t> last_key_;  // per lane: the key of its last issued operation (idem)
+  // The key of each lane's last issued operation: the warp's last issue (key and lanes) is kept
+  // per warp, and written out to last_key_ only for the lanes the next issue leaves out, so that
+  // a convergent warp pays nothing per lane for it.
+  std::vector<uint64_t> last_key_;
+  std::vector<uint64_t> warp_last_key_;
+  std::vector<uint32_t> warp_last_mask_;
+  uint64_t last_key_of(uint32_t linear) const {
+    const uint32_t w = linear / kWarpSize;
+    return (warp_last_mask_[w] >> (linear % kWarpSize) & 1) ? warp_last_key_[w] : last_key_[linear];
+  }
+  void remember_issue(uint32_t w, uint32_t mask, uint64_t key) {
+    for (uint32_t m = warp_last_mask_[w] & ~mask; m; m &= m - 1)
+      last_key_[w * kWarpSize + uint32_t(std::countr_zero(m))] = warp_last_key_[w];
+    warp_last_mask_[w] = mask;
+    warp_last_key_[w] = key;
+  }
+  // The lane whose queue holds `r` (one of lanes_), by address: join_group passes no more.
+  uint32_t lane_of(const Request& r) const {
+    return uint32_t((reinterpret_cast<const char*>(&r) - reinterpret_cast<const char*>(lanes_.data())) /
+                    ptrdiff_t(sizeof(Lane)));
+  }
   uint32_t lane_round(uint32_t linear, uint64_t key) const {
-    return rounds_[linear] + (key <= last_key_[linear] ? 1 : 0);  // (+1: it is about to jump back)
+    return rounds_[linear] + (key <= last_key_of(linear) ? 1 : 0);  // (+1: it is about to jump back)
   }
   void note_issue(uint32_t w, uint32_t mask, bool lanes_left, uint64_t key);
   bool issues_before(uint64_t a, uint32_t round_a, const void* loc_a, uint64_t b, uint32_t round_b,
