@@ -345,9 +345,12 @@ class Worker {
   bool inside_loop_around(const void* loc, uint64_t key, const void* around);
   std::unordered_map<const void*, SiteLoop> site_loops_;  // site_loop's answers, by site key
   // After lanes left the ready set: the next instruction of the lanes left, if any (a lane that
-  // becomes ready later joins it, or replaces it with a smaller key).
+  // becomes ready later joins it, or replaces it with a smaller key). In a divergent warp it is
+  // left to the next issue's scan: the lanes that become ready meanwhile rarely join it.
   void forget_group(uint32_t w) {
-    groups_[w] = ready_[w] ? scan_group(w, ready_[w]) : IssueGroup{};
+    if (!ready_[w]) groups_[w] = IssueGroup{};
+    else if (divergent_[w]) groups_[w] = IssueGroup{0, nullptr, 0, 0, 0, false, true};
+    else groups_[w] = scan_group(w, ready_[w]);
   }
   std::vector<std::byte> dynamic_shared_;
   struct DynamicView {
