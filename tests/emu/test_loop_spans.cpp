@@ -91,3 +91,12 @@ TEST(LoopSpans, ALambdaOrInitializerInsideTheBodyDoesNotEndIt) {
       "}\n";                                            // 5
   EXPECT_EQ(spans_text(find_loops(src)), "1:1-5:1");
 }
+
+TEST(LoopSpans, AnAttributeBeforeABodyIsPartOfIt) {
+  const char* src =
+      "for (int i = 0; i < n; ++i) [[likely]] {\n"   // 1
+      "  if (a[i]) [[unlikely]] { b(); }\n"           // 2
+      "}\n"                                            // 3
+      "c();\n";                                        // 4
+  EXPECT_EQ(spans_text(find_loops(src)), "1:1-3:1");
+}

@@ -109,6 +109,7 @@ class StatementReader {
     const std::string_view x = t_[i].text;
     if (x == "{") return match(i);
     if (x == ";") return i;
+    if (x == "[" && i < last && t_[i + 1].text == "[") return statement_end(match(i) + 1);  // [[likely]] ...
     if (x == "if") {
       size_t j = i + 1;
       if (j <= last && t_[j].text == "constexpr") ++j;
