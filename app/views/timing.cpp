@@ -115,11 +115,18 @@ void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timing
   ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
   ImGui::TextWrapped("No GPU timing here: %s", timing::device().why_not.c_str());
   ImGui::PopStyleColor();
+  // (0 in the request means the kernel's default: say which.)
+  uint64_t n = req.config.n;
+  uint32_t block = req.config.block.x;
+  if (const CatalogEntry* e = Catalog::instance().find(req.kernel)) {
+    if (!n) n = e->spec.default_n;
+    if (!block) block = e->spec.default_block;
+  }
   ImGui::TextWrapped(
       "Instead: what the CPU emulator counts for every variant of %s at the lab's launch (n = %s, block %u). "
       "These are counts of the work the hardware would do, not time; with a CUDA GPU this panel times the real "
       "kernels.",
-      req.kernel.c_str(), pow2_text(req.config.n ? req.config.n : 0).c_str(), req.config.block.x);
+      req.kernel.c_str(), pow2_text(n).c_str(), block);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Count:");
   ImGui::SameLine();
