@@ -8,7 +8,9 @@
 //   | 0 2 4 1 |     Ap = {0, 2, 2, 5, 7}
 //   | 1 0 0 1 |
 // What warpscope shows: the rows have different lengths, so a warp's lanes leave the row loop at
-// different iterations (the loop's masks thin out; the store of y issues with all lanes again);
+// different iterations (the loop's masks thin out; in the SIMT model the store of y issues with all
+// lanes again, while an H100 lets the lanes that finished early store at once: compare the two
+// timelines, or `warpscope crosscheck --kernel spmv --details` on a GPU);
 // neighbouring threads read Av and Aj a row apart (uncoalesced); and in `shared` the cached-or-not
 // choice of x inside the loop splits the warp at every element, meeting again after each one.
 #pragma once
