@@ -129,18 +129,11 @@ struct DivergenceEntry {
     else if (c.variant == "per-warp") ok = be.launch("branch_per_warp", grid, blk, 0, branch_per_warp<T>, in, res, n);
     else ok = be.launch("branch_in_loop", grid, blk, 0, branch_in_loop<T>, in, res, n, iters);
     if (!ok) return;
-    const std::vector<T> got = be.download(res);
     // Exact: the same operations in the same type and order as the kernel.
-    uint64_t bad = 0, first = 0;
-    for (uint64_t i = 0; i < c.n; ++i)
-      if (got[i] != expected<T>(c.variant, unsigned(i % c.block.x), host[i], iters) && bad++ == 0) first = i;
-    const T want = expected<T>(c.variant, unsigned(first % c.block.x), host[first], iters);
-    out.passed = bad == 0;
-    out.check = "exact: each out[i] recomputed on the CPU with the thread's path";
-    out.result = bad ? std::to_string(bad) + " of " + std::to_string(c.n) + " wrong, first out[" + std::to_string(first) +
-                           "] = " + ws::value_text(got[first])
-                     : "out correct (" + std::to_string(c.n) + " elements)";
-    out.expected = "out[" + std::to_string(first) + "] = " + ws::value_text(want);
+    std::vector<T> want(c.n);
+    for (uint64_t i = 0; i < c.n; ++i) want[i] = expected<T>(c.variant, unsigned(i % c.block.x), host[i], iters);
+    ws::check_exact_elements(out, "out", be.download(res), want,
+                             "exact: each out[i] recomputed on the CPU with the thread's path");
   }
 
   template <class B>

@@ -72,4 +72,23 @@ void check_scalar(RunResult& out, const std::string& what, T got, double ref, do
   }
 }
 
+// An output array that must equal `want` element by element (integers, or floats computed with the
+// same operations in the same order). Reports how many are wrong and the first of them, e.g.
+//   check_exact_elements(out, "y", got, want, "exact: y[2i] = x[2i]*x[2i+1] in the same type")
+// gives result "3 of 16 wrong, first y[5] = 7" and expected "y[5] = 6", or "y correct (16 elements)".
+template <class T>
+void check_exact_elements(RunResult& out, const std::string& name, const std::vector<T>& got,
+                          const std::vector<T>& want, std::string check) {
+  uint64_t bad = 0, first = 0;
+  for (uint64_t i = 0; i < want.size(); ++i)
+    if (!(i < got.size() && got[i] == want[i]) && bad++ == 0) first = i;
+  const std::string at = name + "[" + std::to_string(first) + "]";
+  out.passed = bad == 0 && got.size() == want.size();
+  out.check = std::move(check);
+  out.result = bad ? std::to_string(bad) + " of " + std::to_string(want.size()) + " wrong, first " + at + " = " +
+                         (first < got.size() ? value_text(got[first]) : std::string("missing"))
+                   : name + " correct (" + std::to_string(want.size()) + " elements)";
+  out.expected = want.empty() ? name + " empty" : at + " = " + value_text(want[first]);
+}
+
 }  // namespace ws
