@@ -24,8 +24,7 @@ SiteLoop site_loop(const void* site_key) {
   }
   const std::optional<LoopSpan> l = innermost_loop(*loops, {loc.line(), loc.column()});
   if (!l) return {};
-  auto key = [](SourcePos p) { return uint64_t(p.line) << 24 | uint64_t(p.column & 0xffff) << 8; };
-  return {true, key(l->begin), key(l->end) | 0xff};
+  return {true, issue_order(l->begin.line, l->begin.column), issue_order(l->end.line, l->end.column) | 0xff};
 }
 
 }  // namespace ws::emu

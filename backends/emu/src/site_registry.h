@@ -31,6 +31,12 @@ struct SiteInfo {
 inline uint64_t issue_order(const std::source_location& loc) {
   return (uint64_t(loc.line()) << 24) | (uint64_t(loc.column() & 0xffff) << 8);
 }
+// (The same key for a line and column that are not a call site: where site_loop's loops begin
+// and end. Not shared with the one above: routing it through this one moved the register use of
+// the scheduler's hot path, 1% more instructions under callgrind.)
+constexpr uint64_t issue_order(uint32_t line, uint32_t column) {
+  return (uint64_t(line) << 24) | (uint64_t(column & 0xffff) << 8);
+}
 
 // site_key (emu_hooks.h) names a site by the pointer inside its std::source_location; this turns
 // it back into the location when the file and line are needed.

@@ -365,14 +365,9 @@ bool Worker::issue_one(uint32_t w) {
   e.block = block_;
   e.warp = uint16_t(w);
   // The site's registry id, and its issue key (for the loop rounds below), from one cache lookup.
-  uint64_t key = 0;
-  if (lr.loc) {
-    const SiteRegistry::Key k = SiteRegistry::lookup(site_location(lr.loc));
-    e.site = k.id;
-    key = k.order | uint64_t(lr.sub);
-  } else {
-    e.site = Diagnostic::kNoSite;
-  }
+  const SiteRegistry::Key site = site_of(lr);
+  e.site = site.id;
+  const uint64_t key = site.order | uint64_t(lr.sub);
   e.mask = mask;
   e.step = warp_steps_[w]++;
   e.time = clock_++;
@@ -915,9 +910,11 @@ inline void Worker::retire_head(Lane& l, int i, uint32_t& ready, IssueGroup& gro
   }
 }
 
-uint32_t Worker::site_id(const Request& r) const {
-  return r.loc ? SiteRegistry::lookup(site_location(r.loc)).id : Diagnostic::kNoSite;
+SiteRegistry::Key Worker::site_of(const Request& r) const {
+  return r.loc ? SiteRegistry::lookup(site_location(r.loc)) : SiteRegistry::Key{Diagnostic::kNoSite, 0};
 }
+
+uint32_t Worker::site_id(const Request& r) const { return site_of(r).id; }
 
 void Worker::queue_barrier(const void* key) {
   // The release this arrival waits for: the one after the lane's last queued barrier, or the

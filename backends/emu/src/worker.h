@@ -252,6 +252,7 @@ class Worker {
   bool barrier_sites_agree();
   void meet_failure(Lane& lane);
   void perform_store(const Request& r) const;
+  SiteRegistry::Key site_of(const Request& r) const;  // the site's registry id and issue key
   uint32_t site_id(const Request& r) const;
   bool issue_one(uint32_t warp);
   void issue_warp_op(uint32_t mask, Lane* lanes);
@@ -298,7 +299,8 @@ class Worker {
     uint32_t mask = 0;
     uint32_t named = 0;  // a warp-synchronous call: the lanes its lanes' member masks name
     bool exact = true;
-    // Found by scan_group in a divergent warp (see issues_before): a lane that becomes ready
+    // divergent_[w] when the group was made (scan_group, forget_group): place_in_group, which
+    // does not know the warp, reads it here. In a divergent warp a lane that becomes ready
     // elsewhere leaves the choice to a new scan (it may be a loop round behind).
     bool divergent = false;
   };
