@@ -349,3 +349,18 @@ __global__ void shifting_patterns(ws::global_array<const int> in, ws::global_arr
   }
   out[blockIdx.x * blockDim.x + tid] = sum;
 }
+
+// Each thread adds its right-hand neighbour's element (one warp: lockstep orders the loads after
+// the copy's stores) and notes how many threads of the block had started when it got past the
+// step. `started` and `seen` are host memory, not arrays the emulator sees: they show the order
+// in which it runs the threads. A thread that never sees the values it moves (`s[i] = a[i]`,
+// `s[i] += s[j]`) need not stop at the loads.
+__global__ void neighbour_sum_noting_order(ws::global_array<int> a, std::atomic<int>* started, int* seen) {
+  __shared__ ws::shared_array<int, 32, "s"> s;
+  unsigned tid = threadIdx.x;
+  started->fetch_add(1);
+  s[tid] = a[tid];
+  s[tid] += s[(tid + 1) % 32];
+  seen[tid] = started->load();
+  a[tid] = s[tid];
+}

@@ -24,6 +24,27 @@ TEST(EmuRuntime, UnrolledLastWarpIsRightUnderLockstep) {
     EXPECT_EQ(got[b], std::accumulate(input.begin() + b * 256, input.begin() + (b + 1) * 256, 0));
 }
 
+// Deferred loads: with them a thread runs past `s[i] = a[i]` and `s[i] += s[j]` without stopping
+// (thread 0 is past the step before thread 1 starts); without, every thread stops at the first
+// load. The values are the lockstep ones either way.
+TEST(EmuRuntime, DeferredLoadsLetAThreadRunOnWithTheSameValues) {
+  for (bool defer : {true, false}) {
+    emu::Memory mem;
+    auto input = test::iota_input(32, 10);
+    auto a = mem.upload<int>("a", input);
+    std::atomic<int> started{0};
+    std::vector<int> seen(32, -1);
+    emu::LaunchOptions opt = test::options(1, 32);
+    opt.defer_loads = defer;
+    auto r = emu::launch(mem, opt, {}, [&, a] { neighbour_sum_noting_order(a, &started, seen.data()); });
+    ASSERT_TRUE(r.ok());
+    const std::vector<int> got = mem.download(a);
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(got[i], input[i] + input[(i + 1) % 32]) << "defer " << defer << ", thread " << i;
+    EXPECT_EQ(seen[0], defer ? 1 : 32);
+    EXPECT_EQ(seen[31], 32);
+  }
+}
+
 TEST(EmuRuntime, ShuffleReduction) {
   emu::Memory mem;
   auto input = test::iota_input(32);

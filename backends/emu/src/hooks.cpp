@@ -55,6 +55,16 @@ void store(const std::source_location& loc, uint64_t tag, uint64_t byte_offset, 
   worker().post_store(site_key(loc), tag, byte_offset, target, value);
 }
 
+void deferred_load(const std::source_location& loc, uint64_t tag, uint64_t byte_offset, const void* from,
+                   uint32_t slot) {
+  worker().post_deferred_load(site_key(loc), tag, byte_offset, from, slot);
+}
+
+void deferred_store(const std::source_location& loc, uint64_t tag, uint64_t byte_offset, void* target,
+                    Combine combine) {
+  worker().post_deferred_store(site_key(loc), tag, byte_offset, target, combine);
+}
+
 void syncthreads(const std::source_location& loc) { worker().post_barrier(loc); }
 
 uint64_t warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask, uint64_t value,

@@ -97,6 +97,7 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   last_key_.assign(threads_, 0);
   warp_last_key_.assign(warps_, 0);
   warp_last_mask_.assign(warps_, 0);
+  operands_.assign(threads_, Operands{});
   const Dim3 b = launch.opt.block;
   for (uint32_t i = 0; i < threads_; ++i) {
     Lane& l = lanes_[i];
@@ -276,6 +277,7 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   block_ = linear_block;
   epoch_ = ++t_epoch_counter;
   t_block_epoch = epoch_;
+  t_defer_loads = launch_.opt.defer_loads;
   clock_ = 0;
   failed_ = false;
   waiting_warp_sync_ = 0;
@@ -391,7 +393,7 @@ bool Worker::issue_one(uint32_t w) {
         const int i = std::countr_zero(m);
         const Request& r = L[i].req();
         offsets[lanes++] = r.access.byte_offset;
-        if (r.access.store_to) perform_store(r);
+        if (r.access.store_to) perform_posted(r, base + uint32_t(i));
         retire_head(L[i], i, ready, group, false);
       }
       rec.lane_accesses += lanes;
@@ -864,9 +866,34 @@ void Worker::meet_failure(Lane& l) {
   launch_.aborted = true;
 }
 
-inline void Worker::perform_store(const Request& r) const {
+// An access the lane queued and went on from: a store (written now), or a deferred load (read now
+// into the lane's operand slot) or store (its value computed now from the slots).
+inline void Worker::perform_posted(const Request& r, uint32_t linear) {
+  if (!r.deferred()) [[likely]]
+    return perform_store(r, r.access.value);
+  Operands& o = operands_[linear];
+  if (r.kind() == AccessKind::Load) {
+    const void* from = r.access.store_to;
+    uint64_t v = 0;
+    if (r.space() == MemSpace::Global && std::has_single_bit(unsigned(r.width)) &&
+        reinterpret_cast<uintptr_t>(from) % r.width == 0) {  // (relaxed atomics: see perform_store)
+      switch (r.width) {
+        case 1: v = __atomic_load_n(static_cast<const uint8_t*>(from), __ATOMIC_RELAXED); break;
+        case 2: v = __atomic_load_n(static_cast<const uint16_t*>(from), __ATOMIC_RELAXED); break;
+        case 4: v = __atomic_load_n(static_cast<const uint32_t*>(from), __ATOMIC_RELAXED); break;
+        case 8: v = __atomic_load_n(static_cast<const uint64_t*>(from), __ATOMIC_RELAXED); break;
+      }
+    } else {
+      std::memcpy(&v, from, r.width);
+    }
+    o.slot[r.access.value] = v;
+    return;
+  }
+  perform_store(r, reinterpret_cast<Combine>(r.access.value)(o.slot[0], o.slot[1]));
+}
+
+inline void Worker::perform_store(const Request& r, uint64_t v) const {
   void* to = r.access.store_to;
-  const uint64_t v = r.access.value;
   // Global memory is shared with the other worker threads (blocks run in parallel): aligned
   // words are written with relaxed atomics (plain moves on x86), so that a racy kernel is not
   // undefined behaviour in the emulator itself.

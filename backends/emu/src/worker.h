@@ -69,8 +69,9 @@ struct Request {
   const void* loc = nullptr;
   union {
     // Access. A store the scheduler writes at issue (the lane went on without waiting) has
-    // `store_to` set and its bytes in `value`; a load or atomic is performed by the lane itself
-    // when it resumes.
+    // `store_to` set and its bytes in `value` (a deferred store: its Combine function, see
+    // emu_hooks.h); so has a deferred load (where it reads, and the lane's operand slot it reads
+    // into). Any other load, and an atomic, is performed by the lane itself when it resumes.
     struct {
       uint64_t byte_offset;  // from the allocation's first element
       void* store_to;
@@ -102,6 +103,7 @@ struct Request {
   AccessKind kind() const { return AccessKind(sub); }
   MemSpace space() const { return MemSpace(bits & 1); }
   uint8_t flags() const { return (bits >> 1) & 1; }
+  bool deferred() const { return bits & kTagDeferred; }
   // alloc, type, sub, width and bits as one word: what an access_tag word (emu_hooks.h) set.
   uint64_t tail() const;  // (defined below Request: it needs offsetof)
   AtomicOp atomic() const { return AtomicOp(bits >> 4); }
@@ -190,6 +192,8 @@ class Worker {
   // its value; a wider one is posted as an access, and the lane writes it when it resumes.
   void post_access(const void* key, uint64_t tag, uint64_t byte_offset);
   void post_store(const void* key, uint64_t tag, uint64_t byte_offset, void* target, uint64_t value);
+  void post_deferred_load(const void* key, uint64_t tag, uint64_t byte_offset, const void* from, uint32_t slot);
+  void post_deferred_store(const void* key, uint64_t tag, uint64_t byte_offset, void* target, Combine combine);
   // A thread that sits out a loop's body (reduction steps it has no part in) meets the loop's
   // barrier again and again: one queued entry counts the repeats, and a release does not touch
   // the lanes that still have repeats to wait (see release_barrier). (Capped, so that a loop of
@@ -251,7 +255,8 @@ class Worker {
   [[gnu::noinline]] void file_for_release_cold(Lane& lane);
   bool barrier_sites_agree();
   void meet_failure(Lane& lane);
-  void perform_store(const Request& r) const;
+  void perform_posted(const Request& r, uint32_t linear);
+  void perform_store(const Request& r, uint64_t value) const;
   SiteRegistry::Key site_of(const Request& r) const;  // the site's registry id and issue key
   uint32_t site_id(const Request& r) const;
   bool issue_one(uint32_t warp);
@@ -276,6 +281,12 @@ class Worker {
   uint32_t threads_ = 0;
   uint32_t warps_ = 0;
   std::vector<uint32_t> warp_steps_;
+  // Per lane, the two operand slots of its deferred loads (emu_hooks.h): a lane's deferred
+  // loads and the store they feed are issued in its queue's order, so two slots are enough.
+  struct Operands {
+    uint64_t slot[2];
+  };
+  std::vector<Operands> operands_;
   // Whether nothing in this launch can write a global allocation (LaunchOptions::read_only), as
   // bits for the first 64 (every load of a global array asks).
   uint64_t read_only_bits_ = 0;

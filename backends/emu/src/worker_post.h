@@ -133,6 +133,25 @@ inline void Worker::post_access(const void* key, uint64_t tag, uint64_t byte_off
   posted_access(r, !now);
 }
 
+// A deferred load (emu_hooks.h): queued like a store, with where to read (`store_to`) and the
+// operand slot to read into (`value`); the scheduler performs it at issue (perform_posted).
+inline void Worker::post_deferred_load(const void* key, uint64_t tag, uint64_t byte_offset, const void* from,
+                                       uint32_t slot) {
+  Request& r = push_access(key, tag, byte_offset);
+  r.access.store_to = const_cast<void*>(from);
+  r.access.value = slot;
+  posted_access(r, false);
+}
+
+// A deferred store: its value is combine(slot 0, slot 1) when the warp issues it.
+inline void Worker::post_deferred_store(const void* key, uint64_t tag, uint64_t byte_offset, void* target,
+                                        Combine combine) {
+  Request& r = push_access(key, tag, byte_offset);
+  r.access.store_to = target;
+  r.access.value = reinterpret_cast<uint64_t>(combine);
+  posted_access(r, false);
+}
+
 inline void Worker::post_store(const void* key, uint64_t tag, uint64_t byte_offset, void* target,
                                uint64_t value) {
   Request& r = push_access(key, tag, byte_offset);

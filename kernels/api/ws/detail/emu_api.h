@@ -169,37 +169,64 @@ class ref {
     }
     return *this;
   }
+  // a[i] = b[j]: the thread never sees the value, so the load and the store are deferred
+  // (emu::deferred_load explains it; the same instructions, without a stop).
   const ref& operator=(const ref& other) const
     requires(!std::is_const_v<T>)
   {
-    return *this = other.load();
+    return assign_from<T>(other);
   }
   template <class U>
   const ref& operator=(const ref<U>& other) const
     requires(!std::is_const_v<T>)
   {
-    return *this = static_cast<value_type>(other.load());
+    return assign_from<U>(other);
   }
 
-#define WS_REF_COMPOUND(OP)                                   \
-  template <class U>                                          \
-  const ref& operator OP##=(const U& v) const                 \
-    requires(!std::is_const_v<T>)                             \
-  {                                                           \
-    value_type x = load();                                    \
-    x OP## = v;                                               \
-    return *this = x;                                         \
+  // a[i] OP= v is a load, then a store. With v another element, b[j], neither value reaches the
+  // thread: a[i]'s load, b[j]'s load (in the order the thread has always posted them) and the
+  // store are deferred, and the emulator computes the sum (or whatever OP is) when the warp
+  // issues the store.
+#define WS_REF_COMPOUND(OP, NAME)                                                   \
+  template <class U>                                                                \
+  const ref& operator OP##=(const U& v) const                                       \
+    requires(!std::is_const_v<T>)                                                   \
+  {                                                                                 \
+    value_type x = load();                                                          \
+    x OP## = v;                                                                     \
+    return *this = x;                                                               \
+  }                                                                                 \
+  template <class U>                                                                \
+  [[gnu::always_inline]] const ref& operator OP##=(const ref<U>& v) const           \
+    requires(!std::is_const_v<T>)                                                   \
+  {                                                                                 \
+    if constexpr (kDeferrable<U>) {                                                 \
+      if (emu::t_defer_loads) {                                                     \
+        defer_load_of(*this, 0);                                                    \
+        defer_load_of(v, 1);                                                        \
+        return defer_store(&combine_##NAME<std::remove_cv_t<U>>);                  \
+      }                                                                             \
+    }                                                                               \
+    value_type x = load();                                                          \
+    x OP## = v;                                                                     \
+    return *this = x;                                                               \
+  }                                                                                 \
+  template <class W>                                                                \
+  static uint64_t combine_##NAME(uint64_t slot0, uint64_t slot1) {                  \
+    value_type x = from_bits<value_type>(slot0);                                    \
+    x OP## = from_bits<W>(slot1);                                                   \
+    return to_bits(x);                                                              \
   }
-  WS_REF_COMPOUND(+)
-  WS_REF_COMPOUND(-)
-  WS_REF_COMPOUND(*)
-  WS_REF_COMPOUND(/)
-  WS_REF_COMPOUND(%)
-  WS_REF_COMPOUND(&)
-  WS_REF_COMPOUND(|)
-  WS_REF_COMPOUND(^)
-  WS_REF_COMPOUND(<<)
-  WS_REF_COMPOUND(>>)
+  WS_REF_COMPOUND(+, add)
+  WS_REF_COMPOUND(-, sub)
+  WS_REF_COMPOUND(*, mul)
+  WS_REF_COMPOUND(/, div)
+  WS_REF_COMPOUND(%, mod)
+  WS_REF_COMPOUND(&, and)
+  WS_REF_COMPOUND(|, or)
+  WS_REF_COMPOUND(^, xor)
+  WS_REF_COMPOUND(<<, shl)
+  WS_REF_COMPOUND(>>, shr)
 #undef WS_REF_COMPOUND
 
   const ref& operator++() const { return *this += 1; }
@@ -220,6 +247,51 @@ class ref {
  private:
   template <class>
   friend class ptr;
+  template <class>
+  friend class ref;
+
+  // Deferred loads and stores: values of up to 8 bytes at both ends (wider ones, an int4, are
+  // loaded by the thread).
+  template <class U>
+  static constexpr bool kDeferrable = sizeof(value_type) <= 8 && sizeof(std::remove_cv_t<U>) <= 8;
+  template <class V>
+  static V from_bits(uint64_t bits) {
+    V v;
+    std::memcpy(&v, &bits, sizeof(V));
+    return v;
+  }
+  template <class V>
+  static uint64_t to_bits(const V& v) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(V));
+    return bits;
+  }
+  template <class U>
+  static uint64_t combine_copy(uint64_t, uint64_t slot1) {
+    return to_bits(static_cast<value_type>(from_bits<std::remove_cv_t<U>>(slot1)));
+  }
+  template <class U>
+  [[gnu::always_inline]] static void defer_load_of(const ref<U>& r, uint32_t slot) {
+    r.check(AccessKind::Load);
+    emu::deferred_load(r.loc_, r.tag(emu::SubOp::Load, AtomicOp::None) | uint64_t(emu::kTagDeferred) << 56,
+                       r.byte_offset(), r.base_ + r.index_, slot);
+  }
+  [[gnu::always_inline]] const ref& defer_store(emu::Combine combine) const {
+    check(AccessKind::Store);
+    emu::deferred_store(loc_, tag(emu::SubOp::Store, AtomicOp::None) | uint64_t(emu::kTagDeferred) << 56,
+                        byte_offset(), base_ + index_, combine);
+    return *this;
+  }
+  template <class U>
+  [[gnu::always_inline]] const ref& assign_from(const ref<U>& other) const {
+    if constexpr (kDeferrable<U>) {
+      if (emu::t_defer_loads) {
+        defer_load_of(other, 1);
+        return defer_store(&combine_copy<U>);
+      }
+    }
+    return *this = static_cast<value_type>(other.load());
+  }
 
   // The access word, from the part the constructor made where the view's space and flags are
   // constants (Load and AtomicOp::None are zero bits).

@@ -25,7 +25,8 @@ enum class SubOp : uint8_t { Load = 0, Store = 1, Atomic = 2, Barrier = 3, WarpO
 
 // What an access says of itself besides its site and byte offset, in one word: the allocation
 // (bits 0-31), the sub-operation (40-47), the width in bytes (48-55), and in the top byte the
-// memory space (bit 56), the volatile flag (57) and the atomic operation (60-63). The emulator
+// memory space (bit 56), the volatile flag (57), the deferred flag (58: see deferred_load) and
+// the atomic operation (60-63). The emulator
 // queues the word as it is (it is the tail of its queued request; bits 32-39 are the request's
 // type, 0 for an access), so the kernel's code builds it mostly from constants and passes it in a
 // register.
@@ -42,6 +43,22 @@ void access(const std::source_location& loc, uint64_t tag, uint64_t byte_offset)
 // Posts a store of up to 8 bytes (`value`'s low bytes) to `target`: the emulator writes them
 // when the warp issues the store, and the thread runs on meanwhile.
 void store(const std::source_location& loc, uint64_t tag, uint64_t byte_offset, void* target, uint64_t value);
+
+// A load whose value the thread never sees, and the store it feeds: `a[i] = b[j]` and
+// `a[i] += b[j]` (any compound assignment from another element). The thread has no use for the
+// values, so it need not wait for its warp's turn: it posts the loads, which read `from` into
+// the lane's operand slot `slot` (0 or 1) when the warp issues them, and then the store, whose
+// value `combine(slot 0, slot 1)` is computed when the warp issues it, and runs on. The trace
+// and memory see the same instructions in the same order as when the thread waits for each
+// load; the thread only stops less often. (Off with t_defer_loads: the kernel API then loads
+// and stores the plain way.)
+inline constexpr uint8_t kTagDeferred = 1 << 2;  // in the access tag's top byte (access_tag)
+using Combine = uint64_t (*)(uint64_t slot0, uint64_t slot1);
+void deferred_load(const std::source_location& loc, uint64_t tag, uint64_t byte_offset, const void* from,
+                   uint32_t slot);
+void deferred_store(const std::source_location& loc, uint64_t tag, uint64_t byte_offset, void* target,
+                    Combine combine);
+inline thread_local bool t_defer_loads = true;  // the launch's LaunchOptions::defer_loads
 
 // Reports an out-of-bounds access and ends the launch. Never returns to the kernel.
 [[noreturn]] void out_of_bounds(const std::source_location& loc, uint32_t alloc, int64_t index,

@@ -58,6 +58,10 @@ struct LaunchOptions {
   // waiting for its warp's turn: nothing can change it during the launch, so the value is the
   // same. Empty (the safe default): every load waits for its turn.
   std::vector<uint8_t> read_only;
+  // `a[i] = b[j]` and `a[i] += b[j]` let the thread run on past the loads (their values only
+  // feed the store: emu_hooks.h, deferred_load). The trace and the results are the same either
+  // way; off is for the tests that hold the two to each other, and for benchmarks.
+  bool defer_loads = true;
 };
 
 // Hardware limits the emulator enforces before running anything (those of compute capability 9.0).

@@ -86,6 +86,7 @@ class EmuBackend {
     opt.dynamic_shared_bytes = dynamic_shared;
     opt.workers = cfg_.workers;
     opt.step_budget = cfg_.step_budget;
+    opt.defer_loads = cfg_.defer_loads;
     opt.record.blocks = cfg_.record_blocks;
     opt.record.max_events = cfg_.max_events;
     opt.cancel = cfg_.cancel.get();
