@@ -9,6 +9,9 @@
 //      returns nothing (a store, a barrier, a fence, __syncwarp) is queued and the thread runs
 //      on. This is safe because a thread's own work between two operations depends only on its
 //      registers: every value it reads from memory comes from a load that waits for its turn.
+//      A load whose value the thread never sees (`a[i] = b[j]`, `a[i] += b[j]`) is queued too,
+//      with the store it feeds: the scheduler reads it into the lane's operand slot when it is
+//      issued and computes the store's value from the slots (emu_hooks.h, deferred_load).
 //   2. Warps take turns (round robin). A warp issues ONE instruction per turn: it takes the lanes
 //      whose oldest queued operation is at the earliest source position (smallest line, then
 //      column: the "min-PC" policy), records them as one warp instruction with their active mask,

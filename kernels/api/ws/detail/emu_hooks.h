@@ -7,7 +7,8 @@
 // atomics, shuffles, votes) wait for that: the call returns once the warp issued it, and the
 // lane then performs the load or atomic itself, before any lane of the warp can issue its next
 // instruction, which is what lockstep means. Stores, barriers and fences return at once; the
-// emulator performs them in issue order (backends/emu/src/worker.h explains why that is the same).
+// emulator performs them in issue order (backends/emu/src/worker.h explains why that is the same),
+// and so it does with a load whose value only feeds a store (deferred_load below).
 #pragma once
 
 #include <cstdint>
