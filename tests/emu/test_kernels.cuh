@@ -364,3 +364,13 @@ __global__ void neighbour_sum_noting_order(ws::global_array<int> a, std::atomic<
   seen[tid] = started->load();
   a[tid] = s[tid];
 }
+
+// A warp's shuffle-down sum (lane 0 ends with the total), noting how many threads had started
+// when each got past it (host memory, as in neighbour_sum_noting_order).
+__global__ void shuffle_sum_noting_order(ws::global_array<int> out, std::atomic<int>* started, int* seen) {
+  started->fetch_add(1);
+  int v = int(threadIdx.x);
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  seen[threadIdx.x] = started->load();
+  out[threadIdx.x] = v;
+}

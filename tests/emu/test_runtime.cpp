@@ -1,6 +1,7 @@
 // Results and determinism of the emulator: lockstep semantics, shuffles, atomics, threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -25,8 +26,8 @@ TEST(EmuRuntime, UnrolledLastWarpIsRightUnderLockstep) {
 }
 
 // Deferred loads: with them a thread runs past `s[i] = a[i]` and `s[i] += s[j]` without stopping
-// (thread 0 is past the step before thread 1 starts); without, every thread stops at the first
-// load. The values are the lockstep ones either way.
+// (the first thread to run is past the step before a second one starts); without, every thread
+// stops at the first load. The values are the lockstep ones either way.
 TEST(EmuRuntime, DeferredLoadsLetAThreadRunOnWithTheSameValues) {
   for (bool defer : {true, false}) {
     emu::Memory mem;
@@ -40,8 +41,34 @@ TEST(EmuRuntime, DeferredLoadsLetAThreadRunOnWithTheSameValues) {
     ASSERT_TRUE(r.ok());
     const std::vector<int> got = mem.download(a);
     for (int i = 0; i < 32; ++i) EXPECT_EQ(got[i], input[i] + input[(i + 1) % 32]) << "defer " << defer << ", thread " << i;
-    EXPECT_EQ(seen[0], defer ? 1 : 32);
-    EXPECT_EQ(seen[31], 32);
+    EXPECT_EQ(*std::min_element(seen.begin(), seen.end()), defer ? 1 : 32);
+    EXPECT_EQ(*std::max_element(seen.begin(), seen.end()), 32);
+  }
+}
+
+// Eager shuffles: a shuffle down reads higher lanes, so a warp's highest lane runs first and every
+// lane finds its source already there: the first thread to run is past all five shuffles before a
+// second one starts. Without, every thread stops at the first shuffle. The values are PTX's
+// either way (a source past the warp's end gives the lane its own value).
+TEST(EmuRuntime, EagerShufflesLetAThreadRunOnWithTheSameValues) {
+  std::vector<int> want(32);
+  for (int i = 0; i < 32; ++i) want[i] = i;
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const std::vector<int> before = want;
+    for (int i = 0; i < 32; ++i) want[i] += before[i + offset < 32 ? i + offset : i];
+  }
+  ASSERT_EQ(want[0], 496);
+  for (bool eager : {true, false}) {
+    emu::Memory mem;
+    auto out = mem.alloc<int>("out", 32);
+    std::atomic<int> started{0};
+    std::vector<int> seen(32, -1);
+    emu::LaunchOptions opt = test::options(1, 32);
+    opt.eager_shuffles = eager;
+    auto r = emu::launch(mem, opt, {}, [&, out] { shuffle_sum_noting_order(out, &started, seen.data()); });
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(mem.download(out), want) << "eager " << eager;
+    EXPECT_EQ(*std::min_element(seen.begin(), seen.end()), eager ? 1 : 32);
   }
 }
 
@@ -342,32 +369,39 @@ TEST(EmuRuntime, AShuffleFromALaneOutsideTheMaskGivesTheReadersOwnValue) {
 
 // Every shuffle mode, offsets past the warp and negative ones, every segment width: the lanes
 // get what PTX's shfl.sync says (tests/gpu holds the same reference against a GPU).
+// (With eager shuffles, where a lane takes its result from a lane that has already been there,
+// and without.)
 TEST(EmuRuntime, ShufflesFollowPtxForEveryModeOffsetAndWidth) {
-  emu::Memory mem;
-  const std::vector<int> cases = shuffle_cases::all_cases();
-  const unsigned count = unsigned(cases.size() / 3), threads = 64;
-  auto c = mem.upload<int>("cases", cases);
-  auto out = mem.alloc<int>("out", count * threads);
-  auto r = emu::launch(mem, test::options(1, threads), {}, [=] { shuffle_every_mode(c, out, count); });
-  ASSERT_TRUE(r.ok());
-  const std::vector<int> got = mem.download(out), want = shuffle_cases::expected(cases, threads);
-  ASSERT_EQ(got.size(), want.size());
-  int wrong = 0;
-  for (size_t i = 0; i < got.size() && wrong < 10; ++i) {
-    const size_t k = i / threads;
-    if (got[i] != want[i]) ++wrong;
-    EXPECT_EQ(got[i], want[i]) << "mode " << cases[3 * k] << " operand " << cases[3 * k + 1] << " width "
-                               << cases[3 * k + 2] << " thread " << i % threads;
+  for (bool eager : {true, false}) {
+    SCOPED_TRACE(eager ? "eager shuffles" : "every lane waits for the issue");
+    emu::Memory mem;
+    const std::vector<int> cases = shuffle_cases::all_cases();
+    const unsigned count = unsigned(cases.size() / 3), threads = 64;
+    auto c = mem.upload<int>("cases", cases);
+    auto out = mem.alloc<int>("out", count * threads);
+    emu::LaunchOptions opt = test::options(1, threads);
+    opt.eager_shuffles = eager;
+    auto r = emu::launch(mem, opt, {}, [=] { shuffle_every_mode(c, out, count); });
+    ASSERT_TRUE(r.ok());
+    const std::vector<int> got = mem.download(out), want = shuffle_cases::expected(cases, threads);
+    ASSERT_EQ(got.size(), want.size());
+    int wrong = 0;
+    for (size_t i = 0; i < got.size() && wrong < 10; ++i) {
+      const size_t k = i / threads;
+      if (got[i] != want[i]) ++wrong;
+      EXPECT_EQ(got[i], want[i]) << "mode " << cases[3 * k] << " operand " << cases[3 * k + 1] << " width "
+                                 << cases[3 * k + 2] << " thread " << i % threads;
+    }
+    // The worked example of shuffle_cases.cuh, spelled out.
+    auto at = [&](int mode, int arg, int width, int t) {
+      for (size_t k = 0; k < count; ++k)
+        if (cases[3 * k] == mode && cases[3 * k + 1] == arg && cases[3 * k + 2] == width) return got[k * threads + t];
+      return -1;
+    };
+    EXPECT_EQ(at(shuffle_cases::kXor, 16, 16, 20), 1004);   // lane 20 reads lane 4 (earlier segment)
+    EXPECT_EQ(at(shuffle_cases::kXor, 16, 16, 4), 1004);    // lane 4 keeps its own (later segment)
+    EXPECT_EQ(at(shuffle_cases::kDown, 33, 32, 5), 1006);   // an offset of 33 moves by 1
+    EXPECT_EQ(at(shuffle_cases::kUp, 1, 8, 40), 1040);      // lane 8 of warp 1 is first in its segment
+    EXPECT_EQ(at(shuffle_cases::kIdx, -1, 32, 3), 1031);    // source lane -1 is lane 31
   }
-  // The worked example of shuffle_cases.cuh, spelled out.
-  auto at = [&](int mode, int arg, int width, int t) {
-    for (size_t k = 0; k < count; ++k)
-      if (cases[3 * k] == mode && cases[3 * k + 1] == arg && cases[3 * k + 2] == width) return got[k * threads + t];
-    return -1;
-  };
-  EXPECT_EQ(at(shuffle_cases::kXor, 16, 16, 20), 1004);   // lane 20 reads lane 4 (earlier segment)
-  EXPECT_EQ(at(shuffle_cases::kXor, 16, 16, 4), 1004);    // lane 4 keeps its own (later segment)
-  EXPECT_EQ(at(shuffle_cases::kDown, 33, 32, 5), 1006);   // an offset of 33 moves by 1
-  EXPECT_EQ(at(shuffle_cases::kUp, 1, 8, 40), 1040);      // lane 8 of warp 1 is first in its segment
-  EXPECT_EQ(at(shuffle_cases::kIdx, -1, 32, 3), 1031);    // source lane -1 is lane 31
 }

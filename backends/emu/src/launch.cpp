@@ -161,6 +161,45 @@ void merge(Trace& t, std::vector<BlockRecord>& records, const RecordOptions& rop
   assign_site_ranks(t);  // the backend-independent identity of a site: (file, line, rank)
 }
 
+// Adds the launch's shared arrays to the trace's allocation table. The workers number them as
+// threads first touch them, and how far a thread runs ahead of its warp's turn (deferred loads,
+// eager shuffles, read-only loads) changes which array that is; so the table takes them in the
+// order of their first issued access in the trace (then, for any the recorded blocks never
+// touch, by name), lays the static ones out again in that order, and renumbers the events: the
+// trace depends on the issue order alone.
+void number_shared_allocations(Trace& t, const LaunchState& state) {
+  const uint32_t first = state.global_allocs, count = uint32_t(state.shared_allocs.size());
+  std::vector<uint32_t> order;  // old index (from `first`) in the new order
+  std::vector<uint8_t> placed(count, 0);
+  for (const Event& e : t.events) {
+    if (e.type != EventType::Access || e.space != MemSpace::Shared || e.alloc < first) continue;
+    const uint32_t i = e.alloc - first;
+    if (i < count && !placed[i]) placed[i] = 1, order.push_back(i);
+  }
+  std::vector<uint32_t> rest;
+  for (uint32_t i = 0; i < count; ++i)
+    if (!placed[i]) rest.push_back(i);
+  std::sort(rest.begin(), rest.end(), [&](uint32_t a, uint32_t b) {
+    const Allocation &x = state.shared_allocs[a], &y = state.shared_allocs[b];
+    return std::tie(x.name, x.type_name, x.extent, x.base) < std::tie(y.name, y.type_name, y.extent, y.base);
+  });
+  order.insert(order.end(), rest.begin(), rest.end());
+  std::vector<uint32_t> new_index(count);
+  uint64_t static_base = 0;
+  for (uint32_t k = 0; k < count; ++k) {
+    Allocation a = state.shared_allocs[order[k]];
+    if (a.base < LaunchState::kDynamicBase) {  // (dynamic views all start at the dynamic window)
+      a.base = static_base;
+      static_base += (a.elem_size * a.extent + 127) / 128 * 128;  // as register_shared lays them out
+    }
+    new_index[order[k]] = first + k;
+    t.allocations.push_back(std::move(a));
+  }
+  for (Event& e : t.events)
+    if (e.type == EventType::Access && e.space == MemSpace::Shared && e.alloc >= first && e.alloc - first < count)
+      e.alloc = new_index[e.alloc - first];
+}
+
 }  // namespace
 
 unsigned launch_workers(unsigned requested, uint32_t blocks, uint32_t threads_per_block) {
@@ -252,7 +291,7 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
     d.message = "the run was cancelled";
     t.diagnostics.push_back(std::move(d));
   }
-  for (const Allocation& a : state.shared_allocs) t.allocations.push_back(a);
+  number_shared_allocations(t, state);
   t.launch.static_shared_bytes = uint32_t(state.static_shared_bytes);
   if (state.aborted) {
     // Only the first error matters to the user; blocks that were cut short by it add nothing.

@@ -98,6 +98,11 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   warp_last_key_.assign(warps_, 0);
   warp_last_mask_.assign(warps_, 0);
   operands_.assign(threads_, Operands{});
+  results_.assign(threads_, 0);
+  eager_ = launch.opt.eager_shuffles;
+  warp_pass_.assign(warps_, 0);
+  warp_ref_.assign(warps_, 0);
+  descend_.assign(warps_, 1);
   const Dim3 b = launch.opt.block;
   for (uint32_t i = 0; i < threads_; ++i) {
     Lane& l = lanes_[i];
@@ -179,13 +184,25 @@ void Worker::enter(Lane& lane) {
   t_barrier_repeat.room = 0;  // it pointed into the lane that ran before
 }
 
+// A pass of lanes of any warps (a block's start, a barrier's release): each warp's reference
+// lane for eager shuffles is the first of its lanes to run.
 void Worker::run_queue() {
   if (queue_size_ == 0) return;
+  for (uint32_t k = 0; k < queue_size_; ++k) {
+    const uint32_t linear = queue_[k]->linear, w = linear / kWarpSize;
+    if (warp_pass_[w] != pass_) warp_pass_[w] = pass_, warp_ref_[w] = linear;
+  }
+  run_pass();
+}
+
+// Runs the lanes of queue_ (their warps' reference lanes set).
+void Worker::run_pass() {
   queue_pos_ = 1;
   Lane& first = *queue_[0];
   enter(first);
   fiber_swap(scheduler_, first.fiber);
   queue_size_ = 0;
+  next_pass();
 }
 
 void Worker::yield_lane() {
@@ -264,6 +281,41 @@ bool Worker::inside_loop_around(const void* loc, uint64_t key, const void* aroun
          std::strcmp(site_location(loc).file_name(), site_location(around).file_name()) == 0;
 }
 
+// Whether two queued operations would be issued alike: the same site, allocation, kind and
+// width (the tail word), and for a barrier the same releases.
+static bool same_operation(const Request& a, const Request& b) {
+  return a.loc == b.loc && a.tail() == b.tail() &&
+         (a.type != ReqType::Barrier || (a.barrier.first == b.barrier.first && a.barrier.last == b.barrier.last));
+}
+
+// A shuffle `r` the running lane `l` just queued: its result now if the issue can give no other
+// (see eager shuffles in worker.h); false if the lane must wait for the issue.
+bool Worker::try_eager_shuffle(Lane& l, const Request& r, uint64_t& result) {
+  const uint32_t w = l.linear / kWarpSize, base = w * kWarpSize;
+  const int i = int(l.linear - base);
+  const uint32_t t = l.size - 1u;  // r's place (the lane began the pass with an empty queue)
+  const Lane& ref = lanes_[warp_ref_[w]];
+  if (&l != &ref) {  // how far the lane's queue is the reference lane's, from where it was known
+    uint32_t a = l.agree;
+    while (a <= t && a < ref.size && same_operation(l.queue[a], ref.queue[a])) ++a;
+    l.agree = uint8_t(a);
+  }
+  const int src = shuffle_source(r.warp.op, i, shuffle_width(r.warp.width), r.warp.arg);
+  if (src == i || base + uint32_t(src) >= threads_) {  // its own value, whoever else takes part
+    result = r.warp.value;
+    return true;
+  }
+  const Lane& from = lanes_[base + uint32_t(src)];
+  if (from.pass != pass_ || from.size <= t) {
+    // It has not been there in this pass. If it is still to run, the other order would help.
+    if (from.pass == pass_ && from.size == 0) descend_[w] = src > i;
+    return false;
+  }
+  if ((&l != &ref && l.agree <= t) || (&from != &ref && from.agree <= t)) return false;
+  result = from.queue[t].warp.value;
+  return true;
+}
+
 // An access that is the lane's only queued operation: the scheduler sees it now.
 void Worker::first_posted_access(Lane& l, Request& r, bool must_stop) {
   set_ready(l, r);
@@ -287,12 +339,17 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   blockDim = dim3(b.x, b.y, b.z);
   gridDim = dim3(g.x, g.y, g.z);
 
+  // Every lane runs to its first operation that waits, each warp's highest lane first (the
+  // order for shuffles down: see eager shuffles in worker.h; the same for every block, so that
+  // the run does not depend on which worker ran the blocks before).
+  std::fill(descend_.begin(), descend_.end(), uint8_t(1));
   for (Lane& l : lanes_) {
     l.head = l.size = 0;  // (the last block left each lane's Exit queued)
     l.last_barrier = Lane::kNoBarrier;
     l.state = LaneState::Running;
-    schedule(l);
   }
+  for (uint32_t base = 0; base < threads_; base += kWarpSize)
+    for (uint32_t i = std::min(threads_, base + kWarpSize); i-- > base;) schedule(lanes_[i]);
   std::fill(ready_.begin(), ready_.end(), 0u);
   std::fill(groups_.begin(), groups_.end(), IssueGroup{});
   std::fill(divergent_.begin(), divergent_.end(), uint8_t(0));
@@ -306,7 +363,7 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
   if (!leaving_empty_)
     for (std::vector<Lane*>& v : leaving_) v.clear();
   leaving_empty_ = false;
-  run_queue();  // every thread runs to its first operation that waits
+  run_queue();
   if (failed_) return false;
   for (;;) {
     bool progressed = false;
@@ -415,7 +472,7 @@ bool Worker::issue_one(uint32_t w) {
       e.type = EventType::WarpSync;
       e.op = uint8_t(lr.warp.op);
       e.alloc = lr.warp.member_mask;  // Event::aux()
-      issue_warp_op(mask, L);
+      issue_warp_op(mask, L, &results_[base]);
       for (uint32_t m = mask; m; m &= m - 1) retire_head(L[std::countr_zero(m)], std::countr_zero(m), ready, group, true);
       break;
     case ReqType::Fence:
@@ -429,7 +486,15 @@ bool Worker::issue_one(uint32_t w) {
   ready_[w] = ready;
   groups_[w] = group;
   if (rec.recorded) rec.events.push_back(e);
-  run_queue();  // lanes whose queue is now empty resume (and perform their loads and atomics)
+  // Lanes whose queue is now empty resume (and perform their loads and atomics), in the warp's
+  // order (lowest first after an atomic: they perform it in that order).
+  if (queue_size_) {
+    if (descend_[w] && !(lr.type == ReqType::Access && lr.kind() == AccessKind::Atomic))
+      std::reverse(queue_.data(), queue_.data() + queue_size_);
+    warp_pass_[w] = pass_;
+    warp_ref_[w] = queue_[0]->linear;
+    run_pass();
+  }
   return true;
 }
 
@@ -476,23 +541,14 @@ Worker::IssueGroup Worker::scan_group(uint32_t w, uint32_t ready) {
   return g;
 }
 
-namespace {
-// A shuffle's `width` as the lane gave it, or 32 where it is not a power of two from 1 to 32
-// (undefined on the GPU).
-inline int shuffle_width(int32_t w) {
-  const uint32_t u = uint32_t(w);
-  return (u - 1 < 32 && (u & (u - 1)) == 0) ? w : 32;
-}
-}  // namespace
-
 // Every lane of `mask` gets its result. One loop per kind of operation, so that the loop over
 // the lanes does not dispatch on it (a shuffle is five per thread in a warp-shuffle reduction).
-void Worker::issue_warp_op(uint32_t mask, Lane* L) {
+void Worker::issue_warp_op(uint32_t mask, Lane* L, uint64_t* result) {
   const WarpOp op = L[std::countr_zero(mask)].req().warp.op;
   switch (op) {
     case WarpOp::SyncWarp: return;  // nothing to compute: its lanes did not wait for a result
     case WarpOp::ActiveMask:
-      for (uint32_t m = mask; m; m &= m - 1) L[std::countr_zero(m)].result = mask;
+      for (uint32_t m = mask; m; m &= m - 1) result[std::countr_zero(m)] = mask;
       return;
     case WarpOp::Ballot:
     case WarpOp::Any:
@@ -504,9 +560,9 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L) {
         if (r.value && (r.member_mask >> i & 1)) vote |= 1ull << i;
       }
       for (uint32_t m = mask; m; m &= m - 1) {
-        Lane& lane = L[std::countr_zero(m)];
-        const uint32_t named = lane.req().warp.member_mask;
-        lane.result = op == WarpOp::Ballot ? vote & named
+        const int i = std::countr_zero(m);
+        const uint32_t named = L[i].req().warp.member_mask;
+        result[i] = op == WarpOp::Ballot ? vote & named
                       : op == WarpOp::Any  ? (vote & named) != 0
                                            : (vote & named) == (named & mask);
       }
@@ -515,10 +571,8 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L) {
     default: break;
   }
   // A shuffle: every value first (a lane's result may come from a lane after it), then each
-  // lane's source lane as PTX's shfl.sync computes it: only the operand's low five bits count,
-  // and a source outside the lane's range (its segment of `width` lanes; for a butterfly, up to
-  // its segment's end) means the lane's own value. Reading from a lane that is not taking part
-  // is undefined on the GPU; the emulator returns the reader's own value.
+  // lane's source lane as PTX's shfl.sync computes it (shuffle_source). Reading from a lane that
+  // is not taking part is undefined on the GPU; the emulator returns the reader's own value.
   // (The lanes of one call pass the same operand and width but for odd code: then the lane
   // loop needs neither.)
   uint64_t value[kWarpSize];
@@ -530,27 +584,26 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L) {
     value[i] = r.value;
     uniform &= r.arg == lead.arg && r.width == lead.width;
   }
-  auto each = [&](auto source_of) {
+  auto each = [&]<WarpOp kOp>() {
     auto one = [&](int i, int width, int b) {
-      const int first = i & -width;  // the first lane of i's segment
-      const int src = source_of(i, first, first | (width - 1), b);
-      L[i].result = (mask >> src & 1) ? value[src] : value[i];
+      const int src = shuffle_source(kOp, i, width, b);
+      result[i] = (mask >> src & 1) ? value[src] : value[i];
     };
     if (uniform) {
-      const int width = shuffle_width(lead.width), b = lead.arg & 31;
-      for (uint32_t m = mask; m; m &= m - 1) one(std::countr_zero(m), width, b);
+      const int width = shuffle_width(lead.width);
+      for (uint32_t m = mask; m; m &= m - 1) one(std::countr_zero(m), width, lead.arg);
     } else {
       for (uint32_t m = mask; m; m &= m - 1) {
         const int i = std::countr_zero(m);
-        one(i, shuffle_width(L[i].req().warp.width), L[i].req().warp.arg & 31);
+        one(i, shuffle_width(L[i].req().warp.width), L[i].req().warp.arg);
       }
     }
   };
   switch (op) {
-    case WarpOp::Shfl: each([](int, int first, int last, int b) { return first | (b & (last - first)); }); break;
-    case WarpOp::ShflUp: each([](int i, int first, int, int b) { return i - b >= first ? i - b : i; }); break;
-    case WarpOp::ShflDown: each([](int i, int, int last, int b) { return i + b <= last ? i + b : i; }); break;
-    case WarpOp::ShflXor: each([](int i, int, int last, int b) { return (i ^ b) <= last ? i ^ b : i; }); break;
+    case WarpOp::Shfl: each.operator()<WarpOp::Shfl>(); break;
+    case WarpOp::ShflUp: each.operator()<WarpOp::ShflUp>(); break;
+    case WarpOp::ShflDown: each.operator()<WarpOp::ShflDown>(); break;
+    case WarpOp::ShflXor: each.operator()<WarpOp::ShflXor>(); break;
     default: break;
   }
 }

@@ -11,7 +11,9 @@
 //      registers: every value it reads from memory comes from a load that waits for its turn.
 //      A load whose value the thread never sees (`a[i] = b[j]`, `a[i] += b[j]`) is queued too,
 //      with the store it feeds: the scheduler reads it into the lane's operand slot when it is
-//      issued and computes the store's value from the slots (emu_hooks.h, deferred_load).
+//      issued and computes the store's value from the slots (emu_hooks.h, deferred_load). And a
+//      shuffle whose source lane has already run to it along the same operations takes that
+//      lane's value at once (eager shuffles, below): the issue could give no other.
 //   2. Warps take turns (round robin). A warp issues ONE instruction per turn: it takes the lanes
 //      whose oldest queued operation is at the earliest source position (smallest line, then
 //      column: the "min-PC" policy), records them as one warp instruction with their active mask,
@@ -28,7 +30,9 @@
 //      block waits at the same barrier it releases. If some wait while others exited or wait at
 //      another barrier, the block can never go on: that is reported as barrier divergence. An
 //      error a thread meets while it runs ahead (an out-of-bounds index) is reported when its
-//      queue reaches it, as if the thread had stopped there.
+//      queue reaches it, as if the thread had stopped there. (When several threads meet one at
+//      once, the report names the first the emulator ran: a warp runs its highest lane first
+//      at a block's start; the same thread whatever the number of workers.)
 // Known limits: source order stands in for the post-dominator of a branch, so code that jumps
 // backwards across a divergent region (goto, a device function in another file or called from
 // two places while lanes are split) may reconverge later than the hardware would; a loop with
@@ -63,6 +67,31 @@ enum class LaneState : uint8_t { Ready, AtBarrier, WaitWarp, Exited, Failed, Run
 // Exit: the thread returned from the kernel. Fail: an error the thread met while it ran ahead.
 // The order matters: the types up to Fence are the ones a lane issues (see Worker::refresh).
 enum class ReqType : uint8_t { Access, WarpOp, Fence, Barrier, Exit, Fail };
+
+// Shuffles, as PTX's shfl.sync defines them.
+constexpr bool is_shuffle(WarpOp op) { return op >= WarpOp::Shfl && op <= WarpOp::ShflXor; }
+// A shuffle's `width` as the lane gave it, or 32 where it is not a power of two from 1 to 32
+// (undefined on the GPU).
+constexpr int shuffle_width(int32_t w) {
+  const uint32_t u = uint32_t(w);
+  return (u - 1 < 32 && (u & (u - 1)) == 0) ? w : 32;
+}
+// The lane that lane `i` reads in a shuffle of `width` lanes (shuffle_width) with operand
+// `b` (only its low five bits count): a source outside the lane's segment of `width` lanes
+// (for a butterfly, past its segment's end) is the lane itself.
+constexpr int shuffle_source(WarpOp op, int i, int width, int b) {
+  b &= 31;
+  const int first = i & -width, last = first | (width - 1);
+  switch (op) {
+    case WarpOp::Shfl: return first | (b & (last - first));
+    case WarpOp::ShflUp: return i - b >= first ? i - b : i;
+    case WarpOp::ShflDown: return i + b <= last ? i + b : i;
+    case WarpOp::ShflXor: return (i ^ b) <= last ? i ^ b : i;
+    default: return i;
+  }
+}
+static_assert(shuffle_source(WarpOp::ShflDown, 20, 16, 33) == 21 && shuffle_source(WarpOp::ShflXor, 20, 16, 16) == 4 &&
+              shuffle_source(WarpOp::ShflXor, 4, 16, 16) == 4 && shuffle_source(WarpOp::ShflUp, 17, 16, 2) == 17);
 
 // One operation a lane posted, 40 bytes: a lane's bookkeeping and its first queued operation
 // share one cache line, and the scheduler touches hundreds of lanes in turn. `loc` is the call
@@ -135,7 +164,11 @@ struct alignas(64) Lane {
   uint8_t size = 0;  // operation uses only queue[0], in the same cache line as this header
   static constexpr uint8_t kNoBarrier = 0xff;
   uint8_t last_barrier = kNoBarrier;  // queue index of the newest queued barrier entry
-  uint64_t result = 0;  // result of a warp-synchronous operation
+  // Eager shuffles (Worker::try_eager_shuffle): the run pass the lane was last scheduled in, and
+  // how many of its queued operations in that pass are known to be the same as its warp's
+  // reference lane's (it started the pass with an empty queue, so they sit at queue[0, size)).
+  uint32_t pass = 0;
+  uint8_t agree = 0;
   Request queue[kQueue];
 
   const Request& req() const { return queue[head]; }  // the oldest queued operation
@@ -238,6 +271,7 @@ class Worker {
   static void lane_main(void* worker);
   void enter(Lane& lane);
   void run_queue();
+  void run_pass();
   void yield_lane();
   Request& push(const void* loc, ReqType type, SubOp sub);
   Request& push_access(const void* key, uint64_t tag, uint64_t byte_offset);
@@ -248,6 +282,7 @@ class Worker {
   struct IssueGroup;
   void join_group(IssueGroup& g, uint32_t bit, const Request& h);
   [[gnu::noinline]] void place_in_group(IssueGroup& g, uint32_t bit, const Request& h);
+  [[gnu::noinline]] bool try_eager_shuffle(Lane& l, const Request& r, uint64_t& result);
 
   // After its warp issued the oldest operation of lane i: the lane moves on to its next one.
   // `ready`/`group` are issue_one's copies of ready_[w] and groups_[w], written back after its
@@ -263,7 +298,7 @@ class Worker {
   SiteRegistry::Key site_of(const Request& r) const;  // the site's registry id and issue key
   uint32_t site_id(const Request& r) const;
   bool issue_one(uint32_t warp);
-  void issue_warp_op(uint32_t mask, Lane* lanes);
+  void issue_warp_op(uint32_t mask, Lane* lanes, uint64_t* results);
   // (Inlined into issue_one, its one caller: it runs at every warp memory instruction.)
   [[gnu::always_inline]] inline void count_access(BlockRecord& rec, uint32_t site, const Request& r,
                                                   uint32_t mask, std::span<const uint64_t> offsets);
@@ -376,6 +411,7 @@ class Worker {
   };
   std::vector<DynamicView> dynamic_views_;
   Lane* current_ = nullptr;
+  std::vector<uint64_t> results_;   // per lane, the result of its last warp-synchronous operation
   std::vector<FiberStack> stacks_;  // one per lane
   FiberContext scheduler_;           // the scheduler, suspended while lanes run
   // Lanes to run, in order, before control returns: queue_[0, queue_size_). A lane is in it at
@@ -383,7 +419,36 @@ class Worker {
   std::vector<Lane*> queue_;
   uint32_t queue_size_ = 0;
   uint32_t queue_pos_ = 0;
-  void schedule(Lane& l) { queue_[queue_size_++] = &l; }
+  void schedule(Lane& l) {
+    l.pass = pass_;
+    l.agree = 0;
+    queue_[queue_size_++] = &l;
+  }
+
+  // Eager shuffles. A lane that meets a shuffle normally stops until its warp issues it: its
+  // result is another lane's value. But two lanes of a warp that began one run pass with empty
+  // queues (every lane the scheduler resumes has one) and have queued the same operations since
+  // (same sites, allocations, kinds, barriers) are issued in the same warp instructions, each of
+  // those operations together: the issue groups are made of the lanes at one site. So when the
+  // lane a shuffle reads has already run, in this pass, to the same shuffle through the same
+  // operations, its value there is the value the issue will give: the lane takes it and runs on
+  // (try_eager_shuffle), and the shuffle is still issued and recorded as one warp instruction.
+  // "The same operations" is checked against one reference lane per warp (the first of the
+  // warp to run in the pass), so that each lane compares each of its entries once (Lane::agree).
+  // A shuffle down reads higher lanes, so a warp's lanes run highest first; a lane that finds
+  // its source lane still to run turns the warp's order for its next pass. (After an atomic the
+  // lanes run lowest first: they perform it as they resume, and the lowest lane goes first.)
+  bool eager_ = true;     // LaunchOptions::eager_shuffles
+  uint32_t pass_ = 1;     // the run pass being scheduled (Lane::pass)
+  std::vector<uint32_t> warp_pass_;  // per warp: the pass whose reference lane warp_ref_ names
+  std::vector<uint32_t> warp_ref_;
+  std::vector<uint8_t> descend_;     // per warp: its lanes run highest first in its next pass
+  void next_pass() {
+    if (++pass_ == 0) {  // (after 2^32 passes: no lane may look scheduled in the new ones)
+      for (Lane& l : lanes_) l.pass = 0;
+      pass_ = 1;
+    }
+  }
   BlockRecord* record_ = nullptr;
   uint32_t block_ = 0;
   uint64_t epoch_ = 0;

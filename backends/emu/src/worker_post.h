@@ -109,10 +109,15 @@ inline uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op,
   r.warp = {value, member_mask, arg, width, op};
   Lane& l = *current_;
   if (l.size == 1) set_ready(l, r);  // (a warp op can issue: no need to ask refresh)
-  // __syncwarp() returns nothing: like a barrier it is queued and the lane runs on (memory
-  // still sees every operation in issue order; the next load stops the lane anyway).
-  if (op != WarpOp::SyncWarp || l.size == Lane::kQueue) yield_lane();
-  return l.result;  // (meaningless for __syncwarp, which returns nothing)
+  if (l.size != Lane::kQueue) {
+    // __syncwarp() returns nothing: like a barrier it is queued and the lane runs on (memory
+    // still sees every operation in issue order; the next load stops the lane anyway).
+    if (op == WarpOp::SyncWarp) return 0;
+    uint64_t eager;
+    if (is_shuffle(op) && eager_ && try_eager_shuffle(l, r, eager)) return eager;
+  }
+  yield_lane();
+  return results_[l.linear];  // (meaningless for __syncwarp, which returns nothing)
 }
 
 // Whether an access_tag word (emu_hooks.h) is a load of global memory: its sub-operation byte

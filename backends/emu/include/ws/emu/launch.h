@@ -62,6 +62,10 @@ struct LaunchOptions {
   // feed the store: emu_hooks.h, deferred_load). The trace and the results are the same either
   // way; off is for the tests that hold the two to each other, and for benchmarks.
   bool defer_loads = true;
+  // A lane takes a shuffle's result without stopping when the lane it reads has already run to
+  // the same shuffle along the same operations (worker.h explains why that is the issued value).
+  // The trace and the results are the same either way; off is only for tests and benchmarks.
+  bool eager_shuffles = true;
 };
 
 // Hardware limits the emulator enforces before running anything (those of compute capability 9.0).

@@ -87,6 +87,7 @@ class EmuBackend {
     opt.workers = cfg_.workers;
     opt.step_budget = cfg_.step_budget;
     opt.defer_loads = cfg_.defer_loads;
+    opt.eager_shuffles = cfg_.eager_shuffles;
     opt.record.blocks = cfg_.record_blocks;
     opt.record.max_events = cfg_.max_events;
     opt.cancel = cfg_.cancel.get();

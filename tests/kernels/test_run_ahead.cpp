@@ -1,0 +1,103 @@
+// The emulator's two ways of letting a thread run on where it used to stop: deferred loads
+// (emu_hooks.h, deferred_load: `a[i] = b[j]`, `a[i] += b[j]`) and eager shuffles (worker.h: the
+// source lane has already been at the same shuffle along the same operations). They must change
+// nothing but the speed: every kernel, variant and element type of the catalog, run with each of
+// them on and off, gives the same result and the same trace (events, lanes, per-site counters,
+// diagnostics), bit for bit, as a run with both off.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "ws/catalog/catalog.h"
+
+namespace ws {
+namespace {
+
+struct Run {
+  std::string kernel, variant, dtype;
+};
+
+void PrintTo(const Run& r, std::ostream* os) { *os << r.kernel << " " << r.variant << " " << r.dtype; }
+
+std::vector<Run> every_run() {
+  std::vector<Run> runs;
+  for (const CatalogEntry& e : Catalog::instance().entries()) {
+    const KernelSpec& spec = e.spec;
+    for (const VariantSpec& v : spec.variants) {
+      if (v.gpu_only) continue;
+      for (const std::string& dtype : spec.dtypes) runs.push_back({spec.name, v.id, dtype});
+    }
+  }
+  return runs;
+}
+
+RunResult run(const Run& r, bool defer, bool eager) {
+  RunConfig cfg;
+  cfg.variant = r.variant;
+  cfg.dtype = r.dtype;
+  cfg.seed = 11;
+  cfg.workers = 1;  // one worker: blocks in order, so that order-dependent variants repeat too
+  cfg.record_blocks = {0, 1};
+  cfg.defer_loads = defer;
+  cfg.eager_shuffles = eager;
+  return Catalog::instance().run(r.kernel, cfg, BackendKind::Emu);
+}
+
+void expect_same(const RunResult& a, const RunResult& b) {
+  EXPECT_EQ(a.completed, b.completed);
+  EXPECT_EQ(a.passed, b.passed);
+  EXPECT_EQ(a.result, b.result);
+  ASSERT_EQ(a.launches.size(), b.launches.size());
+  for (size_t k = 0; k < a.launches.size(); ++k) {
+    const Trace& x = a.launches[k];
+    const Trace& y = b.launches[k];
+    ASSERT_EQ(x.events.size(), y.events.size()) << "launch " << k;
+    for (size_t e = 0; e < x.events.size(); ++e) {  // the first event that differs, if any
+      if (std::memcmp(&x.events[e], &y.events[e], sizeof(Event)) == 0) continue;
+      const Event &p = x.events[e], &q = y.events[e];
+      ADD_FAILURE() << "launch " << k << ", event " << e << " (block " << p.block << ", warp " << p.warp << ", step "
+                    << p.step << ", at `" << x.sites.at(p.site).text << "`) differs: mask " << std::hex << p.mask
+                    << " / " << q.mask << std::dec << ", allocation " << p.alloc << " / " << q.alloc << ", time "
+                    << p.time << " / " << q.time << ", site " << p.site << " / " << q.site;
+      break;
+    }
+    EXPECT_EQ(x.lane_offsets, y.lane_offsets) << "launch " << k;
+    EXPECT_EQ(x.unrecorded_events, y.unrecorded_events);
+    EXPECT_EQ(x.unrecorded_lane_accesses, y.unrecorded_lane_accesses);
+    ASSERT_EQ(x.site_counters.size(), y.site_counters.size());
+    for (size_t i = 0; i < x.site_counters.size(); ++i) {
+      EXPECT_EQ(x.site_counters[i].site, y.site_counters[i].site);
+      EXPECT_EQ(x.site_counters[i].instructions, y.site_counters[i].instructions);
+      EXPECT_EQ(x.site_counters[i].lanes, y.site_counters[i].lanes);
+      EXPECT_EQ(x.site_counters[i].wavefronts, y.site_counters[i].wavefronts);
+      EXPECT_EQ(x.site_counters[i].sectors, y.site_counters[i].sectors);
+    }
+    ASSERT_EQ(x.diagnostics.size(), y.diagnostics.size());
+    for (size_t d = 0; d < x.diagnostics.size(); ++d) EXPECT_EQ(x.diagnostics[d].message, y.diagnostics[d].message);
+  }
+}
+
+class RunAhead : public testing::TestWithParam<Run> {};
+
+TEST_P(RunAhead, SameResultAndTraceAsAThreadThatStopsAtEveryLoadAndShuffle) {
+  const RunResult plain = run(GetParam(), false, false);
+  if (!plain.refused.empty()) GTEST_SKIP() << plain.refused;
+  for (auto [defer, eager] : {std::pair{true, false}, {false, true}, {true, true}}) {
+    SCOPED_TRACE(testing::Message() << "defer_loads " << defer << ", eager_shuffles " << eager);
+    expect_same(run(GetParam(), defer, eager), plain);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, RunAhead, testing::ValuesIn(every_run()),
+                         [](const testing::TestParamInfo<Run>& info) {
+                           std::string s = info.param.kernel + "_" + info.param.variant + "_" + info.param.dtype;
+                           for (char& c : s)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return s;
+                         });
+
+}  // namespace
+}  // namespace ws
