@@ -1,7 +1,6 @@
-// The emulator's context switch (backends/emu/fiber): both implementations, the native one
-// (assembly on x86-64) and the portable one (Boost.Context's fcontext), must keep each context's
-// registers and stack, start new contexts with an ABI-aligned stack, and let an exception unwind
-// a fiber's own frames.
+// The emulator's context switch (backends/emu/fiber, Boost.Context's fcontext as the emulator
+// uses it): it must keep each context's registers and stack, start new contexts with an
+// ABI-aligned stack, and let an exception unwind a fiber's own frames.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -22,9 +21,7 @@ struct Switch {
   void (*swap)(FiberContext&, const FiberContext&);
 };
 
-void native_swap(FiberContext& from, const FiberContext& to) { fiber_swap(from, to); }
-const Switch kNative{"native", &fiber_make, &native_swap};
-const Switch kPortable{"portable", &portable::fiber_make, &portable::fiber_swap};
+const Switch kFcontext{"fcontext", &fiber_make, &fiber_swap};
 
 class FiberSwitch : public ::testing::TestWithParam<Switch> {
  protected:
@@ -188,7 +185,7 @@ TEST_P(FiberSwitch, AnExceptionThrownAfterASwitchUnwindsTheFibersFrames) {
   EXPECT_EQ(t.log, want);
 }
 
-INSTANTIATE_TEST_SUITE_P(Both, FiberSwitch, ::testing::Values(kNative, kPortable),
+INSTANTIATE_TEST_SUITE_P(Boost, FiberSwitch, ::testing::Values(kFcontext),
                          [](const ::testing::TestParamInfo<Switch>& i) { return std::string(i.param.name); });
 
 }  // namespace

@@ -101,7 +101,7 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   results_.assign(threads_, 0);
   eager_ = launch.opt.eager_shuffles;
   warp_pass_.assign(warps_, 0);
-  warp_ref_.assign(warps_, 0);
+  warp_ref_.assign(warps_, nullptr);
   descend_.assign(warps_, 1);
   const Dim3 b = launch.opt.block;
   for (uint32_t i = 0; i < threads_; ++i) {
@@ -190,7 +190,7 @@ void Worker::run_queue() {
   if (queue_size_ == 0) return;
   for (uint32_t k = 0; k < queue_size_; ++k) {
     const uint32_t linear = queue_[k]->linear, w = linear / kWarpSize;
-    if (warp_pass_[w] != pass_) warp_pass_[w] = pass_, warp_ref_[w] = linear;
+    if (warp_pass_[w] != pass_) make_reference(w, *queue_[k]);
   }
   run_pass();
 }
@@ -279,41 +279,6 @@ bool Worker::inside_loop_around(const void* loc, uint64_t key, const void* aroun
   const SiteLoop& l = it->second;
   return l.found && key >= l.begin && key <= l.end &&
          std::strcmp(site_location(loc).file_name(), site_location(around).file_name()) == 0;
-}
-
-// Whether two queued operations would be issued alike: the same site, allocation, kind and
-// width (the tail word), and for a barrier the same releases.
-static bool same_operation(const Request& a, const Request& b) {
-  return a.loc == b.loc && a.tail() == b.tail() &&
-         (a.type != ReqType::Barrier || (a.barrier.first == b.barrier.first && a.barrier.last == b.barrier.last));
-}
-
-// A shuffle `r` the running lane `l` just queued: its result now if the issue can give no other
-// (see eager shuffles in worker.h); false if the lane must wait for the issue.
-bool Worker::try_eager_shuffle(Lane& l, const Request& r, uint64_t& result) {
-  const uint32_t w = l.linear / kWarpSize, base = w * kWarpSize;
-  const int i = int(l.linear - base);
-  const uint32_t t = l.size - 1u;  // r's place (the lane began the pass with an empty queue)
-  const Lane& ref = lanes_[warp_ref_[w]];
-  if (&l != &ref) {  // how far the lane's queue is the reference lane's, from where it was known
-    uint32_t a = l.agree;
-    while (a <= t && a < ref.size && same_operation(l.queue[a], ref.queue[a])) ++a;
-    l.agree = uint8_t(a);
-  }
-  const int src = shuffle_source(r.warp.op, i, shuffle_width(r.warp.width), r.warp.arg);
-  if (src == i || base + uint32_t(src) >= threads_) {  // its own value, whoever else takes part
-    result = r.warp.value;
-    return true;
-  }
-  const Lane& from = lanes_[base + uint32_t(src)];
-  if (from.pass != pass_ || from.size <= t) {
-    // It has not been there in this pass. If it is still to run, the other order would help.
-    if (from.pass == pass_ && from.size == 0) descend_[w] = src > i;
-    return false;
-  }
-  if ((&l != &ref && l.agree <= t) || (&from != &ref && from.agree <= t)) return false;
-  result = from.queue[t].warp.value;
-  return true;
 }
 
 // An access that is the lane's only queued operation: the scheduler sees it now.
@@ -491,8 +456,7 @@ bool Worker::issue_one(uint32_t w) {
   if (queue_size_) {
     if (descend_[w] && !(lr.type == ReqType::Access && lr.kind() == AccessKind::Atomic))
       std::reverse(queue_.data(), queue_.data() + queue_size_);
-    warp_pass_[w] = pass_;
-    warp_ref_[w] = queue_[0]->linear;
+    make_reference(w, *queue_[0]);
     run_pass();
   }
   return true;

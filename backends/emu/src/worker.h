@@ -166,7 +166,9 @@ struct alignas(64) Lane {
   uint8_t last_barrier = kNoBarrier;  // queue index of the newest queued barrier entry
   // Eager shuffles (Worker::try_eager_shuffle): the run pass the lane was last scheduled in, and
   // how many of its queued operations in that pass are known to be the same as its warp's
-  // reference lane's (it started the pass with an empty queue, so they sit at queue[0, size)).
+  // reference lane's (it started the pass with an empty queue, so they sit at queue[0, size));
+  // kAgreeAll for the reference lane itself.
+  static constexpr uint8_t kAgreeAll = 0xff;
   uint32_t pass = 0;
   uint8_t agree = 0;
   Request queue[kQueue];
@@ -282,7 +284,7 @@ class Worker {
   struct IssueGroup;
   void join_group(IssueGroup& g, uint32_t bit, const Request& h);
   [[gnu::noinline]] void place_in_group(IssueGroup& g, uint32_t bit, const Request& h);
-  [[gnu::noinline]] bool try_eager_shuffle(Lane& l, const Request& r, uint64_t& result);
+  bool try_eager_shuffle(Lane& l, const Request& r, uint64_t& result);
 
   // After its warp issued the oldest operation of lane i: the lane moves on to its next one.
   // `ready`/`group` are issue_one's copies of ready_[w] and groups_[w], written back after its
@@ -441,7 +443,12 @@ class Worker {
   bool eager_ = true;     // LaunchOptions::eager_shuffles
   uint32_t pass_ = 1;     // the run pass being scheduled (Lane::pass)
   std::vector<uint32_t> warp_pass_;  // per warp: the pass whose reference lane warp_ref_ names
-  std::vector<uint32_t> warp_ref_;
+  std::vector<Lane*> warp_ref_;
+  void make_reference(uint32_t w, Lane& l) {
+    warp_pass_[w] = pass_;
+    warp_ref_[w] = &l;
+    l.agree = Lane::kAgreeAll;
+  }
   std::vector<uint8_t> descend_;     // per warp: its lanes run highest first in its next pass
   void next_pass() {
     if (++pass_ == 0) {  // (after 2^32 passes: no lane may look scheduled in the new ones)

@@ -100,6 +100,42 @@ inline Request& Worker::push_access(const void* key, uint64_t tag, uint64_t byte
   return r;
 }
 
+// Whether two queued operations would be issued alike: the same site, allocation, kind and
+// width (the tail word), and for a barrier the same releases.
+inline bool same_operation(const Request& a, const Request& b) {
+  return a.loc == b.loc && a.tail() == b.tail() &&
+         (a.type != ReqType::Barrier || (a.barrier.first == b.barrier.first && a.barrier.last == b.barrier.last));
+}
+
+// A shuffle `r` the running lane `l` just queued: its result now if the issue can give no other
+// (see eager shuffles in worker.h); false if the lane must wait for the issue.
+inline bool Worker::try_eager_shuffle(Lane& l, const Request& r, uint64_t& result) {
+  const uint32_t t = l.size - 1u;  // r's place (the lane began the pass with an empty queue)
+  uint32_t a = l.agree;            // how far its queue is known to be the reference lane's
+  if (a <= t) {
+    const Lane& ref = *warp_ref_[l.linear / kWarpSize];
+    while (a <= t && a < ref.size && same_operation(l.queue[a], ref.queue[a])) ++a;
+    l.agree = uint8_t(a);
+  }
+  const int i = int(l.linear % kWarpSize);
+  const auto& w = r.warp;
+  const int src = w.width == kWarpSize ? shuffle_source(w.op, i, kWarpSize, w.arg)
+                                       : shuffle_source(w.op, i, shuffle_width(w.width), w.arg);
+  const uint32_t from_linear = l.linear - uint32_t(i) + uint32_t(src);
+  if (src == i || from_linear >= threads_) {  // its own value, whoever else takes part
+    result = w.value;
+    return true;
+  }
+  const Lane& from = lanes_[from_linear];
+  if (from.pass == pass_ && from.agree > t && from.size > t && a > t) {
+    result = from.queue[t].warp.value;
+    return true;
+  }
+  // If the source lane is still to run in this pass, the other order would have helped.
+  if (from.pass == pass_ && from.size == 0) descend_[l.linear / kWarpSize] = src > i;
+  return false;
+}
+
 // A warp-synchronous call: the lane waits for its warp's turn (and for the lanes its mask
 // names), then reads its result. Inline in the kernel API's hook (hooks.cpp): a shuffle
 // reduction makes five per thread.
