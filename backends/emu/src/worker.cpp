@@ -534,7 +534,12 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L, uint64_t* result) {
     }
     default: break;
   }
-  // A shuffle: every value first (a lane's result may come from a lane after it), then each
+  // A shuffle. Lanes that took their result at once (eager shuffles) need none: when all did,
+  // there is nothing to compute.
+  bool all_eager = true;
+  for (uint32_t m = mask; m; m &= m - 1) all_eager &= L[std::countr_zero(m)].req().warp.eager;
+  if (all_eager) return;
+  // Every value first (a lane's result may come from a lane after it), then each
   // lane's source lane as PTX's shfl.sync computes it (shuffle_source). Reading from a lane that
   // is not taking part is undefined on the GPU; the emulator returns the reader's own value.
   // (The lanes of one call pass the same operand and width but for odd code: then the lane

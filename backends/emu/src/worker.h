@@ -115,6 +115,7 @@ struct Request {
       int32_t arg;
       int32_t width;
       WarpOp op;
+      bool eager;  // a shuffle whose lane took its result without waiting (try_eager_shuffle)
     } warp;
     bool block_scope;  // Fence
     // Barrier: the lane reached it `last - first + 1` times in a row (see post_barrier), as the

@@ -142,7 +142,7 @@ inline bool Worker::try_eager_shuffle(Lane& l, const Request& r, uint64_t& resul
 inline uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
                                      uint64_t value, int32_t arg, int32_t width) {
   Request& r = push(site_key(loc), ReqType::WarpOp, SubOp::WarpOp);
-  r.warp = {value, member_mask, arg, width, op};
+  r.warp = {value, member_mask, arg, width, op, false};
   Lane& l = *current_;
   if (l.size == 1) set_ready(l, r);  // (a warp op can issue: no need to ask refresh)
   if (l.size != Lane::kQueue) {
@@ -150,7 +150,10 @@ inline uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op,
     // still sees every operation in issue order; the next load stops the lane anyway).
     if (op == WarpOp::SyncWarp) return 0;
     uint64_t eager;
-    if (is_shuffle(op) && eager_ && try_eager_shuffle(l, r, eager)) return eager;
+    if (is_shuffle(op) && eager_ && try_eager_shuffle(l, r, eager)) {
+      r.warp.eager = true;
+      return eager;
+    }
   }
   yield_lane();
   return results_[l.linear];  // (meaningless for __syncwarp, which returns nothing)
