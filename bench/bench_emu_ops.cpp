@@ -3,8 +3,8 @@
 //
 //   build/bench/bench_emu_ops [--kind NAME] [--k K] [--reps R]
 //
-// Kinds: shuffle (__shfl_down_sync, every lane waits for its warp), load (a shared load: the
-// lane waits for its warp's turn), load-ro (a load of a read-only global array: the lane reads
+// Kinds: shuffle (__shfl_down_sync by one: the lane above has run first, so no lane waits: eager
+// shuffles), load (a shared load into a register: the lane waits for its warp's turn), load-ro (a load of a read-only global array: the lane reads
 // at once and runs on), store (queued, the lane runs on), barrier (__syncthreads), diverge (an
 // if/else on odd/even lanes around a shared load: two half-warp instructions per iteration).
 // One block of 256 threads per launch, 16 blocks, one worker. Prints ns per lane operation
