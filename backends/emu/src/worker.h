@@ -198,7 +198,8 @@ struct LaunchState {
   std::vector<std::string> global_names;
   std::atomic<bool> aborted{false};
 
-  // Shared-memory allocations, registered on first touch (ids continue after the global ones).
+  // Shared-memory allocations, registered on first touch (ids continue after the global ones;
+  // the trace numbers them again by first issued access: number_shared_allocations, launch.cpp).
   std::mutex shared_mutex;
   std::vector<Allocation> shared_allocs;
   uint64_t static_shared_bytes = 0;
