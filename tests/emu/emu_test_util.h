@@ -9,11 +9,28 @@
 
 namespace ws::test {
 
+// The emulator's ways of letting a thread run on (deferred loads, eager shuffles), each on and
+// off: what a kernel gives must not depend on them.
+struct RunAhead {
+  bool defer_loads, eager_shuffles;
+};
+inline constexpr RunAhead kRunAheadModes[] = {{true, true}, {true, false}, {false, true}, {false, false}};
+inline std::string to_string(RunAhead m) {
+  return std::string("defer_loads ") + (m.defer_loads ? "on" : "off") + ", eager_shuffles " +
+         (m.eager_shuffles ? "on" : "off");
+}
+
 inline emu::LaunchOptions options(uint32_t grid, uint32_t block, unsigned workers = 1) {
   emu::LaunchOptions o;
   o.grid = {grid, 1, 1};
   o.block = {block, 1, 1};
   o.workers = workers;
+  return o;
+}
+inline emu::LaunchOptions options(uint32_t grid, uint32_t block, RunAhead mode) {
+  emu::LaunchOptions o = options(grid, block);
+  o.defer_loads = mode.defer_loads;
+  o.eager_shuffles = mode.eager_shuffles;
   return o;
 }
 

@@ -51,6 +51,26 @@ TEST(EmuFaults, OutOfBoundsNamesSiteThreadAndIndex) {
   EXPECT_TRUE(r2.ok());
 }
 
+// Every lane of a warp goes out of bounds at one store: one report, naming the lowest thread,
+// whatever order the emulator ran the lanes in (it runs them in different orders when it lets
+// threads run on past loads and shuffles).
+TEST(EmuFaults, WhenEveryLaneFaultsAtOnceTheLowestIsReported) {
+  for (const test::RunAhead mode : test::kRunAheadModes) {
+    for (int after_shuffle : {0, 1}) {
+      SCOPED_TRACE(test::to_string(mode) + (after_shuffle ? ", after a shuffle" : ", a copy"));
+      emu::Memory mem;
+      auto a = mem.alloc<int>("a", 32);
+      auto b = mem.upload<int>("b", test::iota_input(32));
+      auto r = emu::launch(mem, test::options(1, 32, mode), {}, [=] { every_lane_out_of_bounds(a, b, after_shuffle); });
+      ASSERT_FALSE(r.ok());
+      ASSERT_EQ(r.trace.diagnostics.size(), 1u);
+      EXPECT_EQ(r.trace.diagnostics[0].code, "out-of-bounds");
+      EXPECT_EQ(r.trace.diagnostics[0].thread, 0u);
+      EXPECT_NE(r.trace.diagnostics[0].message.find("a[32]"), std::string::npos) << r.trace.diagnostics[0].message;
+    }
+  }
+}
+
 TEST(EmuFaults, AFailedBlocksThreadsAreUnwoundWithTheirLocals) {
   emu::Memory mem;
   auto in = mem.upload<int>("in", test::iota_input(64));

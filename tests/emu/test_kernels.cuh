@@ -374,3 +374,42 @@ __global__ void shuffle_sum_noting_order(ws::global_array<int> out, std::atomic<
   seen[threadIdx.x] = started->load();
   out[threadIdx.x] = v;
 }
+
+// Every lane stores a 16-byte vector into one element (a same-address race): the highest lane's
+// value is left, as on a GPU. `order` puts a shuffle first (0: none, 1: down, 2: up), which
+// changes the order in which the emulator runs the lanes; it must not change the winner.
+__global__ void wide_store_race(ws::global_array<int4> out, int order) {
+  int v = int(threadIdx.x);
+  if (order == 1) v = __shfl_down_sync(0xffffffffu, v, 1);
+  if (order == 2) v = __shfl_up_sync(0xffffffffu, v, 1);
+  out[0] = make_int4(int(threadIdx.x), v, 0, 0);
+}
+
+// A loop whose lanes split after a shuffle: lanes with an odd sum go round again (`continue`)
+// while the others store. The lanes a round behind (the storing ones) issue first, whichever
+// lanes the emulator happens to run first.
+__global__ void continue_after_shuffle(ws::global_array<const int> c, ws::global_array<int> e) {
+  const unsigned t = threadIdx.x;
+  for (unsigned i = 0; i < 2; ++i) {
+    int x = c[t * 2 + i];
+    x += __shfl_down_sync(0xffffffffu, x, 16);
+    if (x & 1) continue;
+    e[t * 2 + i] = x;
+  }
+}
+
+// Every lane writes past the end of `a` (32 elements), after a plain copy or after a shuffle.
+__global__ void every_lane_out_of_bounds(ws::global_array<int> a, ws::global_array<int> b, int after_shuffle) {
+  const unsigned t = threadIdx.x;
+  if (after_shuffle) a[t + 32] = __shfl_down_sync(0xffffffffu, int(t), 16);
+  else a[t + 32] = b[t];
+}
+
+// One store site reached two ways: even lanes copy an element there, odd lanes a value (`auto`
+// keeps the element references, so both stores are `dst`'s site).
+__global__ void store_copy_or_value(ws::global_array<int> a, ws::global_array<int> b) {
+  auto src = b[threadIdx.x];
+  auto dst = a[threadIdx.x];
+  if (threadIdx.x % 2 == 0) dst = src;
+  else dst = 7;
+}

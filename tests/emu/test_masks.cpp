@@ -202,3 +202,45 @@ TEST(EmuMasks, OneSiteOnTwoArraysIssuesOncePerArray) {
   EXPECT_EQ(r.trace.allocations.at(loads[0].alloc).name, "a");
   EXPECT_EQ(r.trace.allocations.at(loads[1].alloc).name, "b");
 }
+
+// Lanes that split after a shuffle inside a loop: the odd ones `continue`, the even ones store. The
+// storing lanes are a round behind and go first; then all meet at the next iteration's load. Not
+// one order for some run orders and another for others: the emulator runs lanes in different
+// orders when it lets threads run on (deferred loads, eager shuffles), and the issue order must
+// not follow it.
+TEST(EmuMasks, LanesThatContinueAfterAShuffleWaitForTheOthersStore) {
+  std::vector<int> c(64, 0);
+  for (int t = 0; t < 16; ++t) c[2 * t] = 1;  // lanes 0-15: 1 + 0 (odd); lanes 16-31: 2 x 0 (even)
+  for (const test::RunAhead mode : test::kRunAheadModes) {
+    SCOPED_TRACE(test::to_string(mode));
+    emu::Memory mem;
+    auto in = mem.upload<int>("c", c);
+    auto e = mem.alloc<int>("e", 64);
+    auto r = emu::launch(mem, test::options(1, 32, mode), {}, [=] { continue_after_shuffle(in, e); });
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(masks(events_at(r.trace, "e[t * 2 + i] = x;", EventType::Access, AccessKind::Store, 0, 0)),
+              (std::vector<uint32_t>{0xffff0000u, 0xffffffffu}));
+    EXPECT_EQ(masks(events_at(r.trace, "int x = c[t * 2 + i];", EventType::Access, AccessKind::Load, 0, 0)),
+              (std::vector<uint32_t>{0xffffffffu, 0xffffffffu}));
+  }
+}
+
+// One store site that even lanes reach with a copy (`dst = src`, its load deferred) and odd lanes
+// with a value: one warp instruction after the even lanes' load, as when nothing is deferred.
+TEST(EmuMasks, ACopyAndAValueStoredAtOneSiteAreOneInstruction) {
+  for (const test::RunAhead mode : test::kRunAheadModes) {
+    SCOPED_TRACE(test::to_string(mode));
+    emu::Memory mem;
+    auto a = mem.alloc<int>("a", 32);
+    const std::vector<int> input = test::iota_input(32, 100);
+    auto b = mem.upload<int>("b", input);
+    auto r = emu::launch(mem, test::options(1, 32, mode), {}, [=] { store_copy_or_value(a, b); });
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(masks(events_at(r.trace, "auto src = b[threadIdx.x];", EventType::Access, AccessKind::Load, 0, 0)),
+              std::vector<uint32_t>{0x55555555u});
+    EXPECT_EQ(masks(events_at(r.trace, "auto dst = a[threadIdx.x];", EventType::Access, AccessKind::Store, 0, 0)),
+              std::vector<uint32_t>{0xffffffffu});
+    const std::vector<int> got = mem.download(a);
+    for (int t = 0; t < 32; ++t) EXPECT_EQ(got[t], t % 2 == 0 ? input[t] : 7) << "thread " << t;
+  }
+}

@@ -54,6 +54,11 @@ void expect_same(const RunResult& a, const RunResult& b) {
   for (size_t k = 0; k < a.launches.size(); ++k) {
     const Trace& x = a.launches[k];
     const Trace& y = b.launches[k];
+    ASSERT_EQ(x.allocations.size(), y.allocations.size()) << "launch " << k;
+    for (size_t i = 0; i < x.allocations.size(); ++i) {
+      EXPECT_EQ(x.allocations[i].name, y.allocations[i].name) << "launch " << k << ", allocation " << i;
+      EXPECT_EQ(x.allocations[i].base, y.allocations[i].base) << "launch " << k << ", allocation " << i;
+    }
     ASSERT_EQ(x.events.size(), y.events.size()) << "launch " << k;
     for (size_t e = 0; e < x.events.size(); ++e) {  // the first event that differs, if any
       if (std::memcmp(&x.events[e], &y.events[e], sizeof(Event)) == 0) continue;

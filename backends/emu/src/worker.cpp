@@ -210,7 +210,7 @@ void Worker::yield_lane() {
   if (self.state == LaneState::AtBarrier) [[unlikely]]
     file_for_release_cold(self);  // (a queue full of barriers: rare, and out of line, so that
                                   // this path keeps few registers to save)
-  if (!failed_ && queue_pos_ < queue_size_) {
+  if (queue_pos_ < queue_size_) {  // (after a failure too: see meet_failure)
     Lane& next = *queue_[queue_pos_++];
     enter(next);
     fiber_swap(self.fiber, next.fiber);
@@ -233,15 +233,19 @@ void Worker::place_in_group(IssueGroup& g, uint32_t bit, const Request& h) {
     return;
   }
   const uint64_t key = h.order();
+  const bool back = key <= last_key_of(lane_of(h));
   // A lane that jumps back (goes round a loop) while the group's lanes do not may have to wait
-  // for them (a `continue` before the others' last operation): the scan decides.
-  if (g.mask && key <= last_key_of(lane_of(h))) {
+  // for them (a `continue` before the others' last operation), and so may the group's lanes if
+  // they jumped back: the scan decides. (Whichever of them became ready first: the order lanes
+  // become ready in must not matter.)
+  if (g.mask && (back || g.back)) {
     g.exact = false;
     return;
   }
-  if (key < g.key)  // the smallest key so far: a group of its own
-    g = {key, h.loc, h.type == ReqType::Access ? h.tail() : 0, bit,
-         h.type == ReqType::WarpOp ? h.warp.member_mask : 0, true, false};
+  if (key < g.key)  // the smallest key so far: a group of its own (inexact if the last one was:
+                    // a lane left to the scan may come first)
+    g = {key, h.loc, h.type == ReqType::Access ? h.group_tail() : 0, bit,
+         h.type == ReqType::WarpOp ? h.warp.member_mask : 0, g.exact, false, back};
   else if (key == g.key)
     g.exact = false;  // the same key, something else (another allocation at the site)
 }
@@ -288,6 +292,15 @@ void Worker::first_posted_access(Lane& l, Request& r, bool must_stop) {
 }
 
 bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
+  const bool ok = run_block_steps(linear_block, record);
+  if (failing_lane_ != kNoLane) {  // the error a thread met (meet_failure)
+    record.diagnostics.push_back(std::move(pending_failures_[failing_lane_]));
+    failing_lane_ = kNoLane;
+  }
+  return ok;
+}
+
+bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
   t_worker = this;
   if (!fibers_ready_) create_fibers();
   record_ = &record;
@@ -451,10 +464,11 @@ bool Worker::issue_one(uint32_t w) {
   ready_[w] = ready;
   groups_[w] = group;
   if (rec.recorded) rec.events.push_back(e);
-  // Lanes whose queue is now empty resume (and perform their loads and atomics), in the warp's
-  // order (lowest first after an atomic: they perform it in that order).
+  // Lanes whose queue is now empty resume (and perform their loads and atomics, and their stores
+  // wider than 8 bytes), in the warp's order; lowest first after an atomic or a store, which they
+  // perform in that order (the highest lane's store is the one left, as on a GPU).
   if (queue_size_) {
-    if (descend_[w] && !(lr.type == ReqType::Access && lr.kind() == AccessKind::Atomic))
+    if (descend_[w] && !(lr.type == ReqType::Access && lr.kind() != AccessKind::Load))
       std::reverse(queue_.data(), queue_.data() + queue_size_);
     make_reference(w, *queue_[0]);
     run_pass();
@@ -494,11 +508,12 @@ Worker::IssueGroup Worker::scan_group(uint32_t w, uint32_t ready) {
     else if (!issues_before(best, best_round, best_loc, k, round, r.loc)) tie = true;
   }
   const Request& lead = L[std::countr_zero(at_best)].req();
-  IssueGroup g{best, lead.loc, 0, at_best, 0, !tie, divergent_[w] != 0};
+  IssueGroup g{best, lead.loc, 0, at_best, 0, !tie, divergent_[w] != 0,
+               best <= last_key_of(base + uint32_t(std::countr_zero(at_best)))};
   if (lead.type == ReqType::Access) {
-    g.tail = lead.tail();
+    g.tail = lead.group_tail();
     for (uint32_t m = at_best; m; m &= m - 1)
-      if (L[std::countr_zero(m)].req().tail() != g.tail) g.mask &= ~(m & -m), g.exact = false;
+      if (L[std::countr_zero(m)].req().group_tail() != g.tail) g.mask &= ~(m & -m), g.exact = false;
   } else if (lead.type == ReqType::WarpOp) {
     for (uint32_t m = at_best; m; m &= m - 1) g.named |= L[std::countr_zero(m)].req().warp.member_mask;
   }
@@ -880,10 +895,12 @@ inline void Worker::file_for_release(Lane& l) {
 }
 
 // The lane met an error after everything it had queued before was issued: now is when a
-// lockstep machine would have met it.
+// lockstep machine would have met it. Several lanes may meet theirs at one step (the lanes an
+// issue moves on, or the lanes of one run pass, which then runs to its end): the block reports
+// the lowest of them (run_block), whatever the order they ran in.
 void Worker::meet_failure(Lane& l) {
   l.state = LaneState::Failed;
-  record_->diagnostics.push_back(std::move(pending_failures_[l.linear]));
+  if (failing_lane_ == kNoLane || l.linear < failing_lane_) failing_lane_ = l.linear;
   failed_ = true;
   launch_.aborted = true;
 }

@@ -8,7 +8,8 @@
 //      (a load, an atomic, a shuffle or vote) makes it stop and give control back; one that
 //      returns nothing (a store, a barrier, a fence, __syncwarp) is queued and the thread runs
 //      on. This is safe because a thread's own work between two operations depends only on its
-//      registers: every value it reads from memory comes from a load that waits for its turn.
+//      registers: every value it reads from memory comes from a load that waits for its turn
+//      (or from memory nothing in the launch writes: a read-only array, read at once).
 //      A load whose value the thread never sees (`a[i] = b[j]`, `a[i] += b[j]`) is queued too,
 //      with the store it feeds: the scheduler reads it into the lane's operand slot when it is
 //      issued and computes the store's value from the slots (emu_hooks.h, deferred_load). And a
@@ -30,9 +31,8 @@
 //      block waits at the same barrier it releases. If some wait while others exited or wait at
 //      another barrier, the block can never go on: that is reported as barrier divergence. An
 //      error a thread meets while it runs ahead (an out-of-bounds index) is reported when its
-//      queue reaches it, as if the thread had stopped there. (When several threads meet one at
-//      once, the report names the first the emulator ran: a warp runs its highest lane first
-//      at a block's start; the same thread whatever the number of workers.)
+//      queue reaches it, as if the thread had stopped there. When several threads meet one at
+//      the same step, the report names the lowest of them, whatever order they ran in.
 // Known limits: source order stands in for the post-dominator of a branch, so code that jumps
 // backwards across a divergent region (goto, a device function in another file or called from
 // two places while lanes are split) may reconverge later than the hardware would; a loop with
@@ -139,6 +139,10 @@ struct Request {
   bool deferred() const { return bits & kTagDeferred; }
   // alloc, type, sub, width and bits as one word: what an access_tag word (emu_hooks.h) set.
   uint64_t tail() const;  // (defined below Request: it needs offsetof)
+  // The tail without the deferred flag: what makes two accesses at one site the same warp
+  // instruction (a deferred store and a plain one at a site are one instruction, as they are
+  // when nothing is deferred).
+  uint64_t group_tail() const { return tail() & ~(uint64_t(kTagDeferred) << 56); }
   AtomicOp atomic() const { return AtomicOp(bits >> 4); }
 };
 static_assert(sizeof(Request) == 40);
@@ -271,6 +275,7 @@ class Worker {
   const std::string& allocation_name(uint32_t alloc) const;
 
  private:
+  bool run_block_steps(uint32_t linear_block, BlockRecord& record);
   void create_fibers();
   static void lane_main(void* worker);
   void enter(Lane& lane);
@@ -356,6 +361,9 @@ class Worker {
     // does not know the warp, reads it here. In a divergent warp a lane that becomes ready
     // elsewhere leaves the choice to a new scan (it may be a loop round behind).
     bool divergent = false;
+    // The group's lanes jumped back (went round a loop): a lane that becomes ready elsewhere
+    // may be a round behind them, so the scan decides (place_in_group).
+    bool back = false;
   };
   std::vector<IssueGroup> groups_;
   IssueGroup scan_group(uint32_t w, uint32_t ready);
@@ -491,6 +499,8 @@ class Worker {
   std::vector<Lane*> leaving_[kReleaseRing];  // [release % ring]: the lanes that release lets go
   bool leaving_empty_ = true;  // every leaving_ list is empty (the last block finished)
   bool failed_ = false;
+  static constexpr uint32_t kNoLane = ~0u;
+  uint32_t failing_lane_ = kNoLane;  // the lowest lane that met an error in this block
   bool fibers_ready_ = false;
   bool quitting_ = false;  // the destructor resumes every lane once, to unwind its stack
 };

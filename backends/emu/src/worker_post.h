@@ -47,7 +47,7 @@ inline void Worker::set_ready(Lane& l, const Request& h) {
 inline void Worker::join_group(IssueGroup& g, uint32_t bit, const Request& h) {
   // The same call (and for an access the same allocation and kind) as the warp's next
   // instruction: it joins it (one site, one sub-operation: one key).
-  if (h.loc == g.loc && (h.type != ReqType::Access || h.tail() == g.tail)) [[likely]] {
+  if (h.loc == g.loc && (h.type != ReqType::Access || h.group_tail() == g.tail)) [[likely]] {
     g.mask |= bit;
     if (h.type == ReqType::WarpOp) g.named |= h.warp.member_mask;
     return;
@@ -100,11 +100,13 @@ inline Request& Worker::push_access(const void* key, uint64_t tag, uint64_t byte
   return r;
 }
 
-// Whether two queued operations would be issued alike: the same site, allocation, kind and
-// width (the tail word), and for a barrier the same releases.
+// Whether two queued operations would be issued alike: the same site and kind, for an access the
+// same allocation, width and flags (the tail word; push leaves the tail's other bytes as they were
+// for anything else), and for a barrier the same releases.
 inline bool same_operation(const Request& a, const Request& b) {
-  return a.loc == b.loc && a.tail() == b.tail() &&
-         (a.type != ReqType::Barrier || (a.barrier.first == b.barrier.first && a.barrier.last == b.barrier.last));
+  if (a.loc != b.loc || a.type != b.type || a.sub != b.sub) return false;
+  if (a.type == ReqType::Access) return a.tail() == b.tail();
+  return a.type != ReqType::Barrier || (a.barrier.first == b.barrier.first && a.barrier.last == b.barrier.last);
 }
 
 // A shuffle `r` the running lane `l` just queued: its result now if the issue can give no other
@@ -147,7 +149,7 @@ inline uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op,
   if (l.size == 1) set_ready(l, r);  // (a warp op can issue: no need to ask refresh)
   if (l.size != Lane::kQueue) {
     // __syncwarp() returns nothing: like a barrier it is queued and the lane runs on (memory
-    // still sees every operation in issue order; the next load stops the lane anyway).
+    // still sees every operation in issue order).
     if (op == WarpOp::SyncWarp) return 0;
     uint64_t eager;
     if (is_shuffle(op) && eager_ && try_eager_shuffle(l, r, eager)) {

@@ -250,10 +250,12 @@ class ref {
   template <class>
   friend class ref;
 
-  // Deferred loads and stores: values of up to 8 bytes at both ends (wider ones, an int4, are
-  // loaded by the thread).
+  // Deferred loads and stores: numbers of up to 8 bytes at both ends. (Wider ones, an int4, are
+  // loaded by the thread; so is a struct, whose assignment or operator could be code that must run
+  // in the thread, not in the scheduler that computes a deferred store.)
   template <class U>
-  static constexpr bool kDeferrable = sizeof(value_type) <= 8 && sizeof(std::remove_cv_t<U>) <= 8;
+  static constexpr bool kDeferrable = std::is_arithmetic_v<value_type> && std::is_arithmetic_v<std::remove_cv_t<U>> &&
+                                      sizeof(value_type) <= 8 && sizeof(std::remove_cv_t<U>) <= 8;
   template <class V>
   static V from_bits(uint64_t bits) {
     V v;
