@@ -71,6 +71,24 @@ TEST(EmuFaults, WhenEveryLaneFaultsAtOnceTheLowestIsReported) {
   }
 }
 
+// Static shared arrays over the per-block limit: every thread that touches the one that does not
+// fit fails there (not only the first to touch it), so the report names the lowest, thread 0.
+TEST(EmuFaults, SharedMemoryOverTheLimitIsReportedForTheLowestThread) {
+  for (const test::RunAhead mode : test::kRunAheadModes) {
+    SCOPED_TRACE(test::to_string(mode));
+    emu::Memory mem;
+    auto out = mem.alloc<int>("out", 64);
+    auto r = emu::launch(mem, test::options(1, 64, mode), {}, [=] { too_much_shared(out); });
+    ASSERT_FALSE(r.ok());
+    ASSERT_EQ(r.trace.diagnostics.size(), 1u);
+    const Diagnostic& d = r.trace.diagnostics[0];
+    EXPECT_EQ(d.code, "shared-memory-limit");
+    EXPECT_EQ(d.thread, 0u);
+    EXPECT_NE(d.message.find("needs 65536 bytes of shared memory"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("over the per-block limit of 49152 bytes"), std::string::npos) << d.message;
+  }
+}
+
 TEST(EmuFaults, AFailedBlocksThreadsAreUnwoundWithTheirLocals) {
   emu::Memory mem;
   auto in = mem.upload<int>("in", test::iota_input(64));

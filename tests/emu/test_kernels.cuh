@@ -413,3 +413,24 @@ __global__ void store_copy_or_value(ws::global_array<int> a, ws::global_array<in
   if (threadIdx.x % 2 == 0) dst = src;
   else dst = 7;
 }
+
+// Two 32 KiB shared arrays: 64 KiB, over the 48 KiB a block may have.
+__global__ void too_much_shared(ws::global_array<int> out) {
+  __shared__ ws::shared_array<int, 8192, "first"> first;
+  __shared__ ws::shared_array<int, 8192, "second"> second;
+  first[threadIdx.x] = 1;
+  second[threadIdx.x] = 2;
+  out[threadIdx.x] = first[threadIdx.x] + second[threadIdx.x];
+}
+
+// Thread 0 writes a[0] in every iteration, thread 1 reads it in the second only, and a barrier
+// ends each iteration. The warp meets at the barrier, so in the second iteration the write (first
+// in the source) issues before the read, as in lockstep: the read gets 2.
+__global__ void write_then_read_after_barrier(ws::global_array<int> a, ws::global_array<int> out) {
+  const unsigned t = threadIdx.x;
+  for (int it = 0; it < 2; ++it) {
+    if (t == 0) a[0] = it + 1;
+    if (t == 1 && it == 1) out[0] = a[0];
+    __syncthreads();
+  }
+}

@@ -244,3 +244,18 @@ TEST(EmuMasks, ACopyAndAValueStoredAtOneSiteAreOneInstruction) {
     for (int t = 0; t < 32; ++t) EXPECT_EQ(got[t], t % 2 == 0 ? input[t] : 7) << "thread " << t;
   }
 }
+
+// A barrier is every waiting lane's last instruction: lanes that sat out the last iteration's
+// work do not look a loop round behind the others after it (they would issue first).
+TEST(EmuMasks, AfterABarrierTheWarpIssuesInSourceOrderAgain) {
+  for (const test::RunAhead mode : test::kRunAheadModes) {
+    SCOPED_TRACE(test::to_string(mode));
+    emu::Memory mem;
+    auto a = mem.alloc<int>("a", 1);
+    auto out = mem.alloc<int>("out", 1);
+    mem.fill(a, 0);
+    auto r = emu::launch(mem, test::options(1, 32, mode), {}, [=] { write_then_read_after_barrier(a, out); });
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(mem.download(out)[0], 2);
+  }
+}

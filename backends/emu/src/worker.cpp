@@ -1,6 +1,7 @@
 #include "worker.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <map>
@@ -56,8 +57,10 @@ uint32_t LaunchState::register_shared(const char* name, std::string_view type, u
   for (uint32_t i = 0; i < shared_allocs.size(); ++i) {
     const Allocation& a = shared_allocs[i];
     if (a.name == name && a.elem_size == elem_size && a.extent == extent &&
-        (a.base >= kDynamicBase) == dynamic)
+        (a.base >= kDynamicBase) == dynamic) {
+      error = shared_errors[i];  // (every thread that touches an array over the limit fails)
       return global_allocs + i;
+    }
   }
   Allocation a;
   a.name = name;
@@ -79,6 +82,7 @@ uint32_t LaunchState::register_shared(const char* name, std::string_view type, u
     }
   }
   shared_allocs.push_back(std::move(a));
+  shared_errors.push_back(error);
   return global_allocs + uint32_t(shared_allocs.size() - 1);
 }
 
@@ -792,6 +796,24 @@ bool Worker::release_barrier() {
     }
   }
   if (at_barrier_ == 0) barrier_key_ = nullptr;
+  // The release is the last issue of every lane that waits (no lane of the block is ready): the
+  // warps have met again, so loop rounds start afresh, and a lane that sat out a loop's last
+  // iteration does not look a round behind the others when they go on (the loop rule in
+  // scan_group). (The lanes that keep waiting get the release's key too: it is read only for
+  // lanes that become ready, and they will by a later release, which sets it again.)
+  if (!leaving.empty()) {
+    const uint64_t key = leaving.front()->req().order();
+    for (uint32_t w = 0; w < warps_; ++w) {
+      const uint32_t count = std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize);
+      warp_last_mask_[w] = count == kWarpSize ? ~0u : (1u << count) - 1;  // (the warp's lanes only)
+      warp_last_key_[w] = key;
+      if (divergent_[w]) {
+        std::fill_n(&rounds_[w * kWarpSize], count, 0u);
+        divergent_[w] = 0;
+      }
+      groups_[w] = IssueGroup{};
+    }
+  }
   for (Lane* l : leaving) {
     if (l->head == l->last_barrier) l->last_barrier = Lane::kNoBarrier;
     if (--l->size == 0) {  // (a lane whose queue was full of barriers)

@@ -206,6 +206,7 @@ struct LaunchState {
   // the trace numbers them again by first issued access: number_shared_allocations, launch.cpp).
   std::mutex shared_mutex;
   std::vector<Allocation> shared_allocs;
+  std::vector<std::string> shared_errors;  // per shared allocation: why it does not fit, or ""
   uint64_t static_shared_bytes = 0;
   uint32_t register_shared(const char* name, std::string_view type, uint32_t elem_size,
                            uint64_t extent, uint64_t bytes, bool dynamic, std::string& error);
@@ -411,8 +412,8 @@ class Worker {
   // becomes ready later joins it, or replaces it with a smaller key). In a divergent warp it is
   // left to the next issue's scan: the lanes that become ready meanwhile rarely join it.
   void forget_group(uint32_t w) {
-    if (!ready_[w]) groups_[w] = IssueGroup{};
-    else if (divergent_[w]) groups_[w] = IssueGroup{0, nullptr, 0, 0, 0, false, true};
+    if (divergent_[w]) groups_[w] = IssueGroup{0, nullptr, 0, 0, 0, false, true};
+    else if (!ready_[w]) groups_[w] = IssueGroup{};
     else groups_[w] = scan_group(w, ready_[w]);
   }
   std::vector<std::byte> dynamic_shared_;

@@ -256,6 +256,11 @@ class ref {
   template <class U>
   static constexpr bool kDeferrable = std::is_arithmetic_v<value_type> && std::is_arithmetic_v<std::remove_cv_t<U>> &&
                                       sizeof(value_type) <= 8 && sizeof(std::remove_cv_t<U>) <= 8;
+  // A plain copy also of the same trivially copyable type (an int2, an enum): its bytes, no code.
+  template <class U>
+  static constexpr bool kDeferrableCopy =
+      kDeferrable<U> || (std::is_same_v<value_type, std::remove_cv_t<U>> &&
+                         std::is_trivially_copyable_v<value_type> && sizeof(value_type) <= 8);
   template <class V>
   static V from_bits(uint64_t bits) {
     V v;
@@ -286,7 +291,7 @@ class ref {
   }
   template <class U>
   [[gnu::always_inline]] const ref& assign_from(const ref<U>& other) const {
-    if constexpr (kDeferrable<U>) {
+    if constexpr (kDeferrableCopy<U>) {
       if (emu::t_defer_loads) {
         defer_load_of(other, 1);
         return defer_store(&combine_copy<U>);
