@@ -29,8 +29,7 @@ Memory::~Memory() = default;
 void* Memory::allocate(const std::string& name, const std::string& type, uint32_t elem_size,
                        uint64_t count) {
   const uint64_t bytes = std::max<uint64_t>(elem_size * count, 1);
-  // 16-byte aligned host storage so float4 views are aligned like on the device.
-  storage_.push_back(std::unique_ptr<std::byte[]>(new (std::align_val_t(16)) std::byte[bytes]));
+  storage_.emplace_back(new (kStorageAlign) std::byte[bytes]);
   Allocation a;
   a.name = name;
   a.type_name = type;

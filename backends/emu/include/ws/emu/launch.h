@@ -25,6 +25,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <vector>
@@ -121,7 +122,13 @@ class Memory {
  private:
   void* allocate(const std::string& name, const std::string& type, uint32_t elem_size, uint64_t count);
   std::vector<Allocation> table_;
-  std::vector<std::unique_ptr<std::byte[]>> storage_;
+  // 16-byte aligned host storage (so that float4 views are aligned as on the device), given back
+  // with the aligned delete that matches its new.
+  static constexpr std::align_val_t kStorageAlign{16};
+  struct AlignedDelete {
+    void operator()(std::byte* p) const { ::operator delete[](p, kStorageAlign); }
+  };
+  std::vector<std::unique_ptr<std::byte[], AlignedDelete>> storage_;
   uint64_t next_address_;
 };
 
