@@ -449,8 +449,9 @@ class Worker {
   // "The same operations" is checked against one reference lane per warp (the first of the
   // warp to run in the pass), so that each lane compares each of its entries once (Lane::agree).
   // A shuffle down reads higher lanes, so a warp's lanes run highest first; a lane that finds
-  // its source lane still to run turns the warp's order for its next pass. (After an atomic the
-  // lanes run lowest first: they perform it as they resume, and the lowest lane goes first.)
+  // its source lane still to run turns the warp's order for its next pass. (After an atomic or a
+  // store the lanes run lowest first: they perform an atomic, or a store wider than 8 bytes, as
+  // they resume, and lane order is the order a GPU's lanes take for it.)
   bool eager_ = true;     // LaunchOptions::eager_shuffles
   uint32_t pass_ = 1;     // the run pass being scheduled (Lane::pass)
   std::vector<uint32_t> warp_pass_;  // per warp: the pass whose reference lane warp_ref_ names
