@@ -337,17 +337,17 @@ __global__ void barrier_in_two_instantiations(ws::global_array<int> out) {
 __global__ void shifting_patterns(ws::global_array<const int> in, ws::global_array<int> out) {
   __shared__ ws::shared_array<int, 1024, "tile"> tile;
   const unsigned tid = threadIdx.x;
-  int sum = 0;
+  unsigned sum = 0;  // (unsigned: some of the tile is never written, and sums of its poison overflow)
   for (unsigned k = 0; k < 6; ++k) {
     const unsigned stride = 1 + (k / 2 + blockIdx.x) % 3, shift = (k + 1) / 2 % 2 * 5;
     tile[tid * stride + shift] = int(tid + k);
-    sum += in[blockIdx.x * 64 + tid * stride + shift];
+    sum += unsigned(in[blockIdx.x * 64 + tid * stride + shift]);
     __syncthreads();
-    if (tid < 48 - 8 * (k % 2)) sum += tile[(tid * stride * 2 + shift) % 1024];
-    sum += tile[tid < 2 ? tid : tid * (1 + k % 2)];  // lanes 0 and 1 alike, the rest not
+    if (tid < 48 - 8 * (k % 2)) sum += unsigned(int(tile[(tid * stride * 2 + shift) % 1024]));
+    sum += unsigned(int(tile[tid < 2 ? tid : tid * (1 + k % 2)]));  // lanes 0 and 1 alike, the rest not
     __syncthreads();
   }
-  out[blockIdx.x * blockDim.x + tid] = sum;
+  out[blockIdx.x * blockDim.x + tid] = int(sum);
 }
 
 // Each thread adds its right-hand neighbour's element (one warp: lockstep orders the loads after

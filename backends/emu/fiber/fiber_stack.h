@@ -16,6 +16,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <vector>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
 
 namespace ws::emu {
 
@@ -39,6 +42,11 @@ class StackPool {
       if (bytes == bytes_ && !free_.empty()) {
         char* p = free_.back();
         free_.pop_back();
+#if defined(__SANITIZE_ADDRESS__)
+        // A fiber that used it last may never have returned from its frames (it was left
+        // suspended or unwound by switching away): their red zones must not poison the next one.
+        __asan_unpoison_memory_region(p, bytes);
+#endif
         return p;
       }
     }

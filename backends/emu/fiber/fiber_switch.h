@@ -26,9 +26,14 @@
 
 namespace ws::emu {
 
-// A suspended context: where its stack pointer was saved.
+// A suspended context: where its stack pointer was saved. (Under AddressSanitizer also its
+// stack's extent, which ASan must be told at every switch: fiber_switch.cpp.)
 struct FiberContext {
   void* sp = nullptr;
+#if defined(__SANITIZE_ADDRESS__)
+  const void* stack_bottom = nullptr;  // lowest address (for the thread's own stack: learnt when
+  std::size_t stack_size = 0;          // a fiber is first entered from it)
+#endif
 };
 
 // What a fiber runs. It must never return: it ends by switching away for the last time.
