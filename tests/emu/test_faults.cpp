@@ -99,8 +99,8 @@ TEST(EmuFaults, AFailedBlocksThreadsAreUnwoundWithTheirLocals) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.trace.diagnostics.at(0).code, "out-of-bounds");
   EXPECT_EQ(r.trace.diagnostics.at(0).thread, 7u);
-  // Threads 0-6 ran to their end; 7 stopped in the fault and 8-63 were left inside the kernel:
-  // each thread's local is destroyed exactly once.
+  // Warp 0's threads but 7 ran to their end after its load, 7 stopped in the fault, and warp 1's
+  // were left waiting at the load, inside the kernel: each thread's local is destroyed once.
   EXPECT_EQ(destroyed.load(), 64);
 }
 

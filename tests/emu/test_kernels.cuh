@@ -172,7 +172,7 @@ struct CountsItsDestruction {
 __global__ void fault_with_live_objects(ws::global_array<const int> in, ws::global_array<int> out,
                                         std::atomic<int>* destroyed) {
   CountsItsDestruction guard{destroyed};
-  int v = in[threadIdx.x];
+  int v = in[threadIdx.x] + out[threadIdx.x];  // (`out` is written: its load waits for the warp)
   if (threadIdx.x == 7) v += in[threadIdx.x + 1000];
   out[threadIdx.x] = v;
 }
