@@ -261,7 +261,7 @@ void Worker::place_in_group(IssueGroup& g, uint32_t bit, const Request& h) {
 void Worker::note_issue(uint32_t w, uint32_t mask, bool lanes_left, uint64_t key) {
   const uint32_t base = w * kWarpSize;
   if (!lanes_left || !divergent_[w]) {
-    std::fill_n(&rounds_[base], std::min<uint32_t>(kWarpSize, threads_ - base), 0u);
+    std::fill_n(&rounds_[base], lanes_in(w), 0u);
     divergent_[w] = lanes_left;
     if (!lanes_left) return;
   }
@@ -383,7 +383,7 @@ bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
 bool Worker::issue_one(uint32_t w) {
   const uint32_t base = w * kWarpSize;
   Lane* L = &lanes_[base];
-  const int count = int(std::min<uint32_t>(kWarpSize, threads_ - base));
+  const int count = int(lanes_in(w));
   // A warp-synchronous call whose named lanes have all arrived goes first.
   uint32_t mask = waiting_warp_sync_ ? complete_warp_sync_group(L, count) : 0;
   if (!mask) {
@@ -654,7 +654,7 @@ bool Worker::wait_or_fail_warp_sync(uint32_t w, uint32_t mask, Lane* L, int coun
 void Worker::report_warp_sync_deadlock() {
   for (uint32_t w = 0; w < warps_; ++w) {
     Lane* L = &lanes_[w * kWarpSize];
-    const int count = int(std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize));
+    const int count = int(lanes_in(w));
     uint32_t waiting = 0, named = 0;
     for (int i = 0; i < count; ++i)
       if (L[i].state == LaneState::WaitWarp) waiting |= 1u << i, named |= L[i].req().warp.member_mask;
@@ -768,7 +768,7 @@ bool Worker::release_barrier() {
   const uint32_t site = site_id(lanes_.front().req());
   const uint64_t t = clock_++;
   for (uint32_t w = 0; w < warps_; ++w) {
-    const int count = int(std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize));
+    const int count = int(lanes_in(w));
     Event e;
     e.type = EventType::Barrier;
     e.block = block_;
@@ -804,7 +804,7 @@ bool Worker::release_barrier() {
   if (!leaving.empty()) {
     const uint64_t key = leaving.front()->req().order();
     for (uint32_t w = 0; w < warps_; ++w) {
-      const uint32_t count = std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize);
+      const uint32_t count = lanes_in(w);
       warp_last_mask_[w] = count == kWarpSize ? ~0u : (1u << count) - 1;  // (the warp's lanes only)
       warp_last_key_[w] = key;
       if (divergent_[w]) {
@@ -927,6 +927,14 @@ void Worker::meet_failure(Lane& l) {
   launch_.aborted = true;
 }
 
+// Global memory is shared with the other worker threads (blocks run in parallel): the scheduler
+// reads and writes its aligned words with relaxed atomics (plain moves on x86), so that a racy
+// kernel is not undefined behaviour in the emulator itself.
+static bool is_shared_word(const Request& r, const void* p) {
+  return r.space() == MemSpace::Global && std::has_single_bit(unsigned(r.width)) &&
+         reinterpret_cast<uintptr_t>(p) % r.width == 0;
+}
+
 // An access the lane queued and went on from: a store (written now), or a deferred load (read now
 // into the lane's operand slot) or store (its value computed now from the slots).
 inline void Worker::perform_posted(const Request& r, uint32_t linear) {
@@ -936,8 +944,7 @@ inline void Worker::perform_posted(const Request& r, uint32_t linear) {
   if (r.kind() == AccessKind::Load) {
     const void* from = r.access.store_to;
     uint64_t v = 0;
-    if (r.space() == MemSpace::Global && std::has_single_bit(unsigned(r.width)) &&
-        reinterpret_cast<uintptr_t>(from) % r.width == 0) {  // (relaxed atomics: see perform_store)
+    if (is_shared_word(r, from)) {  // (relaxed atomics: see perform_store)
       switch (r.width) {
         case 1: v = __atomic_load_n(static_cast<const uint8_t*>(from), __ATOMIC_RELAXED); break;
         case 2: v = __atomic_load_n(static_cast<const uint16_t*>(from), __ATOMIC_RELAXED); break;
@@ -955,11 +962,7 @@ inline void Worker::perform_posted(const Request& r, uint32_t linear) {
 
 inline void Worker::perform_store(const Request& r, uint64_t v) const {
   void* to = r.access.store_to;
-  // Global memory is shared with the other worker threads (blocks run in parallel): aligned
-  // words are written with relaxed atomics (plain moves on x86), so that a racy kernel is not
-  // undefined behaviour in the emulator itself.
-  if (r.space() == MemSpace::Global && std::has_single_bit(unsigned(r.width)) &&
-      reinterpret_cast<uintptr_t>(to) % r.width == 0) {
+  if (is_shared_word(r, to)) {
     switch (r.width) {
       case 1: __atomic_store_n(static_cast<uint8_t*>(to), uint8_t(v), __ATOMIC_RELAXED); return;
       case 2: __atomic_store_n(static_cast<uint16_t*>(to), uint16_t(v), __ATOMIC_RELAXED); return;

@@ -39,6 +39,7 @@
 // no instrumented operation in it cannot be interrupted by the step budget.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstddef>
@@ -330,6 +331,7 @@ class Worker {
   std::vector<Diagnostic> pending_failures_;    // the error behind a lane's queued Fail
   uint32_t threads_ = 0;
   uint32_t warps_ = 0;
+  uint32_t lanes_in(uint32_t w) const { return std::min<uint32_t>(kWarpSize, threads_ - w * kWarpSize); }
   std::vector<uint32_t> warp_steps_;
   // Per lane, the two operand slots of its deferred loads (emu_hooks.h): a lane's deferred
   // loads and the store they feed are issued in its queue's order, so two slots are enough.
