@@ -1,13 +1,13 @@
 // What one lane operation of each kind costs the emulator: a loop of K operations per thread,
 // minus the same kernel with K = 0 (the threads' start and exit), over the lane operations.
 //
-//   build/bench/bench_emu_ops [--kind NAME] [--k K] [--reps R]
+//   build/bench/bench_emu_ops [--kind NAME] [--k K] [--grid G] [--reps R]
 //
 // Kinds: shuffle (__shfl_down_sync by one: the lane above has run first, so no lane waits: eager
 // shuffles), load (a shared load into a register: the lane waits for its warp's turn), load-ro (a load of a read-only global array: the lane reads
 // at once and runs on), store (queued, the lane runs on), barrier (__syncthreads), diverge (an
 // if/else on odd/even lanes around a shared load: two half-warp instructions per iteration).
-// One block of 256 threads per launch, 16 blocks, one worker. Prints ns per lane operation
+// Blocks of 256 threads, 16 of them unless --grid says, one worker. Prints ns per lane operation
 // (medians over R runs); under `valgrind --tool=callgrind --toggle-collect=*run_kind*` the
 // instruction count per lane operation is (Ir(K) - Ir(0)) / (threads * K).
 #include <algorithm>
@@ -21,7 +21,8 @@
 
 namespace {
 
-constexpr unsigned kBlock = 256, kGrid = 16;
+constexpr unsigned kBlock = 256;
+unsigned g_grid = 16;  // --grid
 
 __global__ void op_shuffle(ws::global_array<int> out, unsigned k) {
   int v = int(threadIdx.x);
@@ -72,10 +73,10 @@ const std::vector<std::string> kKinds = {"shuffle", "load", "load-ro", "store", 
 // Runs one launch of `kind` with k operations per thread; returns seconds (0 on failure).
 [[gnu::noinline]] double run_kind(const std::string& kind, unsigned k) {
   ws::emu::Memory mem;
-  auto out = mem.alloc<int>("out", kGrid * kBlock);
+  auto out = mem.alloc<int>("out", g_grid * kBlock);
   auto in = mem.upload<int>("in", std::vector<int>(kBlock, 1));
   ws::emu::LaunchOptions o;
-  o.grid = {kGrid, 1, 1};
+  o.grid = {g_grid, 1, 1};
   o.block = {kBlock, 1, 1};
   o.workers = 1;
   o.record.blocks = {0};  // the viewer's default
@@ -116,19 +117,21 @@ int main(int argc, char** argv) {
       kinds = {value}, ++i;
     } else if (a == "--k" && value && std::atoi(value) >= 1 && std::atoi(value) <= 4096) {
       k = unsigned(std::atoi(value)), ++i;
+    } else if (a == "--grid" && value && std::atoi(value) >= 1 && std::atoi(value) <= 65535) {
+      g_grid = unsigned(std::atoi(value)), ++i;
     } else if (a == "--reps" && value && std::atoi(value) >= 1) {
       reps = std::atoi(value), ++i;
     } else {
       std::fprintf(stderr,
                    "usage: bench_emu_ops [--kind shuffle|load|load-ro|store|barrier|diverge] [--k 1..4096] "
-                   "[--reps R>=1]\n(got '%s')\n",
+                   "[--grid 1..65535] [--reps R>=1]\n(got '%s')\n",
                    a.c_str());
       return 2;
     }
   }
   run_kind("barrier", 1);  // (maps the stacks once, before anything is timed)
   std::printf("emulator cost per lane operation: %u blocks x %u threads, %u operations per thread, 1 worker\n",
-              kGrid, kBlock, k);
+              g_grid, kBlock, k);
   std::printf("%-10s %12s %12s %16s\n", "kind", "launch ms", "K = 0 ms", "ns per lane op");
   for (const std::string& kind : kinds) {
     std::vector<double> with, without;
@@ -137,7 +140,7 @@ int main(int argc, char** argv) {
       without.push_back(run_kind(kind, 0));
     }
     const double w = median(with), z = median(without);
-    const double lane_ops = double(kGrid) * kBlock * k;
+    const double lane_ops = double(g_grid) * kBlock * k;
     std::printf("%-10s %12.2f %12.2f %16.1f\n", kind.c_str(), w * 1e3, z * 1e3, (w - z) / lane_ops * 1e9);
   }
   return 0;

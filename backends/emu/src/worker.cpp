@@ -121,20 +121,23 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
 }
 
 Worker::~Worker() {
-  // Every lane that ever ran is suspended somewhere: at its Exit after the last block, or inside
-  // the kernel when its block failed. Each is resumed once with quitting_ set and switches back
-  // here for the last time from the end of lane_main: an exited lane by leaving lane_main's
-  // loop, one inside the kernel by an exception (FiberUnwind, thrown by yield_lane) that unwinds
-  // its frames, so that their destructors run. A lane that never ran returns at once.
+  // Every fiber is suspended somewhere: a free one where its last lane exited (exit_lane), one
+  // that still runs a lane inside the kernel (its block failed) in yield_lane. Each is resumed
+  // once with quitting_ set and switches back here for the last time from the end of lane_main:
+  // a free one by leaving lane_main's loop, the other by an exception (FiberUnwind, thrown by
+  // yield_lane) that unwinds its frames, so that their destructors run.
   Worker* const outer = t_worker;
   t_worker = this;
   quitting_ = true;
   queue_size_ = 0;
-  if (fibers_ready_) {
-    for (Lane& l : lanes_) {
-      current_ = &l;
-      fiber_swap(scheduler_, l.fiber);
-    }
+  for (Lane& l : lanes_) {
+    if (!l.on_fiber) continue;
+    current_ = &l;
+    fiber_swap(scheduler_, l.fiber);
+  }
+  while (free_count_) {
+    const FiberContext f = free_fibers_[--free_count_];
+    fiber_swap(scheduler_, f);
   }
   // (run_block left this worker as the thread's; a kernel called after the launch must find none.)
   t_worker = outer == this ? nullptr : outer;
@@ -146,10 +149,12 @@ namespace {
 struct FiberUnwind {};
 }  // namespace
 
+// A fiber's life: the lanes it is given in turn (current_, set by whoever switched to it, or by
+// exit_lane), each from the kernel's start to its exit.
 void Worker::lane_main(void* worker) {
   Worker& w = *static_cast<Worker*>(worker);
   try {
-    while (!w.quitting_) {  // one pass per block
+    while (!w.quitting_) {  // one lane per turn
       try {
         w.launch_.body();
       } catch (const FiberUnwind&) {
@@ -160,8 +165,7 @@ void Worker::lane_main(void* worker) {
       } catch (...) {
         w.fail(nullptr, "exception", "the kernel threw an exception that is not a std::exception");
       }
-      w.push(nullptr, ReqType::Exit, SubOp::Load);
-      w.posted(true);
+      w.exit_lane();
     }
   } catch (const FiberUnwind&) {
   }
@@ -170,13 +174,23 @@ void Worker::lane_main(void* worker) {
   __builtin_unreachable();
 }
 
+// Every fiber a block may need, made once, on the worker's own stack (where running out of memory
+// is reported: launch.cpp), before any lane runs: at most one per lane.
 void Worker::create_fibers() {
   stacks_.reserve(threads_);
+  free_fibers_.resize(threads_);
   for (uint32_t i = 0; i < threads_; ++i) {
     const FiberStack& stack = stacks_.emplace_back(kStackBytes, i);
-    lanes_[i].fiber = fiber_make(stack.top(), stack.usable_bytes(), &Worker::lane_main, this);
+    free_fibers_[free_count_++] = fiber_make(stack.top(), stack.usable_bytes(), &Worker::lane_main, this);
   }
   fibers_ready_ = true;
+}
+
+// The context to switch to for a lane that has not started: a free fiber (a lane never holds two,
+// so there is one). The caller switches to it at once: the lane has it from now on.
+FiberContext Worker::fiber_for(Lane& lane) {
+  lane.on_fiber = true;
+  return free_fibers_[--free_count_];
 }
 
 // Switching. The scheduler hands a queue of lanes to run; each lane, when it has posted its next
@@ -204,7 +218,7 @@ void Worker::run_pass() {
   queue_pos_ = 1;
   Lane& first = *queue_[0];
   enter(first);
-  fiber_swap(scheduler_, first.fiber);
+  fiber_swap(scheduler_, first.on_fiber ? first.fiber : fiber_for(first));
   queue_size_ = 0;
   next_pass();
 }
@@ -217,13 +231,35 @@ void Worker::yield_lane() {
   if (queue_pos_ < queue_size_) {  // (after a failure too: see meet_failure)
     Lane& next = *queue_[queue_pos_++];
     enter(next);
-    fiber_swap(self.fiber, next.fiber);
+    fiber_swap(self.fiber, next.on_fiber ? next.fiber : fiber_for(next));
   } else {
     fiber_swap(self.fiber, scheduler_);
   }
-  // (A lane that exited returns to lane_main's loop, which ends: an exception costs far more.)
-  if (quitting_ && self.state != LaneState::Exited) [[unlikely]]
+  if (quitting_) [[unlikely]]
     throw FiberUnwind{};
+}
+
+// The running lane returned from the kernel: its Exit is queued, and its fiber is free. The next
+// lane of the pass runs on it at once if it has not started (no switch); otherwise the fiber
+// joins the free ones and switches to that lane's fiber, or back to the scheduler. Returns when
+// the fiber is given a lane to start (current_), or is to quit.
+void Worker::exit_lane() {
+  Lane& self = *current_;
+  push(nullptr, ReqType::Exit, SubOp::Load);
+  self.on_fiber = false;
+  if (self.size == 1) refresh(self);
+  else if (self.state == LaneState::AtBarrier) file_for_release(self);  // (as yield_lane does)
+  if (queue_pos_ < queue_size_) {
+    Lane& next = *queue_[queue_pos_++];
+    enter(next);
+    if (!next.on_fiber) {
+      next.on_fiber = true;
+      return;
+    }
+    fiber_swap(free_fibers_[free_count_++], next.fiber);
+  } else {
+    fiber_swap(free_fibers_[free_count_++], scheduler_);
+  }
 }
 
 void Worker::file_for_release_cold(Lane& l) { file_for_release(l); }
@@ -326,7 +362,9 @@ bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
   // the run does not depend on which worker ran the blocks before).
   std::fill(descend_.begin(), descend_.end(), uint8_t(1));
   for (Lane& l : lanes_) {
-    l.head = l.size = 0;  // (the last block left each lane's Exit queued)
+    // (The last block left each lane's Exit queued, and no lane on a fiber: a block that failed
+    // is its worker's last.)
+    l.head = l.size = 0;
     l.last_barrier = Lane::kNoBarrier;
     l.state = LaneState::Running;
   }

@@ -163,7 +163,7 @@ struct alignas(64) Lane {
   // the threads that sit out the tree (they run to their exit without stopping once).
   static constexpr uint32_t kQueue = 16;
 
-  FiberContext fiber;  // the lane, suspended (stale while it runs)
+  FiberContext fiber;  // the lane, suspended on its fiber (stale while it runs; see on_fiber)
   uint32_t linear = 0;
   LaneState state = LaneState::Running;
   uint8_t head = 0;  // back to 0 whenever the queue empties: a lane that stops at every
@@ -177,6 +177,9 @@ struct alignas(64) Lane {
   static constexpr uint8_t kAgreeAll = 0xff;
   uint32_t pass = 0;
   uint8_t agree = 0;
+  // The lane has a fiber: it started in this block and has not exited (see the fiber pool in
+  // Worker). Without one it has not started yet, or it has exited.
+  bool on_fiber = false;
   Request queue[kQueue];
 
   const Request& req() const { return queue[head]; }  // the oldest queued operation
@@ -280,12 +283,13 @@ class Worker {
 
  private:
   bool run_block_steps(uint32_t linear_block, BlockRecord& record);
-  void create_fibers();
   static void lane_main(void* worker);
   void enter(Lane& lane);
   void run_queue();
   void run_pass();
   void yield_lane();
+  void exit_lane();
+  FiberContext fiber_for(Lane& lane);
   Request& push(const void* loc, ReqType type, SubOp sub);
   Request& push_access(const void* key, uint64_t tag, uint64_t byte_offset);
   void posted(bool must_stop);
@@ -429,8 +433,21 @@ class Worker {
   std::vector<DynamicView> dynamic_views_;
   Lane* current_ = nullptr;
   std::vector<uint64_t> results_;   // per lane, the result of its last warp-synchronous operation
-  std::vector<FiberStack> stacks_;  // one per lane
-  FiberContext scheduler_;           // the scheduler, suspended while lanes run
+  // The fiber pool. A fiber runs one thread (lane) from its start to its exit, and a thread that
+  // stops (a load, a barrier that fills its queue) keeps its fiber until it exits. But a thread
+  // that exits leaves nothing on its fiber's stack: the fiber takes the next lane of the run pass
+  // if that one has not started yet, and runs it at once, without a context switch (a switch is
+  // the dearest thing the emulator does: see fiber_switch.h). So a pass of lanes that run to
+  // their exit (most threads of a reduction) costs one switch, not one per thread, and only as
+  // many stacks are touched as lanes stop at once. A lane never holds two fibers, so one per
+  // lane of the block is enough: they are made before the first block (create_fibers), and the
+  // free ones are taken last-in first-out (the stacks used most stay in the caches).
+  std::vector<FiberStack> stacks_;
+  std::vector<FiberContext> free_fibers_;  // free_fibers_[0, free_count_): fibers with no lane
+  uint32_t free_count_ = 0;
+  bool fibers_ready_ = false;
+  void create_fibers();
+  FiberContext scheduler_;  // the scheduler, suspended while lanes run
   // Lanes to run, in order, before control returns: queue_[0, queue_size_). A lane is in it at
   // most once, so it has room for every lane of the block and never grows.
   std::vector<Lane*> queue_;
@@ -507,8 +524,7 @@ class Worker {
   bool failed_ = false;
   static constexpr uint32_t kNoLane = ~0u;
   uint32_t failing_lane_ = kNoLane;  // the lowest lane that met an error in this block
-  bool fibers_ready_ = false;
-  bool quitting_ = false;  // the destructor resumes every lane once, to unwind its stack
+  bool quitting_ = false;  // the destructor resumes every fiber once, to unwind its stack
 };
 
 // Compact text for a set of thread indices: "0-15, 32-47".
