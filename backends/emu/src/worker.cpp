@@ -107,6 +107,7 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   warp_pass_.assign(warps_, 0);
   warp_ref_.assign(warps_, nullptr);
   descend_.assign(warps_, 1);
+  waiting_shuffles_.assign(warps_, 0);
   const Dim3 b = launch.opt.block;
   for (uint32_t i = 0; i < threads_; ++i) {
     Lane& l = lanes_[i];
@@ -361,6 +362,7 @@ bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
   // order for shuffles down: see eager shuffles in worker.h; the same for every block, so that
   // the run does not depend on which worker ran the blocks before).
   std::fill(descend_.begin(), descend_.end(), uint8_t(1));
+  std::fill(waiting_shuffles_.begin(), waiting_shuffles_.end(), 0u);
   for (Lane& l : lanes_) {
     // (The last block left each lane's Exit queued, and no lane on a fiber: a block that failed
     // is its worker's last.)
@@ -592,10 +594,13 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L, uint64_t* result) {
     default: break;
   }
   // A shuffle. Lanes that took their result at once (eager shuffles) need none: when all did,
-  // there is nothing to compute.
-  bool all_eager = true;
-  for (uint32_t m = mask; m; m &= m - 1) all_eager &= L[std::countr_zero(m)].req().warp.eager;
-  if (all_eager) return;
+  // there is nothing to compute (known at once when no lane of the warp waits at a shuffle).
+  uint32_t& waiting = waiting_shuffles_[uint32_t(L - lanes_.data()) / kWarpSize];
+  if (!waiting) return;
+  uint32_t waits = 0;
+  for (uint32_t m = mask; m; m &= m - 1) waits += !L[std::countr_zero(m)].req().warp.eager;
+  if (!waits) return;
+  waiting -= waits;
   // Every value first (a lane's result may come from a lane after it), then each
   // lane's source lane as PTX's shfl.sync computes it (shuffle_source). Reading from a lane that
   // is not taking part is undefined on the GPU; the emulator returns the reader's own value.
@@ -1057,6 +1062,25 @@ void Worker::queue_barrier(const void* key) {
   // (Before posted: if the full queue makes the lane stop, the next lane to run clears it.)
   t_barrier_repeat = {key, &r.barrier.last, kMaxBarrierRepeat - 1};
   posted(false);
+}
+
+// post_warp_op's other cases: the lane's first queued operation (the scheduler sees it now),
+// __syncwarp() (queued: like a barrier it returns nothing, and memory still sees every operation
+// in issue order), and a call that waits for its warp's issue.
+uint64_t Worker::post_warp_op_rest(Lane& l, Request& r, bool eager_tried) {
+  const WarpOp op = r.warp.op;
+  if (l.size == 1) set_ready(l, r);  // (a warp op can issue: no need to ask refresh)
+  if (l.size != Lane::kQueue) {
+    if (op == WarpOp::SyncWarp) return 0;
+    uint64_t eager;
+    if (!eager_tried && is_shuffle(op) && eager_ && try_eager_shuffle(l, r, eager)) {
+      r.warp.eager = true;
+      return eager;
+    }
+  }
+  if (is_shuffle(op)) ++waiting_shuffles_[l.linear / kWarpSize];
+  yield_lane();
+  return results_[l.linear];  // (meaningless for __syncwarp, which returns nothing)
 }
 
 void Worker::post_fence(const std::source_location& loc, bool block_scope) {

@@ -273,6 +273,7 @@ class Worker {
   [[gnu::noinline]] void queue_barrier(const void* key);
   uint64_t post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
                         uint64_t value, int32_t arg, int32_t width);
+  [[gnu::noinline]] uint64_t post_warp_op_rest(Lane& l, Request& r, bool eager_tried);
   void post_fence(const std::source_location& loc, bool block_scope);
   [[noreturn]] void fail(const std::source_location* loc, std::string code, std::string message);
   uint32_t shared_alloc(void* storage, uint64_t bytes, uint32_t elem_size, uint64_t extent,
@@ -483,6 +484,9 @@ class Worker {
     l.agree = Lane::kAgreeAll;
   }
   std::vector<uint8_t> descend_;     // per warp: its lanes run highest first in its next pass
+  // Per warp, its lanes' queued shuffles that did not take their result at once: while there are
+  // none, an issued shuffle has nothing to compute (issue_warp_op).
+  std::vector<uint32_t> waiting_shuffles_;
   void next_pass() {
     if (++pass_ == 0) {  // (after 2^32 passes: no lane may look scheduled in the new ones)
       for (Lane& l : lanes_) l.pass = 0;

@@ -18,8 +18,9 @@ inline Request& Worker::push(const void* loc, ReqType type, SubOp sub) {
   t_barrier_repeat.room = 0;  // the lane's newest entry is no longer the barrier it pointed at
   Request& r = l.queue[(l.head + l.size) % Lane::kQueue];
   r.loc = loc;
-  r.type = type;
-  r.sub = sub;
+  // The whole tail word: type and sub-operation, the access fields 0 (same_operation compares it).
+  const uint64_t tail = uint64_t(type) << 32 | uint64_t(sub) << 40;
+  std::memcpy(reinterpret_cast<char*>(&r) + offsetof(Request, alloc), &tail, sizeof tail);
   ++l.size;
   return r;
 }
@@ -103,12 +104,11 @@ inline Request& Worker::push_access(const void* key, uint64_t tag, uint64_t byte
   return r;
 }
 
-// Whether two queued operations would be issued alike: the same site and kind, for an access the
-// same allocation, width and flags (the tail word; push leaves the tail's other bytes as they were
-// for anything else), and for a barrier the same releases.
+// Whether two queued operations would be issued alike: the same site and tail word (type,
+// sub-operation, and for an access the allocation, width and flags; push sets the access fields
+// to 0 for anything else), and for a barrier the same releases.
 inline bool same_operation(const Request& a, const Request& b) {
-  if (a.loc != b.loc || a.type != b.type || a.sub != b.sub) return false;
-  if (a.type == ReqType::Access) return a.tail() == b.tail();
+  if (a.loc != b.loc || a.tail() != b.tail()) return false;
   return a.type != ReqType::Barrier || (a.barrier.first == b.barrier.first && a.barrier.last == b.barrier.last);
 }
 
@@ -143,25 +143,21 @@ inline bool Worker::try_eager_shuffle(Lane& l, const Request& r, uint64_t& resul
 
 // A warp-synchronous call: the lane waits for its warp's turn (and for the lanes its mask
 // names), then reads its result. Inline in the kernel API's hook (hooks.cpp): a shuffle
-// reduction makes five per thread.
+// reduction makes five per thread. The usual case (a shuffle that takes its result at once, not
+// the lane's first queued operation) is kept free of calls, so that it saves no registers; the
+// rest is post_warp_op_rest.
 inline uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
                                      uint64_t value, int32_t arg, int32_t width) {
   Request& r = push(site_key(loc), ReqType::WarpOp, SubOp::WarpOp);
   r.warp = {value, member_mask, arg, width, op, false};
   Lane& l = *current_;
-  if (l.size == 1) set_ready(l, r);  // (a warp op can issue: no need to ask refresh)
-  if (l.size != Lane::kQueue) {
-    // __syncwarp() returns nothing: like a barrier it is queued and the lane runs on (memory
-    // still sees every operation in issue order).
-    if (op == WarpOp::SyncWarp) return 0;
-    uint64_t eager;
-    if (is_shuffle(op) && eager_ && try_eager_shuffle(l, r, eager)) {
-      r.warp.eager = true;
-      return eager;
-    }
+  const bool tried = l.size > 1 && l.size != Lane::kQueue && is_shuffle(op) && eager_;
+  uint64_t eager;
+  if (tried && try_eager_shuffle(l, r, eager)) [[likely]] {
+    r.warp.eager = true;
+    return eager;
   }
-  yield_lane();
-  return results_[l.linear];  // (meaningless for __syncwarp, which returns nothing)
+  return post_warp_op_rest(l, r, tried);
 }
 
 // Whether an access_tag word (emu_hooks.h) is a load of global memory: its sub-operation byte
