@@ -237,7 +237,9 @@ TEST(EmuFaultsDeathTest, AWorkerWithoutMemoryForItsStacksIsReported) {
     const rlim_t limit = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE)) + (rlim_t(64) << 20);
     rlimit rl{limit, limit};
     if (pages == 0 || setrlimit(RLIMIT_AS, &rl) != 0) std::exit(3);
-    auto r = emu::launch(mem, test::options(1, 1024), {}, [=] { write_global_index(out); });
+    // (Every thread stops at its load, so that all 1024 need a stack at once: a thread that runs
+    // to its exit hands its fiber to the next.)
+    auto r = emu::launch(mem, test::options(1, 1024), {}, [=] { add_one_in_place(out); });
     const bool reported = !r.trace.diagnostics.empty() && r.trace.diagnostics[0].code == "emulator-resources";
     std::fprintf(stderr, "%s\n", reported ? r.trace.diagnostics[0].message.c_str() : "not reported");
     std::exit(reported ? 0 : 1);

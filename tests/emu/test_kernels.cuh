@@ -199,6 +199,13 @@ __global__ void write_global_index(ws::global_array<unsigned> out) {
   out[i] = i;
 }
 
+// Every thread stops at its load (a global array the kernel writes is read when the warp issues
+// the load): all of a block's threads hold a fiber, and a stack, at once.
+__global__ void add_one_in_place(ws::global_array<unsigned> out) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = out[i] + 1;
+}
+
 // The same with something that is not a std::exception.
 __global__ void throws_an_int_in_thread_3(ws::global_array<const int> in, ws::global_array<int> out) {
   int v = in[threadIdx.x];

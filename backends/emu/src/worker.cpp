@@ -7,6 +7,7 @@
 #include <map>
 #include <span>
 #include <sstream>
+#include <utility>
 
 #include "ws/analysis/instruction.h"
 #include "site_registry.h"
@@ -90,6 +91,8 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   threads_ = uint32_t(launch.opt.block.count());
   warps_ = (threads_ + kWarpSize - 1) / kWarpSize;
   lanes_.resize(threads_);
+  stacks_.reserve(threads_);  // (neither ever moves: the switches write free_fibers_' slots)
+  free_fibers_.resize(threads_);
   queue_.resize(threads_);
   tids_.resize(threads_);
   pending_failures_.resize(threads_);
@@ -175,23 +178,18 @@ void Worker::lane_main(void* worker) {
   __builtin_unreachable();
 }
 
-// Every fiber a block may need, made once, on the worker's own stack (where running out of memory
-// is reported: launch.cpp), before any lane runs: at most one per lane.
-void Worker::create_fibers() {
-  stacks_.reserve(threads_);
-  free_fibers_.resize(threads_);
-  for (uint32_t i = 0; i < threads_; ++i) {
-    const FiberStack& stack = stacks_.emplace_back(kStackBytes, i);
-    free_fibers_[free_count_++] = fiber_make(stack.top(), stack.usable_bytes(), &Worker::lane_main, this);
-  }
-  fibers_ready_ = true;
-}
-
-// The context to switch to for a lane that has not started: a free fiber (a lane never holds two,
-// so there is one). The caller switches to it at once: the lane has it from now on.
+// A fiber for the lane `lane` (not started), which the caller switches to at once: a free one, or
+// a new one. Only the scheduler calls it: a fiber is made on the worker's own stack, where running
+// out of memory for it is reported (launch.cpp), not inside the kernel's code.
 FiberContext Worker::fiber_for(Lane& lane) {
+  if (free_count_) {
+    lane.on_fiber = true;
+    return free_fibers_[--free_count_];
+  }
+  const FiberStack& stack = stacks_.emplace_back(kStackBytes, unsigned(stacks_.size()));
+  const FiberContext made = fiber_make(stack.top(), stack.usable_bytes(), &Worker::lane_main, this);
   lane.on_fiber = true;
-  return free_fibers_[--free_count_];
+  return made;
 }
 
 // Switching. The scheduler hands a queue of lanes to run; each lane, when it has posted its next
@@ -214,12 +212,16 @@ void Worker::run_queue() {
   run_pass();
 }
 
-// Runs the lanes of queue_ (their warps' reference lanes set).
+// Runs the lanes of queue_ (their warps' reference lanes set). A lane that stops while the next
+// one needs a new fiber comes back here for it (needs_fiber_).
 void Worker::run_pass() {
   queue_pos_ = 1;
-  Lane& first = *queue_[0];
-  enter(first);
-  fiber_swap(scheduler_, first.on_fiber ? first.fiber : fiber_for(first));
+  Lane* lane = queue_[0];
+  enter(*lane);
+  do {
+    fiber_swap(scheduler_, lane->on_fiber ? lane->fiber : fiber_for(*lane));
+    lane = std::exchange(needs_fiber_, nullptr);  // (entered already)
+  } while (lane);
   queue_size_ = 0;
   next_pass();
 }
@@ -232,7 +234,15 @@ void Worker::yield_lane() {
   if (queue_pos_ < queue_size_) {  // (after a failure too: see meet_failure)
     Lane& next = *queue_[queue_pos_++];
     enter(next);
-    fiber_swap(self.fiber, next.on_fiber ? next.fiber : fiber_for(next));
+    if (next.on_fiber) {
+      fiber_swap(self.fiber, next.fiber);
+    } else if (free_count_) {
+      next.on_fiber = true;
+      fiber_swap(self.fiber, free_fibers_[--free_count_]);
+    } else {
+      needs_fiber_ = &next;  // (the scheduler makes fibers: run_pass)
+      fiber_swap(self.fiber, scheduler_);
+    }
   } else {
     fiber_swap(self.fiber, scheduler_);
   }
@@ -343,7 +353,6 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
 
 bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
   t_worker = this;
-  if (!fibers_ready_) create_fibers();
   record_ = &record;
   block_ = linear_block;
   epoch_ = ++t_epoch_counter;

@@ -439,15 +439,14 @@ class Worker {
   // that exits leaves nothing on its fiber's stack: the fiber takes the next lane of the run pass
   // if that one has not started yet, and runs it at once, without a context switch (a switch is
   // the dearest thing the emulator does: see fiber_switch.h). So a pass of lanes that run to
-  // their exit (most threads of a reduction) costs one switch, not one per thread, and only as
-  // many stacks are touched as lanes stop at once. A lane never holds two fibers, so one per
-  // lane of the block is enough: they are made before the first block (create_fibers), and the
-  // free ones are taken last-in first-out (the stacks used most stay in the caches).
+  // their exit (most threads of a reduction) costs one switch, not one per thread, and a worker
+  // makes only as many fibers (and touches as many stacks) as lanes were ever stopped at once,
+  // plus one: at most one per lane of the block. Free fibers are taken last-in first-out (the
+  // stacks used most stay in the caches); new ones are made by the scheduler (run_pass).
   std::vector<FiberStack> stacks_;
   std::vector<FiberContext> free_fibers_;  // free_fibers_[0, free_count_): fibers with no lane
   uint32_t free_count_ = 0;
-  bool fibers_ready_ = false;
-  void create_fibers();
+  Lane* needs_fiber_ = nullptr;  // a lane to start on a new fiber: yield_lane asks run_pass
   FiberContext scheduler_;  // the scheduler, suspended while lanes run
   // Lanes to run, in order, before control returns: queue_[0, queue_size_). A lane is in it at
   // most once, so it has room for every lane of the block and never grows.
