@@ -301,6 +301,7 @@ class Worker {
   void join_group(IssueGroup& g, uint32_t bit, const Request& h);
   [[gnu::noinline]] void place_in_group(IssueGroup& g, uint32_t bit, const Request& h);
   bool try_eager_shuffle(Lane& l, const Request& r, uint64_t& result);
+  static bool agrees(Lane& x, const Lane& ref, uint32_t t);
 
   // After its warp issued the oldest operation of lane i: the lane moves on to its next one.
   // `ready`/`group` are issue_one's copies of ready_[w] and groups_[w], written back after its

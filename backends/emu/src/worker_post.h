@@ -108,20 +108,14 @@ inline Request& Worker::push_access(const void* key, uint64_t tag, uint64_t byte
 // sub-operation, and for an access the allocation, width and flags; push sets the access fields
 // to 0 for anything else), and for a barrier the same releases.
 inline bool same_operation(const Request& a, const Request& b) {
-  if (a.loc != b.loc || a.tail() != b.tail()) return false;
+  if (((reinterpret_cast<uintptr_t>(a.loc) ^ reinterpret_cast<uintptr_t>(b.loc)) | (a.tail() ^ b.tail())) != 0)
+    return false;
   return a.type != ReqType::Barrier || (a.barrier.first == b.barrier.first && a.barrier.last == b.barrier.last);
 }
 
 // A shuffle `r` the running lane `l` just queued: its result now if the issue can give no other
 // (see eager shuffles in worker.h); false if the lane must wait for the issue.
 inline bool Worker::try_eager_shuffle(Lane& l, const Request& r, uint64_t& result) {
-  const uint32_t t = l.size - 1u;  // r's place (the lane began the pass with an empty queue)
-  uint32_t a = l.agree;            // how far its queue is known to be the reference lane's
-  if (a <= t) {
-    const Lane& ref = *warp_ref_[l.linear / kWarpSize];
-    while (a <= t && a < ref.size && same_operation(l.queue[a], ref.queue[a])) ++a;
-    l.agree = uint8_t(a);
-  }
   const int i = int(l.linear % kWarpSize);
   const auto& w = r.warp;
   const int src = w.width == kWarpSize ? shuffle_source(w.op, i, kWarpSize, w.arg)
@@ -131,14 +125,31 @@ inline bool Worker::try_eager_shuffle(Lane& l, const Request& r, uint64_t& resul
     result = w.value;
     return true;
   }
-  const Lane& from = lanes_[from_linear];
-  if (from.pass == pass_ && from.agree > t && from.size > t && a > t) {
-    result = from.queue[t].warp.value;
-    return true;
+  Lane& from = lanes_[from_linear];
+  const uint32_t t = l.size - 1u;  // r's place (the lane began the pass with an empty queue)
+  if (from.pass != pass_ || from.size <= t) {
+    // If the source lane is still to run in this pass, the other order would have helped.
+    if (from.pass == pass_ && from.size == 0) descend_[l.linear / kWarpSize] = src > i;
+    return false;
   }
-  // If the source lane is still to run in this pass, the other order would have helped.
-  if (from.pass == pass_ && from.size == 0) descend_[l.linear / kWarpSize] = src > i;
-  return false;
+  // Both lanes queued the same operations as their warp's reference lane, up to r's place.
+  const Lane& ref = *warp_ref_[l.linear / kWarpSize];
+  if (!agrees(l, ref, t) || !agrees(from, ref, t)) return false;
+  result = from.queue[t].warp.value;
+  return true;
+}
+
+// Whether lane `x` (scheduled in this pass, so its queue began it empty: entries [0, size)) queued
+// the same operations as its warp's reference lane up to entry `t`. Each entry of a lane is
+// compared once: Lane::agree keeps how far it is known to agree (the queues of a pass's lanes do
+// not change until the pass ends, when the warps issue).
+inline bool Worker::agrees(Lane& x, const Lane& ref, uint32_t t) {
+  uint32_t a = x.agree;
+  if (a > t) return true;
+  const uint32_t end = std::min<uint32_t>(t + 1, ref.size);
+  while (a < end && same_operation(x.queue[a], ref.queue[a])) ++a;
+  x.agree = uint8_t(a);
+  return a > t;
 }
 
 // A warp-synchronous call: the lane waits for its warp's turn (and for the lanes its mask
