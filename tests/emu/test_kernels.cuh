@@ -385,6 +385,22 @@ __global__ void shuffle_sum_noting_order(ws::global_array<int> out, std::atomic<
 // Every lane stores a 16-byte vector into one element (a same-address race): the highest lane's
 // value is left, as on a GPU. `order` puts a shuffle first (0: none, 1: down, 2: up), which
 // changes the order in which the emulator runs the lanes; it must not change the winner.
+// Lanes 0-7 read a value from memory the kernel writes (each stops at its load until the warp
+// issues it), the others take 0; then the warp's shuffle-down sum, which lanes 8-31 reach first.
+// Host memory notes how many of lanes 0-7 had come to the sum when each got past it (as in
+// neighbour_sum_noting_order). a[32 + lane] gets each lane's sum.
+__global__ void late_lanes_shuffle_sum_noting_order(ws::global_array<int> a, std::atomic<int>* started, int* seen) {
+  const unsigned lane = threadIdx.x;
+  int v = 0;
+  if (lane < 8) {
+    v = a[lane];
+    started->fetch_add(1);
+  }
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  if (lane < 8) seen[lane] = started->load();
+  a[32 + lane] = v;
+}
+
 __global__ void wide_store_race(ws::global_array<int4> out, int order) {
   int v = int(threadIdx.x);
   if (order == 1) v = __shfl_down_sync(0xffffffffu, v, 1);

@@ -72,6 +72,35 @@ TEST(EmuRuntime, EagerShufflesLetAThreadRunOnWithTheSameValues) {
   }
 }
 
+// Lanes that stop at a load and run again later read, at once, the lanes that went ahead to the
+// shuffles and wait there: the lanes a shuffle reads issue it together with them (their queued
+// operations from there on are the same), so a lane whose source lane is from an earlier run pass
+// need not stop either. Lane 7 runs first and gets past all five shuffles before lane 6 starts.
+TEST(EmuRuntime, LanesThatRunLaterTakeShuffleValuesFromLanesWaitingThere) {
+  std::vector<int> a(64, 0);
+  for (int i = 0; i < 8; ++i) a[i] = 10 + i;
+  std::vector<int> v(32, 0);
+  for (int i = 0; i < 8; ++i) v[i] = a[i];
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const std::vector<int> before = v;
+    for (int i = 0; i < 32; ++i) v[i] += before[i + offset < 32 ? i + offset : i];
+  }
+  ASSERT_EQ(v[0], 10 + 11 + 12 + 13 + 14 + 15 + 16 + 17);
+  for (bool eager : {true, false}) {
+    emu::Memory mem;
+    auto arr = mem.upload<int>("a", a);
+    std::atomic<int> started{0};
+    std::vector<int> seen(8, -1);
+    emu::LaunchOptions opt = test::options(1, 32);
+    opt.eager_shuffles = eager;
+    auto r = emu::launch(mem, opt, {}, [&, arr] { late_lanes_shuffle_sum_noting_order(arr, &started, seen.data()); });
+    ASSERT_TRUE(r.ok());
+    const std::vector<int> got = mem.download(arr);
+    EXPECT_EQ(std::vector<int>(got.begin() + 32, got.end()), v) << "eager " << eager;
+    EXPECT_EQ(*std::min_element(seen.begin(), seen.end()), eager ? 1 : 8);
+  }
+}
+
 // A same-address store of a 16-byte vector by every lane (the lanes write it themselves as they
 // resume): the highest lane's value is left, whatever order the emulator ran the lanes in.
 TEST(EmuRuntime, TheHighestLaneWinsAWideStoreRaceInEveryRunOrder) {

@@ -127,9 +127,22 @@ inline bool Worker::try_eager_shuffle(Lane& l, const Request& r, uint64_t& resul
   }
   Lane& from = lanes_[from_linear];
   const uint32_t t = l.size - 1u;  // r's place (the lane began the pass with an empty queue)
-  if (from.pass != pass_ || from.size <= t) {
+  if (from.pass != pass_) {
+    // The source lane does not run in this pass: its queued operations stay as they are until
+    // the warp issues them. A warp instruction takes every lane whose oldest operation is at its
+    // site (and, for an access, its allocation and kind), so if this lane's operations up to r
+    // are the same as the source lane's next ones, r and the source's matching shuffle are issued
+    // together, one pair at a time. (A block's lanes that stopped at a load and run again, e.g.
+    // lanes 0-7 of a block sum's second warp sum, read lanes that waited at the shuffle.)
+    if (from.size <= t) return false;
+    for (uint32_t k = 0; k <= t; ++k)
+      if (!same_operation(l.queue[k], from.queue[(from.head + k) % Lane::kQueue])) return false;
+    result = from.queue[(from.head + t) % Lane::kQueue].warp.value;
+    return true;
+  }
+  if (from.size <= t) {
     // If the source lane is still to run in this pass, the other order would have helped.
-    if (from.pass == pass_ && from.size == 0) descend_[l.linear / kWarpSize] = src > i;
+    if (from.size == 0) descend_[l.linear / kWarpSize] = src > i;
     return false;
   }
   // Both lanes queued the same operations as their warp's reference lane, up to r's place.
