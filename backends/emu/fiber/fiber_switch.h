@@ -1,6 +1,7 @@
-// Switching between the emulator's fibers (one per CUDA thread): save the running context, resume
-// another one, through Boost.Context's fcontext (make_fcontext / jump_fcontext from
-// libboost-context-dev: a well-kept, many-platform implementation, not one of our own).
+// Switching between the emulator's fibers (each runs one CUDA thread at a time, from its start to
+// its exit): save the running context, resume another one, through Boost.Context's fcontext
+// (make_fcontext / jump_fcontext from libboost-context-dev: a well-kept, many-platform
+// implementation, not one of our own).
 //
 // What a switch costs, and why the emulator makes few: jump_fcontext also saves and reloads the
 // x87 and SSE control words (microcoded instructions) and returns into the resumed fiber by an
@@ -8,7 +9,8 @@
 // lane's next returns mispredict: about 20 ns on this project's VM, where a hand-written switch
 // of six registers and a `ret` takes about 5 ns. The emulator keeps the library and switches
 // less instead: a thread does not stop at a load whose value only feeds a store, nor at a shuffle
-// whose source lane has already been there (worker.h); with those, the hand-written switch made
+// whose source lane has already been there, and a thread that exits hands its fiber to the next
+// thread to start without a switch (worker.h); with the first two, the hand-written switch made
 // the reductions only 5-11% faster (measured side by side before it was removed).
 //
 // Example (a fiber that hands control back three times):

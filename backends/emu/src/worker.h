@@ -1,5 +1,5 @@
-// One worker thread of the emulator: runs blocks, one at a time, with one fiber per thread of the
-// block, and schedules their warps.
+// One worker thread of the emulator: runs blocks, one at a time, each thread of the block on a
+// fiber of its own from its start to its exit, and schedules their warps.
 //
 // The scheduling model, in plain words:
 //   1. Every thread runs (in its fiber) and posts each instrumented operation it meets (an access
@@ -14,7 +14,9 @@
 //      with the store it feeds: the scheduler reads it into the lane's operand slot when it is
 //      issued and computes the store's value from the slots (emu_hooks.h, deferred_load). And a
 //      shuffle whose source lane has already run to it along the same operations takes that
-//      lane's value at once (eager shuffles, below): the issue could give no other.
+//      lane's value at once (eager shuffles, below): the issue could give no other. A thread
+//      that exits hands its fiber to the next thread to start (the fiber pool, below): a run
+//      of threads that do not stop costs no context switch.
 //   2. Warps take turns (round robin). A warp issues ONE instruction per turn: it takes the lanes
 //      whose oldest queued operation is at the earliest source position (smallest line, then
 //      column: the "min-PC" policy), records them as one warp instruction with their active mask,
@@ -469,8 +471,13 @@ class Worker {
   // operations, its value there is the value the issue will give: the lane takes it and runs on
   // (try_eager_shuffle), and the shuffle is still issued and recorded as one warp instruction.
   // "The same operations" is checked against one reference lane per warp (the first of the
-  // warp to run in the pass), so that each lane compares each of its entries once (Lane::agree).
-  // A shuffle down reads higher lanes, so a warp's lanes run highest first; a lane that finds
+  // warp to run in the pass), so that each lane compares each of its entries once (Lane::agree),
+  // and only when a shuffle of its reads another lane. A source lane that does not run in this
+  // pass (it waits, with operations queued) will not change its queue before the warp issues:
+  // when the reading lane's operations in this pass are the same as the source lane's next ones,
+  // the shuffle is issued together with the source lane's matching one, and the lane takes that
+  // value too (compared entry by entry: lanes that stopped at a load and run again later, while
+  // the others wait at the shuffles after it). A shuffle down reads higher lanes, so a warp's lanes run highest first; a lane that finds
   // its source lane still to run turns the warp's order for its next pass. (After an atomic or a
   // store the lanes run lowest first: they perform an atomic, or a store wider than 8 bytes, as
   // they resume, and lane order is the order a GPU's lanes take for it.)

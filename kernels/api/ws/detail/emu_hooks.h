@@ -1,6 +1,6 @@
 // The calls a kernel makes into the CPU SIMT emulator (backends/emu implements them).
 //
-// Kernel code runs inside one fiber per CUDA thread. Every instrumented operation (an array
+// Each CUDA thread's kernel code runs on a fiber of its own. Every instrumented operation (an array
 // access through a wrapper, a barrier, a shuffle or vote, a fence) posts a request describing
 // itself; the scheduler issues it together with the other lanes of the warp that reached the
 // same site (one warp instruction) and records it. Operations that return something (loads,

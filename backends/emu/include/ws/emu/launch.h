@@ -11,10 +11,11 @@
 //   ws::emu::LaunchResult r = ws::emu::launch(mem, opt, info, [=] { reduce3<256>(in, out, n); });
 //   if (!r.trace.has_errors()) std::vector<int> partial = mem.download(out);
 //
-// Scheduling model (see README, "The emulator's scheduling model"): one fiber per CUDA thread;
-// warps of 32 lanes issue in lockstep; at each step a warp issues one instruction for the group of
-// its lanes that wait at the earliest source position (the "min-PC" policy): divergent paths are
-// serialized, and the lanes meet again at the first instruction after the if/else or the loop.
+// Scheduling model (see README, "The emulator's scheduling model"): every CUDA thread runs on a
+// fiber of its own; warps of 32 lanes issue in lockstep; at each step a warp issues one
+// instruction for the group of its lanes that wait at the earliest source position (the "min-PC"
+// policy): divergent paths are serialized, and the lanes meet again at the first instruction
+// after the if/else or the loop.
 // Warps of a block take turns, one instruction each (round robin). __syncthreads() releases when
 // every thread of the block waits at it.
 #pragma once
