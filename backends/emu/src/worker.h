@@ -102,6 +102,12 @@ static_assert(shuffle_source(WarpOp::ShflDown, 20, 16, 33) == 21 && shuffle_sour
 // pointer names the site); the site's registry id is looked up once per issued warp instruction.
 struct Request {
   const void* loc = nullptr;
+  // The tail word (tail()), beside `loc`: same_operation compares the two words at once.
+  uint32_t alloc = 0;  // Access
+  ReqType type = ReqType::Access;
+  SubOp sub = SubOp::Load;  // Load / Store / Atomic is the access kind
+  uint8_t width = 0;        // Access: bytes
+  uint8_t bits = 0;         // Access: MemSpace (bit 0), kFlagVolatile (bit 1), AtomicOp (bits 4..7)
   union {
     // Access. A store the scheduler writes at issue (the lane went on without waiting) has
     // `store_to` set and its bytes in `value` (a deferred store: its Combine function, see
@@ -128,11 +134,6 @@ struct Request {
       uint32_t last;
     } barrier;
   };
-  uint32_t alloc = 0;  // Access
-  ReqType type = ReqType::Access;
-  SubOp sub = SubOp::Load;  // Load / Store / Atomic is the access kind
-  uint8_t width = 0;        // Access: bytes
-  uint8_t bits = 0;         // Access: MemSpace (bit 0), kFlagVolatile (bit 1), AtomicOp (bits 4..7)
 
   Request() : access{} {}
   uint64_t order() const;  // the issue-order key (see issue_order): computed, not stored
@@ -157,8 +158,8 @@ inline uint64_t Request::tail() const {
 // The tail that an access_tag word (emu_hooks.h) is copied onto, in its order (a little-endian
 // word: its low bits land on `alloc`).
 static_assert(std::endian::native == std::endian::little, "the access tag word is laid out little-endian");
-static_assert(offsetof(Request, alloc) == 32 && offsetof(Request, type) == 36 && offsetof(Request, sub) == 37 &&
-              offsetof(Request, width) == 38 && offsetof(Request, bits) == 39 && uint8_t(ReqType::Access) == 0);
+static_assert(offsetof(Request, alloc) == 8 && offsetof(Request, type) == 12 && offsetof(Request, sub) == 13 &&
+              offsetof(Request, width) == 14 && offsetof(Request, bits) == 15 && uint8_t(ReqType::Access) == 0);
 
 struct alignas(64) Lane {
   // Operations queued before the lane stops. 16 holds a whole reduction's worth of barriers for
