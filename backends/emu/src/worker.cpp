@@ -111,6 +111,7 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   warp_ref_.assign(warps_, nullptr);
   descend_.assign(warps_, 1);
   waiting_shuffles_.assign(warps_, 0);
+  warp_waiting_.assign(warps_, 0);
   const Dim3 b = launch.opt.block;
   for (uint32_t i = 0; i < threads_; ++i) {
     Lane& l = lanes_[i];
@@ -361,6 +362,7 @@ bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
   clock_ = 0;
   failed_ = false;
   waiting_warp_sync_ = 0;
+  std::fill(warp_waiting_.begin(), warp_waiting_.end(), 0u);
   std::fill(warp_steps_.begin(), warp_steps_.end(), 0);
   const Dim3 g = launch_.opt.grid, b = launch_.opt.block;
   blockIdx = {linear_block % g.x, (linear_block / g.x) % g.y, linear_block / (g.x * g.y)};
@@ -392,14 +394,14 @@ bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
   barrier_key_ = nullptr;
   // A block that finished released every lane it filed; one that failed may have left some.
   if (!leaving_empty_)
-    for (std::vector<Lane*>& v : leaving_) v.clear();
+    for (LaneList& v : leaving_) v.clear();
   leaving_empty_ = false;
   run_queue();
   if (failed_) return false;
   for (;;) {
     bool progressed = false;
     for (uint32_t w = 0; w < warps_; ++w) {
-      if (!ready_[w] && !waiting_warp_sync_) continue;  // nothing this warp could issue
+      if (!ready_[w] && !warp_waiting_[w]) continue;  // nothing this warp could issue
       if (issue_one(w)) progressed = true;
       if (failed_) return false;
     }
@@ -434,7 +436,7 @@ bool Worker::issue_one(uint32_t w) {
   Lane* L = &lanes_[base];
   const int count = int(lanes_in(w));
   // A warp-synchronous call whose named lanes have all arrived goes first.
-  uint32_t mask = waiting_warp_sync_ ? complete_warp_sync_group(L, count) : 0;
+  uint32_t mask = warp_waiting_[w] ? complete_warp_sync_group(L, count) : 0;
   if (!mask) {
     const uint32_t ready = ready_[w];
     if (!ready) return false;
@@ -700,6 +702,7 @@ bool Worker::wait_or_fail_warp_sync(uint32_t w, uint32_t mask, Lane* L, int coun
   }
   forget_group(w);
   waiting_warp_sync_ += uint32_t(std::popcount(mask));
+  warp_waiting_[w] += uint32_t(std::popcount(mask));
   return true;
 }
 
@@ -836,7 +839,7 @@ bool Worker::release_barrier() {
   // thread that sits out the rest of a loop) keep waiting and are not touched. Counted out
   // first, so that a lane that meets its next barrier at once is counted at that one.
   ++releases_;
-  std::vector<Lane*>& leaving = leaving_[releases_ % kReleaseRing];
+  LaneList& leaving = leaving_[releases_ % kReleaseRing];
   if (at_barrier_key_ == at_barrier_) {
     // Every waiting lane is at barrier_key_ (the usual case), the leaving ones too.
     at_barrier_ -= uint32_t(leaving.size());
@@ -854,7 +857,7 @@ bool Worker::release_barrier() {
   // scan_group). (The lanes that keep waiting get the release's key too: it is read only for
   // lanes that become ready, and they will by a later release, which sets it again.)
   if (!leaving.empty()) {
-    const uint64_t key = leaving.front()->req().order();
+    const uint64_t key = (*leaving.begin())->req().order();
     for (uint32_t w = 0; w < warps_; ++w) {
       const uint32_t count = lanes_in(w);
       warp_last_mask_[w] = count == kWarpSize ? ~0u : (1u << count) - 1;  // (the warp's lanes only)
@@ -965,7 +968,7 @@ void Worker::add_diagnostic(Severity sev, std::string code, std::string message,
 // stopped, or the scheduler moved it on): filed under the release that lets it go.
 inline void Worker::file_for_release(Lane& l) {
   const auto& b = l.req().barrier;
-  leaving_[b.last % kReleaseRing].push_back(&l);
+  leaving_[b.last % kReleaseRing].push(&l);
 }
 
 // The lane met an error after everything it had queued before was issued: now is when a
@@ -1032,7 +1035,10 @@ inline void Worker::perform_store(const Request& r, uint64_t v) const {
 }
 
 inline void Worker::retire_head(Lane& l, int i, uint32_t& ready, IssueGroup& group, bool may_wait) {
-  if (may_wait && l.state == LaneState::WaitWarp) --waiting_warp_sync_;
+  if (may_wait && l.state == LaneState::WaitWarp) {
+    --waiting_warp_sync_;
+    --warp_waiting_[l.linear / kWarpSize];
+  }
   if (--l.size == 0) {
     l.head = 0;
     l.state = LaneState::Running;  // (issue_one took the issued lanes out of ready_)

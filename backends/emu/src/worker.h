@@ -507,6 +507,7 @@ class Worker {
   uint64_t dyn_epoch_ = 0;
   uint64_t clock_ = 0;
   uint32_t waiting_warp_sync_ = 0;  // lanes in WaitWarp state in this block
+  std::vector<uint32_t> warp_waiting_;  // the same per warp (a warp with none and no ready lane is skipped)
   // count_access' memory: per site (direct-mapped), the counts of the last lane-linear pattern.
   struct CountMemo {
     uint32_t site = ~0u;
@@ -531,7 +532,23 @@ class Worker {
   const void* barrier_key_ = nullptr;     // the site that the lanes counted below wait at
   uint32_t at_barrier_key_ = 0;           // lanes at a barrier whose site is barrier_key_
   static constexpr uint32_t kReleaseRing = 2 * kMaxBarrierRepeat;  // > any pending release's distance
-  std::vector<Lane*> leaving_[kReleaseRing];  // [release % ring]: the lanes that release lets go
+  // A list of lanes whose push is inline (std::vector's push_back is a call): a block of 256 files
+  // 256 lanes at each barrier.
+  struct LaneList {
+    std::vector<Lane*> slots;
+    uint32_t count = 0;
+    void push(Lane* l) {
+      if (count == slots.size()) [[unlikely]]
+        slots.resize(std::max<size_t>(64, 2 * slots.size()));
+      slots[count++] = l;
+    }
+    Lane** begin() { return slots.data(); }
+    Lane** end() { return slots.data() + count; }
+    uint32_t size() const { return count; }
+    bool empty() const { return count == 0; }
+    void clear() { count = 0; }
+  };
+  LaneList leaving_[kReleaseRing];  // [release % ring]: the lanes that release lets go
   bool leaving_empty_ = true;  // every leaving_ list is empty (the last block finished)
   bool failed_ = false;
   static constexpr uint32_t kNoLane = ~0u;
