@@ -104,6 +104,36 @@ TEST(EmuFaults, AFailedBlocksThreadsAreUnwoundWithTheirLocals) {
   EXPECT_EQ(destroyed.load(), 64);
 }
 
+// A failure in a later block: the threads of the fibers that ran the earlier blocks' threads
+// are unwound as well (under AddressSanitizer, with each fiber's own stack extent).
+TEST(EmuFaults, AFailureInALaterBlockUnwindsEveryThreadOnce) {
+  emu::Memory mem;
+  auto in = mem.upload<int>("in", test::iota_input(64));
+  auto out = mem.alloc<int>("out", 4 * 64);
+  std::atomic<int> destroyed{0};
+  std::atomic<int>* counter = &destroyed;
+  auto r = emu::launch(mem, test::options(4, 64), {}, [=] { fault_in_block_2_with_live_objects(in, out, counter); });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.trace.diagnostics.at(0).code, "out-of-bounds");
+  EXPECT_EQ(r.trace.diagnostics.at(0).block, 2u);
+  EXPECT_EQ(r.trace.diagnostics.at(0).thread, 5u);
+  EXPECT_EQ(destroyed.load(), 3 * 64);  // blocks 0 and 1 to their end, block 2 unwound; 3 never ran
+}
+
+// Kernel code that throws and catches its own exceptions runs on as usual.
+TEST(EmuFaults, KernelCodeCatchesItsOwnExceptions) {
+  emu::Memory mem;
+  auto a = mem.upload<int>("a", std::vector<int>(128, 5));
+  auto out = mem.alloc<int>("out", 4 * 64);
+  auto r = emu::launch(mem, test::options(4, 64), {}, [=] { catches_its_own_exceptions(a, out); });
+  ASSERT_TRUE(r.ok());
+  const std::vector<int> got = mem.download(out);
+  for (int i = 0; i < 4 * 64; ++i) {
+    const int t = i % 64;
+    EXPECT_EQ(got[i], (t % 3 == 0 ? 5 : 0) + 1 + (t % 2 == 0 ? 5 : 0) + 2) << "element " << i;
+  }
+}
+
 TEST(EmuFaults, AnExceptionThrownByKernelCodeIsReportedAndTheEmulatorGoesOn) {
   emu::Memory mem;
   auto in = mem.upload<int>("in", test::iota_input(64));

@@ -382,9 +382,6 @@ __global__ void shuffle_sum_noting_order(ws::global_array<int> out, std::atomic<
   out[threadIdx.x] = v;
 }
 
-// Every lane stores a 16-byte vector into one element (a same-address race): the highest lane's
-// value is left, as on a GPU. `order` puts a shuffle first (0: none, 1: down, 2: up), which
-// changes the order in which the emulator runs the lanes; it must not change the winner.
 // Lanes 0-7 read a value from memory the kernel writes (each stops at its load until the warp
 // issues it), the others take 0; then the warp's shuffle-down sum, which lanes 8-31 reach first.
 // Host memory notes how many of lanes 0-7 had come to the sum when each got past it (as in
@@ -401,6 +398,60 @@ __global__ void late_lanes_shuffle_sum_noting_order(ws::global_array<int> a, std
   a[32 + lane] = v;
 }
 
+// Lanes 1 and 2 load through a device function defined below the kernel (a later source position),
+// so the others reach the shuffle first. Lane 0's mask names lane 2, which is still loading, so
+// lane 0 waits there (as on Volta); lane 1's mask names only itself, so lane 1 issues its shuffle
+// as soon as it comes, without lane 0: reading lane 0, which does not take part, it keeps its own
+// value (the emulator's answer to what a GPU leaves undefined).
+__device__ int load_late(ws::global_array<int> a, unsigned lane);
+__global__ void shuffle_past_a_waiting_lane(ws::global_array<int> a, ws::global_array<int> out) {
+  const unsigned lane = threadIdx.x;
+  int v = int(lane) + 100;
+  if (lane == 1 || lane == 2) v = load_late(a, lane);
+  const unsigned mask = lane == 0 ? 0x5u : 1u << lane;
+  v = __shfl_up_sync(mask, v, 1);
+  out[lane] = v;
+}
+__device__ int load_late(ws::global_array<int> a, unsigned lane) {
+  int x = a[lane];
+  if (lane == 2) x += a[32 + lane];
+  return x;
+}
+
+// Threads that stop at loads (on fibers that change hands from thread to thread) throw and catch
+// exceptions of their own: v = 5 (every third) + 1 + 5 (every second) + 2.
+__global__ void catches_its_own_exceptions(ws::global_array<int> a, ws::global_array<int> out) {
+  const unsigned t = threadIdx.x;
+  int v = 0;
+  if (t % 3 == 0) v = a[t];
+  try {
+    if (v >= 0) throw std::runtime_error("caught in the kernel");
+  } catch (const std::exception&) {
+    v += 1;
+  }
+  if (t % 2 == 0) v += a[64 + t];
+  try {
+    throw 2;
+  } catch (int k) {
+    v += k;
+  }
+  out[blockIdx.x * blockDim.x + t] = v;
+}
+
+// Block 2's thread 5 reads out of bounds, after blocks 0 and 1 ran on the same worker's fibers;
+// every thread holds a local that counts its destruction.
+__global__ void fault_in_block_2_with_live_objects(ws::global_array<const int> in, ws::global_array<int> out,
+                                                   std::atomic<int>* destroyed) {
+  CountsItsDestruction guard{destroyed};
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = in[threadIdx.x] + out[i];  // (`out` is written: its load waits for the warp)
+  if (blockIdx.x == 2 && threadIdx.x == 5) v += in[threadIdx.x + 1000];
+  out[i] = v;
+}
+
+// Every lane stores a 16-byte vector into one element (a same-address race): the highest lane's
+// value is left, as on a GPU. `order` puts a shuffle first (0: none, 1: down, 2: up), which
+// changes the order in which the emulator runs the lanes; it must not change the winner.
 __global__ void wide_store_race(ws::global_array<int4> out, int order) {
   int v = int(threadIdx.x);
   if (order == 1) v = __shfl_down_sync(0xffffffffu, v, 1);

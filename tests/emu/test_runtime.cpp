@@ -101,6 +101,33 @@ TEST(EmuRuntime, LanesThatRunLaterTakeShuffleValuesFromLanesWaitingThere) {
   }
 }
 
+// A lane may take a waiting lane's shuffle value at once only where the warp would issue the two
+// together: lane 0 waits for lane 2 (its mask names it), lane 1's mask leaves lane 0 out, so
+// lane 1 issues alone and keeps its own value, eager or not.
+TEST(EmuRuntime, ALaneDoesNotReadAWaitingLaneItsMaskLeavesOut) {
+  std::vector<int> a(64, 0);
+  a[1] = 7, a[2] = 8, a[34] = 9;
+  std::vector<std::vector<uint32_t>> shuffle_masks;
+  for (bool eager : {true, false}) {
+    emu::Memory mem;
+    auto arr = mem.upload<int>("a", a);
+    auto out = mem.alloc<int>("out", 32);
+    emu::LaunchOptions opt = test::options(1, 32);
+    opt.eager_shuffles = eager;
+    auto r = emu::launch(mem, opt, {}, [=] { shuffle_past_a_waiting_lane(arr, out); });
+    ASSERT_TRUE(r.ok());
+    const std::vector<int> got = mem.download(out);
+    EXPECT_EQ(got[0], 100) << "eager " << eager;  // no lane below it
+    EXPECT_EQ(got[1], 7) << "eager " << eager;    // its own value: lane 0 is not taking part
+    EXPECT_EQ(got[2], 17) << "eager " << eager;   // its own (8 + 9): lane 1 issued before it
+    EXPECT_EQ(got[3], 17) << "eager " << eager;   // lane 2's
+    shuffle_masks.push_back(test::masks(test::events_at(r.trace, "v = __shfl_up_sync(mask, v, 1);", EventType::WarpSync,
+                                            AccessKind::Load, 0, 0)));
+  }
+  EXPECT_EQ(shuffle_masks[0], shuffle_masks[1]);
+  EXPECT_EQ(shuffle_masks[0], (std::vector<uint32_t>{0x2u, 0xfffffffdu}));
+}
+
 // A same-address store of a 16-byte vector by every lane (the lanes write it themselves as they
 // resume): the highest lane's value is left, whatever order the emulator ran the lanes in.
 TEST(EmuRuntime, TheHighestLaneWinsAWideStoreRaceInEveryRunOrder) {

@@ -23,7 +23,8 @@ inline void after_switch(SwitchNote& n, FiberContext* came_from) {
   const void* bottom = nullptr;
   std::size_t size = 0;
   __sanitizer_finish_switch_fiber(n.fake_stack, &bottom, &size);
-  if (came_from && !came_from->stack_bottom) came_from->stack_bottom = bottom, came_from->stack_size = size;
+  // (Every time: one slot holds different fibers over time, e.g. a lane's, from block to block.)
+  if (came_from) came_from->stack_bottom = bottom, came_from->stack_size = size;
 }
 #else
 struct SwitchNote {};

@@ -33,8 +33,8 @@ namespace ws::emu {
 struct FiberContext {
   void* sp = nullptr;
 #if defined(__SANITIZE_ADDRESS__)
-  const void* stack_bottom = nullptr;  // lowest address (for the thread's own stack: learnt when
-  std::size_t stack_size = 0;          // a fiber is first entered from it)
+  const void* stack_bottom = nullptr;  // lowest address (set by fiber_make, and again by every
+  std::size_t stack_size = 0;          // switch that saves a context here)
 #endif
 };
 

@@ -478,10 +478,12 @@ class Worker {
   // when the reading lane's operations in this pass are the same as the source lane's next ones,
   // the shuffle is issued together with the source lane's matching one, and the lane takes that
   // value too (compared entry by entry: lanes that stopped at a load and run again later, while
-  // the others wait at the shuffles after it). A shuffle down reads higher lanes, so a warp's lanes run highest first; a lane that finds
-  // its source lane still to run turns the warp's order for its next pass. (After an atomic or a
-  // store the lanes run lowest first: they perform an atomic, or a store wider than 8 bytes, as
-  // they resume, and lane order is the order a GPU's lanes take for it.)
+  // the others wait at the shuffles after it; not when the source lane waits for lanes its mask
+  // names and the reading lane's mask leaves it out: the others may issue without it). A shuffle
+  // down reads higher lanes, so a warp's lanes run highest first; a lane that finds its source
+  // lane still to run turns the warp's order for its next pass. (After an atomic or a store the
+  // lanes run lowest first: they perform an atomic, or a store wider than 8 bytes, as they
+  // resume, and lane order is the order a GPU's lanes take for it.)
   bool eager_ = true;     // LaunchOptions::eager_shuffles
   uint32_t pass_ = 1;     // the run pass being scheduled (Lane::pass)
   std::vector<uint32_t> warp_pass_;  // per warp: the pass whose reference lane warp_ref_ names

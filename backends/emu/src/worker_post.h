@@ -133,8 +133,11 @@ inline bool Worker::try_eager_shuffle(Lane& l, const Request& r, uint64_t& resul
     // site (and, for an access, its allocation and kind), so if this lane's operations up to r
     // are the same as the source lane's next ones, r and the source's matching shuffle are issued
     // together, one pair at a time. (A block's lanes that stopped at a load and run again, e.g.
-    // lanes 0-7 of a block sum's second warp sum, read lanes that waited at the shuffle.)
+    // lanes 0-7 of a block sum's second warp sum, read lanes that waited at the shuffle.) But a
+    // source lane that waits for lanes its mask names (WaitWarp) may be left out of an issue of
+    // lanes whose masks do not name it: then the reading lane's mask must name it.
     if (from.size <= t) return false;
+    if (from.state == LaneState::WaitWarp && !(w.member_mask >> src & 1)) return false;
     for (uint32_t k = 0; k <= t; ++k)
       if (!same_operation(l.queue[k], from.queue[(from.head + k) % Lane::kQueue])) return false;
     result = from.queue[(from.head + t) % Lane::kQueue].warp.value;
