@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <string>
@@ -534,22 +535,21 @@ class Worker {
   const void* barrier_key_ = nullptr;     // the site that the lanes counted below wait at
   uint32_t at_barrier_key_ = 0;           // lanes at a barrier whose site is barrier_key_
   static constexpr uint32_t kReleaseRing = 2 * kMaxBarrierRepeat;  // > any pending release's distance
-  // A list of lanes whose push is inline (std::vector's push_back is a call): a block of 256 files
-  // 256 lanes at each barrier.
+  // The lanes one release lets go. A lane is filed at most once per release, so each list has
+  // room for every lane of the block from the start (one allocation for all, made when the worker
+  // is: pages nothing touches are never faulted in), and filing a lane never allocates: it also
+  // happens on a lane's fiber, outside the kernel's try (exit_lane).
   struct LaneList {
-    std::vector<Lane*> slots;
+    Lane** slots = nullptr;
     uint32_t count = 0;
-    void push(Lane* l) {
-      if (count == slots.size()) [[unlikely]]
-        slots.resize(std::max<size_t>(64, 2 * slots.size()));
-      slots[count++] = l;
-    }
-    Lane** begin() { return slots.data(); }
-    Lane** end() { return slots.data() + count; }
+    void push(Lane* l) { slots[count++] = l; }
+    Lane** begin() const { return slots; }
+    Lane** end() const { return slots + count; }
     uint32_t size() const { return count; }
     bool empty() const { return count == 0; }
     void clear() { count = 0; }
   };
+  std::unique_ptr<Lane*[]> leaving_slots_;  // kReleaseRing lists of threads_ slots
   LaneList leaving_[kReleaseRing];  // [release % ring]: the lanes that release lets go
   bool leaving_empty_ = true;  // every leaving_ list is empty (the last block finished)
   bool failed_ = false;
