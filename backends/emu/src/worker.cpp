@@ -92,7 +92,7 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   warps_ = (threads_ + kWarpSize - 1) / kWarpSize;
   lanes_.resize(threads_);
   leaving_slots_.reset(new Lane*[size_t(kReleaseRing) * threads_]);
-  for (uint32_t k = 0; k < kReleaseRing; ++k) leaving_[k].slots = &leaving_slots_[size_t(k) * threads_];
+  for (uint32_t k = 0; k < kReleaseRing; ++k) leaving_[k] = {&leaving_slots_[size_t(k) * threads_], 0, threads_};
   stacks_.reserve(threads_);  // (neither ever moves: the switches write free_fibers_' slots)
   free_fibers_.resize(threads_);
   queue_.resize(threads_);

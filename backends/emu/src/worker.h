@@ -44,6 +44,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -542,7 +543,11 @@ class Worker {
   struct LaneList {
     Lane** slots = nullptr;
     uint32_t count = 0;
-    void push(Lane* l) { slots[count++] = l; }
+    uint32_t room = 0;
+    void push(Lane* l) {
+      assert(count < room && "a lane filed twice for one release");
+      slots[count++] = l;
+    }
     Lane** begin() const { return slots; }
     Lane** end() const { return slots + count; }
     uint32_t size() const { return count; }
