@@ -652,8 +652,8 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L, uint64_t* result) {
   }
 }
 
+// (Called only for a warp with lanes in WaitWarp: issue_one asks warp_waiting_ first.)
 uint32_t Worker::complete_warp_sync_group(Lane* L, int count) const {
-  if (waiting_warp_sync_ == 0) return 0;
   for (int i = 0; i < count; ++i) {
     if (L[i].state != LaneState::WaitWarp) continue;
     const Request& first = L[i].req();
