@@ -4,6 +4,7 @@
 #include "headless.h"
 #include "options.h"
 #include "session.h"
+#include "timing_runner.h"
 #include "view_export.h"
 #include "window.h"
 
@@ -235,9 +236,8 @@ int run_view_cli(const Options& opt) {
   return 0;
 }
 
-}  // namespace
 
-int run_cli(int argc, char** argv) {
+int run_command_line(int argc, char** argv) {
   CLI::App app{
       "warpscope: see how CUDA kernels really execute - which lanes of which warp touch which\n"
       "addresses and shared-memory banks, where warps diverge, how fast the kernels run.\n"
@@ -336,6 +336,16 @@ int run_cli(int argc, char** argv) {
   if (!opt.view.empty()) return run_view_cli(opt);
   if (opt.headless) return run_headless_cli(opt);
   return run_window(opt);
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  const int rc = run_command_line(argc, argv);
+  // No thread of ours may still run while statics are destroyed after main() returns.
+  stop_timing_thread();
+  stop_session_thread();
+  return rc;
 }
 
 }  // namespace ws::app

@@ -113,9 +113,17 @@ void Session::set_data(std::shared_ptr<SessionData> d) {
   poll();
 }
 
-Session::~Session() {
+Session::~Session() { stop(); }
+
+void Session::stop() {
+  {
+    std::lock_guard lock(mu_);
+    pending_.reset();
+    if (running_cancel_) running_cancel_->store(true);
+  }
   thread_.request_stop();
   cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
 }
 
 void Session::request(RunRequest r) {
@@ -296,9 +304,18 @@ void Session::set_cursor(int64_t cursor) {
   ++sel_version;
 }
 
+namespace {
+std::atomic<Session*> g_session{nullptr};  // set once session() has made it
+}  // namespace
+
 Session& session() {
   static Session s;
+  g_session.store(&s, std::memory_order_release);
   return s;
+}
+
+void stop_session_thread() {
+  if (Session* s = g_session.load(std::memory_order_acquire)) s->stop();
 }
 
 }  // namespace ws::app

@@ -85,7 +85,7 @@ KeyNumbers key_numbers(const SessionData& d);  // over every launch of the run
 class Session {
  public:
   Session();
-  ~Session();
+  ~Session();  // stop()
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
@@ -94,6 +94,9 @@ class Session {
   void request(RunRequest r);
   // Stops the run that is going (and drops a queued one): the panels then show "cancelled".
   void cancel();
+  // Cancels the run that is going, drops a queued one and joins the worker thread; later requests
+  // are never run. For the end of the program (stop_session_thread()).
+  void stop();
   // The first frame's run (reduce, variant 1, n = 4096, block 256, blocks 0..3 recorded), once.
   void start_default();
   // UI thread, once per frame: publishes a finished run. Returns true when the data changed.
@@ -148,6 +151,11 @@ class Session {
 
 // The viewer's one session (panels are plain functions).
 Session& session();
+// Stops session()'s worker thread if session() was ever called; does not make one. The program
+// calls it before main() returns: statics that the emulator makes on first use (e.g. its site
+// tables) are made after the session, so they are destroyed before it at exit, and a run still
+// going then would use them after they are gone.
+void stop_session_thread();
 
 // The default run of the viewer (and of `--view` without options).
 RunRequest default_request();

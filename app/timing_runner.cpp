@@ -18,8 +18,10 @@ struct TimingRunner::Job {
 namespace {
 // The worker uses the catalog, the emulator, the kernels' source table and the CUDA runtime, all of
 // which keep function-local statics. Made before the runner, they are destroyed after it (statics
-// die in reverse order of construction), so the runner's destructor can stop and join its worker
-// while everything the worker touches still exists.
+// die in reverse order of construction). That covers what one small reduce run reaches, not every
+// table a later job fills on first use (the emulator's loop table was first made by a count of
+// reduce 5 and destroyed under it at exit: a crash in CI), so the program also stops the runner
+// before main() returns (stop_timing_thread()) and the emulator keeps its tables to the end.
 bool warm_up_what_the_worker_uses() {
   (void)timing::device();
   RunConfig cfg;
@@ -34,10 +36,13 @@ bool warm_up_what_the_worker_uses() {
 TimingRunner::TimingRunner()
     : snap_(std::make_shared<TimingSnapshot>()), thread_([this](std::stop_token st) { worker(st); }) {}
 
-TimingRunner::~TimingRunner() {
-  *cancel_ = true;
+TimingRunner::~TimingRunner() { stop(); }
+
+void TimingRunner::stop() {
+  cancel();
   thread_.request_stop();
   cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
 }
 
 void TimingRunner::push(Job job) {
@@ -257,11 +262,20 @@ void TimingRunner::run_job(const Job& job) {
   publish([](TimingSnapshot& s) { s.status.clear(); });
 }
 
+namespace {
+std::atomic<TimingRunner*> g_runner{nullptr};  // set once timing_runner() has made it
+}  // namespace
+
 TimingRunner& timing_runner() {
   static const bool warm = warm_up_what_the_worker_uses();
   (void)warm;
   static TimingRunner r;
+  g_runner.store(&r, std::memory_order_release);
   return r;
+}
+
+void stop_timing_thread() {
+  if (TimingRunner* r = g_runner.load(std::memory_order_acquire)) r->stop();
 }
 
 }  // namespace ws::app

@@ -72,6 +72,9 @@ class TimingRunner {
   void set_paused(bool paused);
   // Drops queued jobs and stops the one going between two measurements.
   void cancel();
+  // cancel(), then joins the worker thread; nothing runs after it. For the end of the program
+  // (stop_timing_thread()).
+  void stop();
 
   std::shared_ptr<const TimingSnapshot> snapshot() const;
   // Replaces the results (tests and headless renders with samples in hand).
@@ -106,5 +109,9 @@ class TimingRunner {
 
 // The viewer's one runner (started on first use).
 TimingRunner& timing_runner();
+// Stops timing_runner()'s thread if it was ever started; does not start one. The program calls it
+// before main() returns, for the reason stop_session_thread() gives (session.h): a count still
+// going at exit would use the emulator's tables after they are destroyed.
+void stop_timing_thread();
 
 }  // namespace ws::app

@@ -364,6 +364,26 @@ TEST(Session, CancelStopsALongRun) {
   EXPECT_FALSE(s.data()->result.completed);
 }
 
+// What the program does before main() returns: stop() cancels the run going and joins the
+// worker, so no run goes on while statics are destroyed.
+TEST(Session, StopCancelsTheRunGoingAndJoins) {
+  Session s;
+  RunRequest r = reduce("1", 256, 1 << 22);
+  r.config.record_blocks.clear();
+  s.request(r);
+  for (int i = 0; i < 200 && s.busy_text().rfind("running", 0) != 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(s.busy_text().rfind("running", 0), 0u) << s.busy_text();
+  s.stop();
+  EXPECT_TRUE(s.busy_text().empty()) << s.busy_text();  // nothing runs or waits to run
+  s.poll();
+  ASSERT_TRUE(s.data());
+  EXPECT_NE(s.data()->error.find("cancelled"), std::string::npos) << s.data()->error;
+  s.request(reduce("3", 256, 1024));  // after stop(): never runs
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(s.busy_text().rfind("queued", 0), 0u) << s.busy_text();
+}
+
 // The Memory lab's lesson: shared[base + s*tid] with stride 2 has bank conflicts, stride 33 none.
 TEST(Session, BankStride2ConflictsStride33None) {
   Session s;

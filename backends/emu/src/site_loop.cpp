@@ -11,14 +11,23 @@
 
 namespace ws::emu {
 
+namespace {
+struct LoopTable {
+  std::mutex mutex;
+  std::map<std::string, std::vector<LoopSpan>> loops_by_file;  // (nodes stay put)
+};
+}  // namespace
+
 SiteLoop site_loop(const void* site_key) {
-  static std::mutex mutex;
-  static std::map<std::string, std::vector<LoopSpan>> loops_by_file;  // (nodes stay put)
+  // Never destroyed: a run may still be going on another thread while statics are destroyed at
+  // exit (a viewer that quits during a run), and this table is made at the first divergent issue,
+  // which can be after the thread's owner was made (so it would be destroyed before it).
+  static LoopTable& table = *new LoopTable;
   const std::source_location loc = site_location(site_key);
   const std::vector<LoopSpan>* loops;
   {
-    std::lock_guard lock(mutex);
-    auto [it, added] = loops_by_file.try_emplace(loc.file_name());
+    std::lock_guard lock(table.mutex);
+    auto [it, added] = table.loops_by_file.try_emplace(loc.file_name());
     if (added) it->second = find_loops(source_text(kernel_relative_path(loc.file_name()), loc.file_name()));
     loops = &it->second;
   }

@@ -7,7 +7,9 @@
 namespace ws::emu {
 
 SiteRegistry& SiteRegistry::instance() {
-  static SiteRegistry registry;
+  // Never destroyed, for the reason site_loop() gives (site_loop.cpp): runs on other threads may
+  // still look sites up while statics are destroyed at exit.
+  static SiteRegistry& registry = *new SiteRegistry;
   return registry;
 }
 

@@ -1172,7 +1172,7 @@ uint32_t Worker::dynamic_shared_alloc(uint32_t elem_size, const char* name, std:
 }
 
 const std::string& Worker::allocation_name(uint32_t alloc) const {
-  static const std::string unknown = "?";
+  static const std::string& unknown = *new std::string("?");  // (never destroyed: see site_loop())
   if (alloc < launch_.global_allocs) return launch_.global_names[alloc];
   std::lock_guard lock(launch_.shared_mutex);
   const uint32_t i = alloc - launch_.global_allocs;
