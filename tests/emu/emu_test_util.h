@@ -10,14 +10,16 @@
 namespace ws::test {
 
 // The emulator's ways of letting a thread run on (deferred loads, eager shuffles), each on and
-// off: what a kernel gives must not depend on them.
+// off, and its converged issue (a scheduler shortcut): what a kernel gives must not depend on them.
 struct RunAhead {
-  bool defer_loads, eager_shuffles;
+  bool defer_loads, eager_shuffles, converged_issue;
 };
-inline constexpr RunAhead kRunAheadModes[] = {{true, true}, {true, false}, {false, true}, {false, false}};
+inline constexpr RunAhead kRunAheadModes[] = {{true, true, true},  {true, false, true},  {false, true, true},
+                                              {false, false, true}, {true, true, false}, {false, false, false}};
+inline constexpr RunAhead kNoRunAhead = {false, false, false};  // every thread stops at every load and shuffle
 inline std::string to_string(RunAhead m) {
   return std::string("defer_loads ") + (m.defer_loads ? "on" : "off") + ", eager_shuffles " +
-         (m.eager_shuffles ? "on" : "off");
+         (m.eager_shuffles ? "on" : "off") + ", converged_issue " + (m.converged_issue ? "on" : "off");
 }
 
 inline emu::LaunchOptions options(uint32_t grid, uint32_t block, unsigned workers = 1) {
@@ -31,6 +33,7 @@ inline emu::LaunchOptions options(uint32_t grid, uint32_t block, RunAhead mode) 
   emu::LaunchOptions o = options(grid, block);
   o.defer_loads = mode.defer_loads;
   o.eager_shuffles = mode.eager_shuffles;
+  o.converged_issue = mode.converged_issue;
   return o;
 }
 

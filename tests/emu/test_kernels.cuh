@@ -508,3 +508,20 @@ __global__ void write_then_read_after_barrier(ws::global_array<int> a, ws::globa
     __syncthreads();
   }
 }
+
+// The odd lanes exit at once; the even ones stop at a load, then queue a run of stores and a
+// __syncwarp whose mask names the exited lanes too (an error: they never reach it). The even lanes
+// resume together, so the scheduler issues their stores converged: the __syncwarp must still
+// be reported, not issued with them.
+__global__ void syncwarp_naming_exited_lanes(ws::global_array<int> a) {
+  const unsigned t = threadIdx.x;
+  if (t % 2) return;
+  const int v = a[t];
+  a[32 + t] = v;
+  a[64 + t] = v + 1;
+  a[96 + t] = v + 2;
+  a[128 + t] = v + 3;
+  __syncwarp(0xffffffffu);
+  a[160 + t] = v + 4;
+  a[192 + t] = v + 5;
+}

@@ -225,6 +225,28 @@ TEST(EmuMasks, LanesThatContinueAfterAShuffleWaitForTheOthersStore) {
   }
 }
 
+// A __syncwarp that names lanes which exited: an error in every mode, found at the same point,
+// although the lanes before it (a run of stores by lanes that resumed together) are issued
+// converged.
+TEST(EmuMasks, ASyncwarpNamingExitedLanesIsReportedAfterAConvergedRun) {
+  std::string first;
+  for (const test::RunAhead mode : test::kRunAheadModes) {
+    SCOPED_TRACE(test::to_string(mode));
+    emu::Memory mem;
+    auto a = mem.upload<int>("a", test::iota_input(224));
+    auto r = emu::launch(mem, test::options(1, 32, mode), {}, [=] { syncwarp_naming_exited_lanes(a); });
+    ASSERT_FALSE(r.ok());
+    ASSERT_EQ(r.trace.diagnostics.size(), 1u);
+    // The four stores were issued, by the even lanes, before the report.
+    EXPECT_EQ(masks(events_at(r.trace, "a[128 + t] = v + 3;", EventType::Access, AccessKind::Store, 0, 0)),
+              (std::vector<uint32_t>{0x55555555u}));
+    EXPECT_TRUE(events_at(r.trace, "a[160 + t] = v + 4;", EventType::Access, AccessKind::Store, 0, 0).empty());
+    if (first.empty()) first = r.trace.diagnostics[0].message;
+    EXPECT_EQ(r.trace.diagnostics[0].message, first);
+  }
+  EXPECT_NE(first.find("__syncwarp"), std::string::npos) << first;
+}
+
 // One store site that even lanes reach with a copy (`dst = src`, its load deferred) and odd lanes
 // with a value: one warp instruction after the even lanes' load, as when nothing is deferred.
 TEST(EmuMasks, ACopyAndAValueStoredAtOneSiteAreOneInstruction) {

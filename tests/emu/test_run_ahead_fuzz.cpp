@@ -1,6 +1,7 @@
-// Random kernels, run with the emulator's run-ahead (deferred loads, eager shuffles) in each of
-// its four modes: every run must give the results, memory, diagnostics, warp instructions and
-// lane offsets of the run where threads stop at every load and shuffle. The kernels mix what
+// Random kernels, run with the emulator's run-ahead (deferred loads, eager shuffles) and its
+// converged issue in each of the modes of emu_test_util.h: every run must give the results,
+// memory, diagnostics, warp instructions and lane offsets of the run where threads stop at every
+// load and shuffle and the scheduler moves each lane on by itself. The kernels mix what
 // makes lanes run in different orders and passes: divergent branches, loops with per-lane trip
 // counts and `continue`, shuffles of every kind, width and source (masks of all the lanes, of the
 // lanes still in a loop, or random ones), lanes that wait at a shuffle for slower lanes, barrier
@@ -149,6 +150,36 @@ __global__ void divergent_loops(const int* ctl, ws::global_array<int> mem, ws::g
   out[blockIdx.x * n + t] = v;
 }
 
+// `ctl`: 4 words per thread. Long runs of what a lane queues without stopping (stores, shuffles
+// of the lanes still in the loop, __syncwarp, fences): a warp's lanes queue the same operations, so the
+// scheduler issues them converged, except where a lane's words add a store (it differs from the
+// others from there on), stop it at a load, or end its loop early; block-wide barriers at steps
+// that thread 0's last word picks.
+__global__ void long_straight_runs(const int* ctl, int shuffles, ws::global_array<int> mem, ws::global_array<int> out) {
+  const unsigned t = threadIdx.x, lane = t % 32, base = t - lane, n = blockDim.x;
+  const unsigned lanes = std::min(32u, n - base);
+  const unsigned all = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+  const int* c = ctl + t * 4;
+  const int steps = 4 + c[0] % 9;  // per lane: lanes that end early leave the others' masks
+  int v = int(t) * 3 + 1 + int(blockIdx.x) * 100;
+  for (int s = 0; s < 12; ++s) {
+    unsigned m = 0;  // the lanes of the warp still in the loop
+    for (unsigned j = 0; j < lanes; ++j)
+      if (4 + ctl[(base + j) * 4] % 9 > s) m |= 1u << j;
+    if (s >= steps) break;
+    mem[n + t] = v;
+    if ((c[1] >> s) & (c[2] >> s) & 1) mem[2 * n + t] = v + s;  // some lanes: one more store
+    if ((c[3] >> s) & (c[2] >> (s + 12)) & 1) v += mem[t];  // some lanes: a load that stops
+    if (shuffles) v += __shfl_xor_sync(m, v, 1u << (s % 5)) & 0xffff;
+    if (s % 4 == 3) __syncwarp(m);
+    if (s % 5 == 2) __threadfence_block();
+    if (shuffles) v += __shfl_down_sync(m, v, 1u + unsigned(s % 3)) & 0xff;
+    mem[n + t] = v ^ s;
+    if ((ctl[3] >> (s + 16)) & 1) __syncthreads();  // (thread 0's word: the same for all)
+  }
+  out[blockIdx.x * n + t] = v;
+}
+
 // [SECTION] Running and comparing
 
 struct Run {
@@ -213,7 +244,7 @@ void expect_same_in_every_mode(uint32_t seed, int trials, Make make) {
   for (int trial = 0; trial < trials && failures < 3; ++trial) {
     std::vector<int> ctl;
     const auto [block, call] = make(trial, rng, ctl);
-    const Run want = run(block, {false, false}, call);
+    const Run want = run(block, test::kNoRunAhead, call);
     for (const test::RunAhead mode : test::kRunAheadModes) {
       const ::testing::AssertionResult same = same_run(want, run(block, mode, call));
       if (!same) ++failures;
@@ -273,6 +304,26 @@ TEST(RunAheadFuzz, DivergentLoopsWithTheirLanesMasks) {
       for (unsigned t = 0; t < block; ++t) ctl[t * 8 + 6] &= int(rng());  // fewer barrier-loop loads
     const int* words = ctl.data();
     return std::pair{block, [=](ws::global_array<int> m, ws::global_array<int> o) { divergent_loops(words, m, o); }};
+  });
+}
+
+TEST(RunAheadFuzz, LongStraightRunsThatTheSchedulerIssuesConverged) {
+  expect_same_in_every_mode(2026, kTrials, [](int trial, std::mt19937& rng, std::vector<int>& ctl) {
+    const uint32_t block = std::vector<uint32_t>{32, 64, 48, 96}[trial % 4];
+    ctl.resize(size_t(block) * 4);
+    for (int& c : ctl) c = int(rng() & 0x7fffffff);
+    for (unsigned t = 0; t < block; ++t) {
+      if (trial % 3 == 0) ctl[t * 4] = 8;                       // every lane runs every step
+      if (trial % 2 == 0) ctl[t * 4 + 2] &= int(rng() & rng());  // fewer extra stores and loads
+    }
+    // Barriers only where every thread runs every step (else the block stops at one: barrier
+    // divergence), and not always.
+    if (trial % 3 != 0 || trial % 4 < 2) ctl[3] &= 0xffff;
+    const int* words = ctl.data();
+    const int shuffles = (trial / 4) % 2;  // without: lanes that differ still run on (no shuffle waits)
+    return std::pair{block, [=](ws::global_array<int> m, ws::global_array<int> o) {
+                       long_straight_runs(words, shuffles, m, o);
+                     }};
   });
 }
 

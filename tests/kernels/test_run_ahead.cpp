@@ -1,9 +1,11 @@
 // The emulator's two ways of letting a thread run on where it used to stop: deferred loads
 // (emu_hooks.h, deferred_load: `a[i] = b[j]`, `a[i] += b[j]`) and eager shuffles (worker.h: the
-// source lane has already been at the same shuffle along the same operations). They must change
-// nothing but the speed: every kernel, variant and element type of the catalog, run with each of
-// them on and off, gives the same result and the same trace (events, lanes, per-site counters,
-// diagnostics), bit for bit, as a run with both off.
+// source lane has already been at the same shuffle along the same operations), and its converged
+// issue (worker.h: a warp whose lanes all queued the same operations issues them without moving
+// each lane on per instruction). They must change nothing but the speed: every kernel, variant
+// and element type of the catalog, run with each of them on and off, gives the same result and
+// the same trace (events, lanes, per-site counters, diagnostics), bit for bit, as a run with all
+// three off.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -34,7 +36,7 @@ std::vector<Run> every_run() {
   return runs;
 }
 
-RunResult run(const Run& r, bool defer, bool eager) {
+RunResult run(const Run& r, bool defer, bool eager, bool converged) {
   RunConfig cfg;
   cfg.variant = r.variant;
   cfg.dtype = r.dtype;
@@ -43,6 +45,7 @@ RunResult run(const Run& r, bool defer, bool eager) {
   cfg.record_blocks = {0, 1};
   cfg.defer_loads = defer;
   cfg.eager_shuffles = eager;
+  cfg.converged_issue = converged;
   return Catalog::instance().run(r.kernel, cfg, BackendKind::Emu);
 }
 
@@ -87,12 +90,19 @@ void expect_same(const RunResult& a, const RunResult& b) {
 
 class RunAhead : public testing::TestWithParam<Run> {};
 
+// (Converged issue, the third switch, changes no thread's stops, only how the scheduler moves a
+// converged warp's lanes on: it is held to the plain run too, alone and with both others.)
 TEST_P(RunAhead, SameResultAndTraceAsAThreadThatStopsAtEveryLoadAndShuffle) {
-  const RunResult plain = run(GetParam(), false, false);
+  const RunResult plain = run(GetParam(), false, false, false);
   if (!plain.refused.empty()) GTEST_SKIP() << plain.refused;
-  for (auto [defer, eager] : {std::pair{true, false}, {false, true}, {true, true}}) {
-    SCOPED_TRACE(testing::Message() << "defer_loads " << defer << ", eager_shuffles " << eager);
-    expect_same(run(GetParam(), defer, eager), plain);
+  struct Mode {
+    bool defer, eager, converged;
+  };
+  for (Mode m : {Mode{true, false, false}, {false, true, false}, {true, true, false}, {false, false, true},
+                 {true, true, true}}) {
+    SCOPED_TRACE(testing::Message() << "defer_loads " << m.defer << ", eager_shuffles " << m.eager
+                                    << ", converged_issue " << m.converged);
+    expect_same(run(GetParam(), m.defer, m.eager, m.converged), plain);
   }
 }
 

@@ -109,6 +109,8 @@ Worker::Worker(LaunchState& launch) : launch_(launch) {
   operands_.assign(threads_, Operands{});
   results_.assign(threads_, 0);
   eager_ = launch.opt.eager_shuffles;
+  converged_on_ = launch.opt.converged_issue;
+  converged_.assign(warps_, Converged{});
   warp_pass_.assign(warps_, 0);
   warp_ref_.assign(warps_, nullptr);
   descend_.assign(warps_, 1);
@@ -208,11 +210,18 @@ void Worker::enter(Lane& lane) {
 // lane for eager shuffles is the first of its lanes to run.
 void Worker::run_queue() {
   if (queue_size_ == 0) return;
+  uint32_t warps[kMaxWarps];  // the warps in this pass, for form_converged
+  uint32_t count = 0;
   for (uint32_t k = 0; k < queue_size_; ++k) {
     const uint32_t linear = queue_[k]->linear, w = linear / kWarpSize;
-    if (warp_pass_[w] != pass_) make_reference(w, *queue_[k]);
+    if (warp_pass_[w] != pass_) {
+      make_reference(w, *queue_[k]);
+      warps[count++] = w;
+    }
   }
+  const uint32_t pass = pass_;
   run_pass();
+  for (uint32_t k = 0; k < count; ++k) form_converged(warps[k], pass);
 }
 
 // Runs the lanes of queue_ (their warps' reference lanes set). A lane that stops while the next
@@ -227,6 +236,138 @@ void Worker::run_pass() {
   } while (lane);
   queue_size_ = 0;
   next_pass();
+}
+
+// After a pass that ran lanes of warp `w`: whether its next instructions can be issued
+// converged (see Converged in worker.h), and how many.
+void Worker::form_converged(uint32_t w, uint32_t pass) {
+  if (!converged_on_ || failed_ || divergent_[w] || warp_pass_[w] != pass) return;
+  Lane& ref = *warp_ref_[w];
+  // The reference lane's entries first (cheapest, and mostly what decides): the ones issuable
+  // at once, and one more of them that every lane keeps, to settle at (entry `end`).
+  uint32_t issuable = 0;
+  while (issuable < ref.size && ref.queue[issuable].type <= ReqType::Fence) ++issuable;
+  if (issuable == 0) return;
+  uint32_t end = std::min<uint32_t>(issuable - 1u, ref.size - 1u);
+  // Worth the lanes' checks below (about 50 instructions a lane) only for a few entries: each
+  // saves about 25 a lane (a block's first loads, one or two, are not worth it).
+  if (end < kMinConverged) return;
+  const uint32_t n = lanes_in(w);
+  Lane* L = &lanes_[w * kWarpSize];
+  uint32_t mask = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const Lane& l = L[i];
+    if (l.pass != pass) {
+      if (l.state == LaneState::Exited) continue;
+      return;  // a lane with operations queued from before: the warp issues lane by lane
+    }
+    if (l.size < 2) return;
+    mask |= 1u << i;
+    end = std::min<uint32_t>(end, l.size - 1u);
+  }
+  // A warp-synchronous call names only live lanes (else the warp waits for the others, or fails:
+  // wait_or_fail_warp_sync).
+  for (uint32_t k = 0; k < end; ++k)
+    if (ref.queue[k].type == ReqType::WarpOp && (ref.queue[k].warp.member_mask & ~mask)) {
+      end = k;
+      break;
+    }
+  // The same operations as the reference lane (so the same as each other) up to `end`.
+  for (uint32_t m = mask; m && end; m &= m - 1) {
+    Lane& l = L[std::countr_zero(m)];
+    if (&l != &ref && !agrees(l, ref, end - 1)) end = l.agree;
+  }
+  // Settling leaves each lane at entry `end`: it must be one the lane can issue (it need not be
+  // the same for all), or the lane would have to stop being ready there.
+  for (uint32_t m = mask; m && end; m &= m - 1)
+    if (L[std::countr_zero(m)].queue[end].type > ReqType::Fence) --end;
+  if (end < kMinConverged) return;
+  converged_[w] = {mask, 0, uint8_t(end)};
+  groups_[w].converged = true;
+}
+
+// Entry `next` of every live lane of warp `w`: issue_one's work for it without retire_head (see
+// Converged): the same event, the same stores performed in lane order, nothing computed for
+// a shuffle (every lane took its result when it queued it: a shuffle that waits is its lane's
+// last entry, and `end` is before every lane's last one).
+bool Worker::issue_converged(uint32_t w) {
+  Converged& c = converged_[w];
+  const uint32_t base = w * kWarpSize, mask = c.mask, k = c.next;
+  Lane* L = &lanes_[base];
+  const Request lr = L[std::countr_zero(mask)].queue[k];
+  BlockRecord& rec = *record_;
+  Event e;
+  e.block = block_;
+  e.warp = uint16_t(w);
+  const SiteRegistry::Key site = site_of(lr);
+  e.site = site.id;
+  e.mask = mask;
+  e.step = warp_steps_[w]++;
+  e.time = clock_++;
+  ++rec.issued;
+  remember_issue(w, mask, site.order | uint64_t(lr.sub));
+  switch (lr.type) {
+    case ReqType::Access: {
+      uint64_t offsets[kWarpSize];
+      uint32_t lanes = 0;
+      for (uint32_t m = mask; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        const Request& r = L[i].queue[k];
+        offsets[lanes++] = r.access.byte_offset;
+        if (r.access.store_to) perform_posted(r, base + uint32_t(i));
+      }
+      rec.lane_accesses += lanes;
+      e.type = EventType::Access;
+      e.kind = lr.kind();
+      e.width = lr.width;
+      e.space = lr.space();
+      e.op = uint8_t(lr.atomic());
+      e.flags = lr.flags();
+      e.alloc = lr.alloc;
+      if (rec.recorded) {
+        e.lane_begin = rec.lanes.size();
+        rec.lanes.insert(rec.lanes.end(), offsets, offsets + lanes);
+      }
+      if (launch_.opt.record.count_every_block) count_access(rec, e.site, lr, mask, {offsets, lanes});
+      break;
+    }
+    case ReqType::WarpOp:
+      e.type = EventType::WarpSync;
+      e.op = uint8_t(lr.warp.op);
+      e.alloc = lr.warp.member_mask;  // Event::aux()
+      break;
+    default:  // a fence (form_converged takes nothing else)
+      e.type = EventType::Fence;
+      e.op = lr.block_scope ? 1 : 0;
+      break;
+  }
+  if (rec.recorded) rec.events.push_back(e);
+  if (++c.next == c.end) settle_converged(w);
+  return true;
+}
+
+// The lanes of a converged warp move on to entry `next` at once, as retire_head would have
+// moved them one entry at a time: each joins the warp's next group in lane order, starting
+// from the empty group that forget_group leaves when an issue took every ready lane.
+void Worker::settle_converged(uint32_t w) {
+  Converged& c = converged_[w];
+  Lane* L = &lanes_[w * kWarpSize];
+  IssueGroup g{};
+  for (uint32_t m = c.mask; m; m &= m - 1) {
+    const int i = std::countr_zero(m);
+    Lane& l = L[i];
+    l.head = c.next;
+    l.size = uint8_t(l.size - c.next);
+    join_group(g, 1u << i, l.req());
+  }
+  groups_[w] = g;
+  c.mask = 0;
+  c.next = c.end = 0;
+}
+
+void Worker::settle_all_converged() {
+  for (uint32_t w = 0; w < warps_; ++w)
+    if (converged_[w].next < converged_[w].end) settle_converged(w);
 }
 
 void Worker::yield_lane() {
@@ -376,6 +517,7 @@ bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
   // the run does not depend on which worker ran the blocks before).
   std::fill(descend_.begin(), descend_.end(), uint8_t(1));
   std::fill(waiting_shuffles_.begin(), waiting_shuffles_.end(), 0u);
+  std::fill(converged_.begin(), converged_.end(), Converged{});
   for (Lane& l : lanes_) {
     // (The last block left each lane's Exit queued, and no lane on a fiber: a block that failed
     // is its worker's last.)
@@ -444,6 +586,7 @@ bool Worker::issue_one(uint32_t w) {
     if (!ready) return false;
     uint32_t named = 0;  // a warp-synchronous call: the lanes named by its lanes' masks
     IssueGroup& g = groups_[w];
+    if (g.converged) return issue_converged(w);
     if (!g.exact) g = scan_group(w, ready);  // (otherwise kept by join_group as the lanes became ready)
     mask = g.mask;
     named = g.named;
@@ -528,7 +671,9 @@ bool Worker::issue_one(uint32_t w) {
     if (descend_[w] && !(lr.type == ReqType::Access && lr.kind() != AccessKind::Load))
       std::reverse(queue_.data(), queue_.data() + queue_size_);
     make_reference(w, *queue_[0]);
+    const uint32_t pass = pass_;
     run_pass();
+    form_converged(w, pass);
   }
   return true;
 }
@@ -709,6 +854,7 @@ bool Worker::wait_or_fail_warp_sync(uint32_t w, uint32_t mask, Lane* L, int coun
 }
 
 void Worker::report_warp_sync_deadlock() {
+  settle_all_converged();  // (unreachable with one pending: a converged warp always issues)
   for (uint32_t w = 0; w < warps_; ++w) {
     Lane* L = &lanes_[w * kWarpSize];
     const int count = int(lanes_in(w));
@@ -889,6 +1035,7 @@ bool Worker::release_barrier() {
 }
 
 bool Worker::report_barrier_divergence() {
+  settle_all_converged();  // (as in report_warp_sync_deadlock)
   // Barrier divergence: name each barrier with who waits there, and who never will arrive.
   std::map<uint32_t, std::vector<uint32_t>> waiting;  // barrier site -> threads
   std::vector<uint32_t> exited;
@@ -921,6 +1068,7 @@ bool Worker::report_barrier_divergence() {
 }
 
 void Worker::report_budget() {
+  settle_all_converged();  // (so that each lane's oldest entry is where it is)
   std::map<uint32_t, std::vector<uint32_t>> at;
   for (const Lane& l : lanes_)
     if (l.state == LaneState::Ready || l.state == LaneState::AtBarrier) at[site_id(l.req())].push_back(l.linear);

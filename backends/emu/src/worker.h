@@ -105,7 +105,9 @@ static_assert(shuffle_source(WarpOp::ShflDown, 20, 16, 33) == 21 && shuffle_sour
 struct Request {
   const void* loc = nullptr;
   // The tail word (tail()), beside `loc`: same_operation compares the two words at once.
-  uint32_t alloc = 0;  // Access
+  // Access: the allocation. A warp-synchronous call: its member mask (a copy of warp.member_mask,
+  // here so that same_operation compares it too: lanes that agree name the same lanes).
+  uint32_t alloc = 0;
   ReqType type = ReqType::Access;
   SubOp sub = SubOp::Load;  // Load / Store / Atomic is the access kind
   uint8_t width = 0;        // Access: bytes
@@ -296,7 +298,7 @@ class Worker {
   void yield_lane();
   void exit_lane();
   FiberContext fiber_for(Lane& lane);
-  Request& push(const void* loc, ReqType type, SubOp sub);
+  Request& push(const void* loc, ReqType type, SubOp sub, uint32_t alloc_field = 0);
   Request& push_access(const void* key, uint64_t tag, uint64_t byte_offset);
   void posted(bool must_stop);
   void posted_access(Request& r, bool must_stop);
@@ -317,8 +319,8 @@ class Worker {
   [[gnu::noinline]] void file_for_release_cold(Lane& lane);
   bool barrier_sites_agree();
   void meet_failure(Lane& lane);
-  void perform_posted(const Request& r, uint32_t linear);
-  void perform_store(const Request& r, uint64_t value) const;
+  [[gnu::always_inline]] inline void perform_posted(const Request& r, uint32_t linear);  // (issue loops)
+  [[gnu::always_inline]] inline void perform_store(const Request& r, uint64_t value) const;
   SiteRegistry::Key site_of(const Request& r) const;  // the site's registry id and issue key
   uint32_t site_id(const Request& r) const;
   bool issue_one(uint32_t warp);
@@ -380,6 +382,8 @@ class Worker {
     // The group's lanes jumped back (went round a loop): a lane that becomes ready elsewhere
     // may be a round behind them, so the scan decides (place_in_group).
     bool back = false;
+    // The warp issues converged (converged_[w]; settle_converged makes a new group).
+    bool converged = false;
   };
   std::vector<IssueGroup> groups_;
   IssueGroup scan_group(uint32_t w, uint32_t ready);
@@ -499,6 +503,32 @@ class Worker {
   // Per warp, its lanes' queued shuffles that did not take their result at once: while there are
   // none, an issued shuffle has nothing to compute (issue_warp_op).
   std::vector<uint32_t> waiting_shuffles_;
+  // Converged issue. A warp instruction normally moves each issued lane on to its next queued
+  // operation (retire_head: its queue, its ready bit, the warp's next group), about 25
+  // instructions per lane. But when every live lane of a warp ran in the same pass (a block's
+  // start, a barrier's release, or all of them resumed by one issue), each began it with an empty
+  // queue, and when their first `end` operations are the same as the reference lane's (the
+  // eager-shuffle agreement, Lane::agree) and issuable without waiting, the warp's next `end`
+  // instructions are known: entry k of every lane, all of them together, one per issue_one call
+  // (so the warps still take their turns as before). Those are issued straight from the queues
+  // (issue_converged) and the lanes' heads are moved on once, after the last of them
+  // (settle_converged), where retire_head's bookkeeping resumes exactly as it would have. In a
+  // reduction's warp sum this covers the loads and the shuffles (a shuffle in it needs no issue
+  // work when every lane took its result at once).
+  static constexpr uint32_t kMaxWarps = Limits::max_threads_per_block / kWarpSize;
+  static constexpr uint32_t kMinConverged = 4;  // entries (see form_converged)
+  struct Converged {
+    uint32_t mask = 0;  // the warp's live lanes
+    uint8_t next = 0;   // the queue entry the warp issues next
+    uint8_t end = 0;    // entries [next, end) are issued converged
+  };
+  std::vector<Converged> converged_;
+  bool converged_on_ = true;  // LaunchOptions::converged_issue
+  void form_converged(uint32_t w, uint32_t pass);  // after `pass` ran lanes of warp w
+  bool issue_converged(uint32_t w);
+  void settle_converged(uint32_t w);
+  void settle_all_converged();  // before a report that says where lanes are
+
   void next_pass() {
     if (++pass_ == 0) {  // (after 2^32 passes: no lane may look scheduled in the new ones)
       for (Lane& l : lanes_) l.pass = 0;

@@ -13,13 +13,14 @@ namespace ws::emu {
 
 inline uint64_t Request::order() const { return issue_order(site_location(loc)) | uint64_t(sub); }
 
-inline Request& Worker::push(const void* loc, ReqType type, SubOp sub) {
+inline Request& Worker::push(const void* loc, ReqType type, SubOp sub, uint32_t alloc_field) {
   Lane& l = *current_;
   t_barrier_repeat.room = 0;  // the lane's newest entry is no longer the barrier it pointed at
   Request& r = l.queue[(l.head + l.size) % Lane::kQueue];
   r.loc = loc;
-  // The whole tail word: type and sub-operation, the access fields 0 (same_operation compares it).
-  const uint64_t tail = uint64_t(type) << 32 | uint64_t(sub) << 40;
+  // The whole tail word: type and sub-operation, the other access fields 0 (same_operation
+  // compares it).
+  const uint64_t tail = uint64_t(type) << 32 | uint64_t(sub) << 40 | alloc_field;
   std::memcpy(reinterpret_cast<char*>(&r) + offsetof(Request, alloc), &tail, sizeof tail);
   ++l.size;
   return r;
@@ -105,8 +106,9 @@ inline Request& Worker::push_access(const void* key, uint64_t tag, uint64_t byte
 }
 
 // Whether two queued operations would be issued alike: the same site and tail word (type,
-// sub-operation, and for an access the allocation, width and flags; push sets the access fields
-// to 0 for anything else), and for a barrier the same releases.
+// sub-operation, and for an access the allocation, width and flags, for a warp-synchronous call
+// its member mask; push sets the access fields to 0 for anything else), and for a barrier the
+// same releases.
 inline bool same_operation(const Request& a, const Request& b) {
   if (((reinterpret_cast<uintptr_t>(a.loc) ^ reinterpret_cast<uintptr_t>(b.loc)) | (a.tail() ^ b.tail())) != 0)
     return false;
@@ -175,7 +177,7 @@ inline bool Worker::agrees(Lane& x, const Lane& ref, uint32_t t) {
 // rest is post_warp_op_rest.
 inline uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
                                      uint64_t value, int32_t arg, int32_t width) {
-  Request& r = push(site_key(loc), ReqType::WarpOp, SubOp::WarpOp);
+  Request& r = push(site_key(loc), ReqType::WarpOp, SubOp::WarpOp, member_mask);
   r.warp = {value, member_mask, arg, width, op, false};
   Lane& l = *current_;
   const bool tried = l.size > 1 && l.size != Lane::kQueue && is_shuffle(op) && eager_;

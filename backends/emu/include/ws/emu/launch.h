@@ -68,6 +68,10 @@ struct LaunchOptions {
   // the same shuffle along the same operations (worker.h explains why that is the issued value).
   // The trace and the results are the same either way; off is only for tests and benchmarks.
   bool eager_shuffles = true;
+  // A warp whose live lanes all ran in one pass issues the operations they queued alike without
+  // touching each lane's queue per instruction (worker.h, converged issue). The trace and the
+  // results are the same either way; off is only for tests and benchmarks.
+  bool converged_issue = true;
 };
 
 // Hardware limits the emulator enforces before running anything (those of compute capability 9.0).

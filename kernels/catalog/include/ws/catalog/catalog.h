@@ -113,10 +113,12 @@ struct RunConfig {
   unsigned workers = 0;                 // emulator worker threads; 0 = one per core
   uint64_t step_budget = 1u << 22;
   // Emulator: `a[i] = b[j]` and `a[i] += b[j]` do not stop the thread at the load, nor does a
-  // shuffle whose source lane has already been there (emu::LaunchOptions::defer_loads and
-  // eager_shuffles). The same trace and results either way: off only for tests and benchmarks.
+  // shuffle whose source lane has already been there, and a converged warp issues without
+  // per-lane bookkeeping (emu::LaunchOptions::defer_loads, eager_shuffles, converged_issue). The
+  // same trace and results either way: off only for tests and benchmarks.
   bool defer_loads = true;
   bool eager_shuffles = true;
+  bool converged_issue = true;
   // Set it to true (from any thread) to stop a run early: the emulator stops within one
   // scheduling round and the run ends with a "cancelled" error. Null: not cancellable.
   std::shared_ptr<std::atomic<bool>> cancel;

@@ -88,6 +88,7 @@ class EmuBackend {
     opt.step_budget = cfg_.step_budget;
     opt.defer_loads = cfg_.defer_loads;
     opt.eager_shuffles = cfg_.eager_shuffles;
+    opt.converged_issue = cfg_.converged_issue;
     opt.record.blocks = cfg_.record_blocks;
     opt.record.max_events = cfg_.max_events;
     opt.cancel = cfg_.cancel.get();
