@@ -158,7 +158,6 @@ __global__ void divergent_loops(const int* ctl, ws::global_array<int> mem, ws::g
 __global__ void long_straight_runs(const int* ctl, int shuffles, ws::global_array<int> mem, ws::global_array<int> out) {
   const unsigned t = threadIdx.x, lane = t % 32, base = t - lane, n = blockDim.x;
   const unsigned lanes = std::min(32u, n - base);
-  const unsigned all = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
   const int* c = ctl + t * 4;
   const int steps = 4 + c[0] % 9;  // per lane: lanes that end early leave the others' masks
   int v = int(t) * 3 + 1 + int(blockIdx.x) * 100;

@@ -72,6 +72,24 @@ uint64_t warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mas
   return worker().post_warp_op(loc, op, member_mask, value, arg, width);
 }
 
+uint64_t shfl(const std::source_location& loc, uint32_t member_mask, uint64_t value, int32_t src_lane, int32_t width) {
+  return worker().post_warp_op(loc, WarpOp::Shfl, member_mask, value, src_lane, width);
+}
+
+uint64_t shfl_up(const std::source_location& loc, uint32_t member_mask, uint64_t value, int32_t delta, int32_t width) {
+  return worker().post_warp_op(loc, WarpOp::ShflUp, member_mask, value, delta, width);
+}
+
+uint64_t shfl_down(const std::source_location& loc, uint32_t member_mask, uint64_t value, int32_t delta,
+                   int32_t width) {
+  return worker().post_warp_op(loc, WarpOp::ShflDown, member_mask, value, delta, width);
+}
+
+uint64_t shfl_xor(const std::source_location& loc, uint32_t member_mask, uint64_t value, int32_t lane_mask,
+                  int32_t width) {
+  return worker().post_warp_op(loc, WarpOp::ShflXor, member_mask, value, lane_mask, width);
+}
+
 void fence(const std::source_location& loc, bool block_scope) {
   worker().post_fence(loc, block_scope);
 }

@@ -1238,7 +1238,7 @@ uint64_t Worker::post_warp_op_rest(Lane& l, Request& r, bool eager_tried) {
   if (l.size != Lane::kQueue) {
     if (op == WarpOp::SyncWarp) return 0;
     uint64_t eager;
-    if (!eager_tried && is_shuffle(op) && eager_ && try_eager_shuffle(l, r, eager)) {
+    if (!eager_tried && is_shuffle(op) && eager_ && try_eager_shuffle(l, {r.warp.value, r.warp.member_mask, r.warp.arg, r.warp.width, op}, eager)) {
       r.warp.eager = true;
       return eager;
     }

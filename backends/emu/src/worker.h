@@ -307,7 +307,13 @@ class Worker {
   struct IssueGroup;
   void join_group(IssueGroup& g, uint32_t bit, const Request& h);
   [[gnu::noinline]] void place_in_group(IssueGroup& g, uint32_t bit, const Request& h);
-  bool try_eager_shuffle(Lane& l, const Request& r, uint64_t& result);
+  struct ShuffleArgs {
+    uint64_t value;
+    uint32_t member_mask;
+    int32_t arg, width;
+    WarpOp op;
+  };
+  bool try_eager_shuffle(Lane& l, ShuffleArgs s, uint64_t& result);
   static bool agrees(Lane& x, const Lane& ref, uint32_t t);
 
   // After its warp issued the oldest operation of lane i: the lane moves on to its next one.

@@ -115,16 +115,18 @@ inline bool same_operation(const Request& a, const Request& b) {
   return a.type != ReqType::Barrier || (a.barrier.first == b.barrier.first && a.barrier.last == b.barrier.last);
 }
 
-// A shuffle `r` the running lane `l` just queued: its result now if the issue can give no other
+// A shuffle the running lane `l` just queued (its newest entry): its result now if the issue can give no other
 // (see eager shuffles in worker.h); false if the lane must wait for the issue.
-inline bool Worker::try_eager_shuffle(Lane& l, const Request& r, uint64_t& result) {
+// (`s` is the shuffle's operands, passed by value: read back from the queued request, they would
+// be loads, and the shuffle kind a switch, where the hook has them in registers and the kind
+// constant.)
+inline bool Worker::try_eager_shuffle(Lane& l, ShuffleArgs s, uint64_t& result) {
   const int i = int(l.linear % kWarpSize);
-  const auto& w = r.warp;
-  const int src = w.width == kWarpSize ? shuffle_source(w.op, i, kWarpSize, w.arg)
-                                       : shuffle_source(w.op, i, shuffle_width(w.width), w.arg);
+  const int src = s.width == kWarpSize ? shuffle_source(s.op, i, kWarpSize, s.arg)
+                                       : shuffle_source(s.op, i, shuffle_width(s.width), s.arg);
   const uint32_t from_linear = l.linear - uint32_t(i) + uint32_t(src);
   if (src == i || from_linear >= threads_) {  // its own value, whoever else takes part
-    result = w.value;
+    result = s.value;
     return true;
   }
   Lane& from = lanes_[from_linear];
@@ -139,7 +141,7 @@ inline bool Worker::try_eager_shuffle(Lane& l, const Request& r, uint64_t& resul
     // source lane that waits for lanes its mask names (WaitWarp) may be left out of an issue of
     // lanes whose masks do not name it: then the reading lane's mask must name it.
     if (from.size <= t) return false;
-    if (from.state == LaneState::WaitWarp && !(w.member_mask >> src & 1)) return false;
+    if (from.state == LaneState::WaitWarp && !(s.member_mask >> src & 1)) return false;
     for (uint32_t k = 0; k <= t; ++k)
       if (!same_operation(l.queue[k], from.queue[(from.head + k) % Lane::kQueue])) return false;
     result = from.queue[(from.head + t) % Lane::kQueue].warp.value;
@@ -182,7 +184,7 @@ inline uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op,
   Lane& l = *current_;
   const bool tried = l.size > 1 && l.size != Lane::kQueue && is_shuffle(op) && eager_;
   uint64_t eager;
-  if (tried && try_eager_shuffle(l, r, eager)) [[likely]] {
+  if (tried && try_eager_shuffle(l, {value, member_mask, arg, width, op}, eager)) [[likely]] {
     r.warp.eager = true;
     return eager;
   }

@@ -556,24 +556,24 @@ template <class T>
 T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32,
               std::source_location loc = std::source_location::current()) {
   return ws::detail::from_bits<T>(
-      ws::emu::warp_op(loc, ws::WarpOp::Shfl, mask, ws::detail::to_bits(var), src_lane, width));
+      ws::emu::shfl(loc, mask, ws::detail::to_bits(var), src_lane, width));
 }
 template <class T>
 T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32,
                  std::source_location loc = std::source_location::current()) {
-  return ws::detail::from_bits<T>(ws::emu::warp_op(loc, ws::WarpOp::ShflUp, mask,
+  return ws::detail::from_bits<T>(ws::emu::shfl_up(loc, mask,
                                                    ws::detail::to_bits(var), int(delta), width));
 }
 template <class T>
 T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,
                    std::source_location loc = std::source_location::current()) {
-  return ws::detail::from_bits<T>(ws::emu::warp_op(loc, ws::WarpOp::ShflDown, mask,
+  return ws::detail::from_bits<T>(ws::emu::shfl_down(loc, mask,
                                                    ws::detail::to_bits(var), int(delta), width));
 }
 template <class T>
 T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32,
                   std::source_location loc = std::source_location::current()) {
-  return ws::detail::from_bits<T>(ws::emu::warp_op(loc, ws::WarpOp::ShflXor, mask,
+  return ws::detail::from_bits<T>(ws::emu::shfl_xor(loc, mask,
                                                    ws::detail::to_bits(var), lane_mask, width));
 }
 inline unsigned __ballot_sync(unsigned mask, int predicate,

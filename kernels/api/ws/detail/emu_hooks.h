@@ -104,6 +104,13 @@ inline void syncthreads_repeat(const std::source_location& loc) {
 // Warp-synchronous operations. `value` and the result are raw bits of up to 8 bytes.
 uint64_t warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask, uint64_t value,
                  int32_t arg, int32_t width);
+// The shuffles, one call each: the operation is then a constant in the emulator's shuffle path
+// (a shuffle reduction makes five per thread).
+uint64_t shfl(const std::source_location& loc, uint32_t member_mask, uint64_t value, int32_t src_lane, int32_t width);
+uint64_t shfl_up(const std::source_location& loc, uint32_t member_mask, uint64_t value, int32_t delta, int32_t width);
+uint64_t shfl_down(const std::source_location& loc, uint32_t member_mask, uint64_t value, int32_t delta, int32_t width);
+uint64_t shfl_xor(const std::source_location& loc, uint32_t member_mask, uint64_t value, int32_t lane_mask,
+                  int32_t width);
 
 void fence(const std::source_location& loc, bool block_scope);
 
