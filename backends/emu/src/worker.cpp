@@ -242,13 +242,12 @@ void Worker::run_pass() {
 // converged (see Converged in worker.h), and how many.
 void Worker::form_converged(uint32_t w, uint32_t pass) {
   if (!converged_on_ || failed_ || divergent_[w] || warp_pass_[w] != pass) return;
-  Lane& ref = *warp_ref_[w];
-  // The reference lane's entries first (cheapest, and mostly what decides): the ones issuable
-  // at once, and one more of them that every lane keeps, to settle at (entry `end`).
-  uint32_t issuable = 0;
-  while (issuable < ref.size && ref.queue[issuable].type <= ReqType::Fence) ++issuable;
-  if (issuable == 0) return;
-  uint32_t end = std::min<uint32_t>(issuable - 1u, ref.size - 1u);
+  const Lane& ref = *warp_ref_[w];
+  // Entries [0, end) are issued converged, and every lane keeps at least one more (entry `end`,
+  // whatever it is: settle_converged moves the lanes on to it as retire_head would). The
+  // reference lane's entries first (cheapest, and mostly what decides): those issuable at once.
+  uint32_t end = 0;
+  while (end + 1u < ref.size && ref.queue[end].type <= ReqType::Fence) ++end;
   // Worth the lanes' checks below (about 50 instructions a lane) only for a few entries: each
   // saves about 25 a lane (a block's first loads, one or two, are not worth it).
   if (end < kMinConverged) return;
@@ -277,10 +276,6 @@ void Worker::form_converged(uint32_t w, uint32_t pass) {
     Lane& l = L[std::countr_zero(m)];
     if (&l != &ref && !agrees(l, ref, end - 1)) end = l.agree;
   }
-  // Settling leaves each lane at entry `end`: it must be one the lane can issue (it need not be
-  // the same for all), or the lane would have to stop being ready there.
-  for (uint32_t m = mask; m && end; m &= m - 1)
-    if (L[std::countr_zero(m)].queue[end].type > ReqType::Fence) --end;
   if (end < kMinConverged) return;
   converged_[w] = {mask, 0, uint8_t(end)};
   groups_[w].converged = true;
@@ -347,8 +342,9 @@ bool Worker::issue_converged(uint32_t w) {
 }
 
 // The lanes of a converged warp move on to entry `next` at once, as retire_head would have
-// moved them one entry at a time: each joins the warp's next group in lane order, starting
-// from the empty group that forget_group leaves when an issue took every ready lane.
+// moved them one entry at a time, in lane order: a lane whose entry there can issue joins the
+// warp's next group (starting from the empty group that forget_group leaves when an issue took
+// every ready lane); one at a barrier, its exit or a failure leaves the ready set (refresh).
 void Worker::settle_converged(uint32_t w) {
   Converged& c = converged_[w];
   Lane* L = &lanes_[w * kWarpSize];
@@ -358,7 +354,13 @@ void Worker::settle_converged(uint32_t w) {
     Lane& l = L[i];
     l.head = c.next;
     l.size = uint8_t(l.size - c.next);
-    join_group(g, 1u << i, l.req());
+    const Request& h = l.req();
+    if (h.type <= ReqType::Fence) [[likely]] {
+      join_group(g, 1u << i, h);  // (the lane is Ready, its bit in ready_[w] set)
+    } else {
+      refresh(l);
+      if (l.state == LaneState::AtBarrier) file_for_release(l);
+    }
   }
   groups_[w] = g;
   c.mask = 0;
