@@ -478,8 +478,9 @@ class Worker {
   // Eager shuffles. A lane that meets a shuffle normally stops until its warp issues it: its
   // result is another lane's value. But two lanes of a warp that began one run pass with empty
   // queues (every lane the scheduler resumes has one) and have queued the same operations since
-  // (same sites, allocations, kinds, barriers) are issued in the same warp instructions, each of
-  // those operations together: the issue groups are made of the lanes at one site. So when the
+  // (same sites, allocations, kinds, barriers, member masks) are issued in the same warp
+  // instructions, each of those operations together: the issue groups are made of the lanes at
+  // one site. So when the
   // lane a shuffle reads has already run, in this pass, to the same shuffle through the same
   // operations, its value there is the value the issue will give: the lane takes it and runs on
   // (try_eager_shuffle), and the shuffle is still issued and recorded as one warp instruction.
