@@ -201,6 +201,7 @@ FiberContext Worker::fiber_for(Lane& lane) {
 // operation, switches straight to the next lane of the queue, and the last one switches back to
 // the scheduler: one context switch per lane instead of two.
 void Worker::enter(Lane& lane) {
+  assert(lane.head == 0 && lane.size == 0 && "a lane runs only with an empty queue");
   current_ = &lane;
   threadIdx = tids_[lane.linear];
   t_barrier_repeat.room = 0;  // it pointed into the lane that ran before
@@ -1223,7 +1224,7 @@ void Worker::queue_barrier(const void* key) {
   Lane& l = *current_;
   const uint32_t release =
       l.last_barrier == Lane::kNoBarrier ? releases_ + 1 : l.queue[l.last_barrier].barrier.last + 1;
-  l.last_barrier = uint8_t((l.head + l.size) % Lane::kQueue);
+  l.last_barrier = l.size;  // (the running lane's entries are queue[0, size): see Lane::head)
   Request& r = push(key, ReqType::Barrier, SubOp::Barrier);
   r.barrier = {release, release};
   // (Before posted: if the full queue makes the lane stop, the next lane to run clears it.)

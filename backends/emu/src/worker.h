@@ -173,6 +173,8 @@ struct alignas(64) Lane {
   FiberContext fiber;  // the lane, suspended on its fiber (stale while it runs; see on_fiber)
   uint32_t linear = 0;
   LaneState state = LaneState::Running;
+  // `head` is back to 0 whenever the queue empties, and a lane is resumed only when its queue is
+  // empty: so while a lane runs, its entries are queue[0, size) (push writes queue[size]).
   uint8_t head = 0;  // back to 0 whenever the queue empties: a lane that stops at every
   uint8_t size = 0;  // operation uses only queue[0], in the same cache line as this header
   static constexpr uint8_t kNoBarrier = 0xff;
@@ -262,7 +264,7 @@ class Worker {
     Lane& l = *current_;
     const void* key = site_key(loc);
     if (l.size) {
-      Request& tail = l.queue[(l.head + l.size - 1) % Lane::kQueue];
+      Request& tail = l.queue[l.size - 1];  // (the running lane's entries are queue[0, size))
       if (tail.type == ReqType::Barrier && tail.loc == key &&
           tail.barrier.last - tail.barrier.first + 1 < kMaxBarrierRepeat) {
         ++tail.barrier.last;

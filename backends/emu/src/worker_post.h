@@ -16,7 +16,7 @@ inline uint64_t Request::order() const { return issue_order(site_location(loc)) 
 inline Request& Worker::push(const void* loc, ReqType type, SubOp sub, uint32_t alloc_field) {
   Lane& l = *current_;
   t_barrier_repeat.room = 0;  // the lane's newest entry is no longer the barrier it pointed at
-  Request& r = l.queue[(l.head + l.size) % Lane::kQueue];
+  Request& r = l.queue[l.size];  // (a lane runs only with a queue that began empty: Lane::head)
   r.loc = loc;
   // The whole tail word: type and sub-operation, the other access fields 0 (same_operation
   // compares it).
@@ -97,7 +97,7 @@ inline void Worker::refresh(Lane& l) {
 inline Request& Worker::push_access(const void* key, uint64_t tag, uint64_t byte_offset) {
   Lane& l = *current_;
   t_barrier_repeat.room = 0;  // (as push does)
-  Request& r = l.queue[(l.head + l.size) % Lane::kQueue];
+  Request& r = l.queue[l.size];  // (as push does)
   r.loc = key;
   r.access.byte_offset = byte_offset;
   std::memcpy(reinterpret_cast<char*>(&r) + offsetof(Request, alloc), &tag, sizeof tag);
