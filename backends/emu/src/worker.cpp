@@ -87,10 +87,9 @@ uint32_t LaunchState::register_shared(const char* name, std::string_view type, u
   return global_allocs + uint32_t(shared_allocs.size() - 1);
 }
 
-Worker::Worker(LaunchState& launch) : launch_(launch) {
+Worker::Worker(LaunchState& launch) : launch_(launch), lanes_(uint32_t(launch.opt.block.count())) {
   threads_ = uint32_t(launch.opt.block.count());
   warps_ = (threads_ + kWarpSize - 1) / kWarpSize;
-  lanes_.resize(threads_);
   leaving_slots_.reset(new Lane*[size_t(kReleaseRing) * threads_]);
   for (uint32_t k = 0; k < kReleaseRing; ++k) leaving_[k] = {&leaving_slots_[size_t(k) * threads_], 0, threads_};
   stacks_.reserve(threads_);  // (neither ever moves: the switches write free_fibers_' slots)

@@ -197,6 +197,33 @@ struct alignas(64) Lane {
 static_assert(offsetof(Lane, queue) + sizeof(Request) <= 64);
 #endif
 
+// A worker's lanes, in storage kept from one launch to the next (lane_array.cpp): 704 bytes a
+// thread, 180 KB for a block of 256, which malloc would map afresh and unmap at every launch
+// (above its mmap threshold), its first touches of those pages costing a 256-thread launch about
+// 40 us (a one-block launch of reduce 8: 113 us, 34 us with the storage kept).
+class LaneArray {
+ public:
+  explicit LaneArray(uint32_t n);  // n lanes, value-initialized
+  ~LaneArray();
+  LaneArray(const LaneArray&) = delete;
+  LaneArray& operator=(const LaneArray&) = delete;
+  Lane& operator[](size_t i) { return data_[i]; }
+  const Lane& operator[](size_t i) const { return data_[i]; }
+  Lane* data() { return data_; }
+  const Lane* data() const { return data_; }
+  Lane* begin() { return data_; }
+  Lane* end() { return data_ + size_; }
+  const Lane* begin() const { return data_; }
+  const Lane* end() const { return data_ + size_; }
+  const Lane& front() const { return data_[0]; }
+  uint32_t size() const { return size_; }
+
+ private:
+  Lane* data_;
+  uint32_t size_;
+  size_t capacity_;  // lanes the storage has room for
+};
+
 // What one block produced.
 struct BlockRecord {
   bool recorded = false;
@@ -347,7 +374,7 @@ class Worker {
   std::string where(const Lane& lane) const;
 
   LaunchState& launch_;
-  std::vector<Lane> lanes_;
+  LaneArray lanes_;
   std::vector<uint3> tids_;                     // threadIdx of each lane
   std::vector<Diagnostic> pending_failures_;    // the error behind a lane's queued Fail
   uint32_t threads_ = 0;
