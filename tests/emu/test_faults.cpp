@@ -120,6 +120,45 @@ TEST(EmuFaults, AFailureInALaterBlockUnwindsEveryThreadOnce) {
   EXPECT_EQ(destroyed.load(), 3 * 64);  // blocks 0 and 1 to their end, block 2 unwound; 3 never ran
 }
 
+// A failed block's threads are unwound even when their queues are full and a destructor stores
+// while the stack unwinds (its store must not be written past the full queue into the next
+// thread's, which then went without its unwinding: 48 of 64 destructors ran).
+TEST(EmuFaults, ThreadsUnwoundWithFullQueuesRunEveryDestructor) {
+  for (const test::RunAhead mode : test::kRunAheadModes) {
+    SCOPED_TRACE(test::to_string(mode));
+    emu::Memory mem;
+    auto a = mem.upload<int>("a", std::vector<int>(128, 0));
+    std::atomic<int> destroyed{0};
+    std::atomic<int>* counter = &destroyed;
+    auto r = emu::launch(mem, test::options(1, 64, mode), {}, [=] { failure_unwinds_full_queues(a, counter); });
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.trace.diagnostics.at(0).code, "out-of-bounds");
+    EXPECT_EQ(r.trace.diagnostics.at(0).thread, 0u);
+    EXPECT_EQ(destroyed.load(), 64);
+  }
+}
+
+// A runaway loop stopped by the step budget while the warp issues a converged run of stores: the
+// report says where the threads are (the fifth store), as when each lane is moved on by itself.
+TEST(EmuFaults, TheStepBudgetReportSaysWhereAConvergedWarpIs) {
+  std::string first;
+  for (const test::RunAhead mode : test::kRunAheadModes) {
+    SCOPED_TRACE(test::to_string(mode));
+    emu::Memory mem;
+    auto a = mem.upload<int>("a", test::iota_input(256));
+    emu::LaunchOptions o = test::options(1, 32, mode);
+    o.step_budget = 4;  // the load and the first four stores
+    auto r = emu::launch(mem, o, {}, [=] { stores_then_spin(a); });
+    ASSERT_FALSE(r.ok());
+    ASSERT_EQ(r.trace.diagnostics.at(0).code, "step-budget");
+    const std::string& msg = r.trace.diagnostics[0].message;
+    EXPECT_NE(r.trace.sites.at(r.trace.diagnostics[0].site).text.find("a[160 + t] = v + 4;"), std::string::npos)
+        << msg;
+    if (first.empty()) first = msg;
+    EXPECT_EQ(msg, first);
+  }
+}
+
 // Kernel code that throws and catches its own exceptions runs on as usual.
 TEST(EmuFaults, KernelCodeCatchesItsOwnExceptions) {
   emu::Memory mem;

@@ -525,3 +525,53 @@ __global__ void syncwarp_naming_exited_lanes(ws::global_array<int> a) {
   a[160 + t] = v + 4;
   a[192 + t] = v + 5;
 }
+
+// A local whose destructor stores (two stores): it runs when the thread returns, or when the
+// block fails and the emulator unwinds the thread's stack.
+struct StoresWhenDestroyed {
+  ws::global_array<int> a;
+  unsigned i;
+  std::atomic<int>* destroyed;
+  ~StoresWhenDestroyed() {
+    ++*destroyed;
+    a[i] = 5;
+    a[(i + 1) % 64] = 6;
+  }
+};
+
+// Thread 0 stores out of bounds (the block fails); the others queue 40 stores, stopping each
+// time their queue is full, so they are unwound with a full queue.
+__global__ void failure_unwinds_full_queues(ws::global_array<int> a, std::atomic<int>* destroyed) {
+  const unsigned t = threadIdx.x;
+  StoresWhenDestroyed guard{a, t, destroyed};
+  if (t == 0) a[100000] = 1;
+  for (int i = 0; i < 40; ++i) a[64 + t] = i;
+}
+
+// Odd lanes exit; the even ones stop at a load, queue four stores, then a __syncwarp whose mask
+// is lane 30's own (the even lanes) but every lane's for the others: the masks differ, an error.
+__global__ void syncwarp_masks_differ(ws::global_array<int> a) {
+  const unsigned t = threadIdx.x;
+  if (t % 2) return;
+  const int v = a[t];
+  a[32 + t] = v;
+  a[64 + t] = v + 1;
+  a[96 + t] = v + 2;
+  a[128 + t] = v + 3;
+  __syncwarp(t == 30 ? 0x55555555u : 0xffffffffu);
+  a[160 + t] = v + 4;
+}
+
+// Every lane stops at a load, then queues six stores at six sites and spins: a runaway loop the
+// step budget stops, whose report says where the threads were.
+__global__ void stores_then_spin(ws::global_array<int> a) {
+  const unsigned t = threadIdx.x;
+  int v = a[t];
+  a[32 + t] = v;
+  a[64 + t] = v + 1;
+  a[96 + t] = v + 2;
+  a[128 + t] = v + 3;
+  a[160 + t] = v + 4;
+  a[192 + t] = v + 5;
+  for (;;) a[224 + t] = ++v;
+}

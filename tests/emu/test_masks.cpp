@@ -247,6 +247,25 @@ TEST(EmuMasks, ASyncwarpNamingExitedLanesIsReportedAfterAConvergedRun) {
   EXPECT_NE(first.find("__syncwarp"), std::string::npos) << first;
 }
 
+// Lanes that pass different masks to one __syncwarp: an error in every mode. (Two lanes'
+// operations are the same only if their masks are: a converged warp must not issue it as one.)
+TEST(EmuMasks, ASyncwarpWhoseMasksDifferIsReportedAfterAConvergedRun) {
+  std::string first;
+  for (const test::RunAhead mode : test::kRunAheadModes) {
+    SCOPED_TRACE(test::to_string(mode));
+    emu::Memory mem;
+    auto a = mem.upload<int>("a", test::iota_input(192));
+    auto r = emu::launch(mem, test::options(1, 32, mode), {}, [=] { syncwarp_masks_differ(a); });
+    ASSERT_FALSE(r.ok());
+    ASSERT_EQ(r.trace.diagnostics.size(), 1u);
+    EXPECT_EQ(masks(events_at(r.trace, "a[128 + t] = v + 3;", EventType::Access, AccessKind::Store, 0, 0)),
+              (std::vector<uint32_t>{0x55555555u}));
+    if (first.empty()) first = r.trace.diagnostics[0].message;
+    EXPECT_EQ(r.trace.diagnostics[0].message, first);
+  }
+  EXPECT_NE(first.find("__syncwarp"), std::string::npos) << first;
+}
+
 // One store site that even lanes reach with a copy (`dst = src`, its load deferred) and odd lanes
 // with a value: one warp instruction after the even lanes' load, as when nothing is deferred.
 TEST(EmuMasks, ACopyAndAValueStoredAtOneSiteAreOneInstruction) {

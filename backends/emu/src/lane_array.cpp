@@ -18,6 +18,7 @@ class LaneBlocks {
     static LaneBlocks& blocks = *new LaneBlocks;  // never destroyed: workers may finish after main()
     return blocks;
   }
+  LaneBlocks() { kept_.reserve(kKept); }  // (give, called from a destructor, never allocates)
 
   Lane* take(size_t n, size_t& capacity) {
     {

@@ -140,6 +140,10 @@ Worker::~Worker() {
   queue_size_ = 0;
   for (Lane& l : lanes_) {
     if (!l.on_fiber) continue;
+    // Its queued operations no longer matter, and a running lane writes its next one at
+    // queue[size] (Lane::head): a destructor in the kernel that stores while the stack unwinds
+    // must find the queue empty, not write past a full one into the next lane.
+    l.head = l.size = 0;
     current_ = &l;
     fiber_swap(scheduler_, l.fiber);
   }
