@@ -575,3 +575,9 @@ __global__ void stores_then_spin(ws::global_array<int> a) {
   a[192 + t] = v + 5;
   for (;;) a[224 + t] = ++v;
 }
+
+// a[t] += t over a grid: the launch-level test of many launches at once.
+__global__ void add_index(ws::global_array<int> a) {
+  const unsigned t = threadIdx.x + blockIdx.x * blockDim.x;
+  a[t] = a[t] + int(t);
+}

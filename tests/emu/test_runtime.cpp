@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <thread>
 #include <tuple>
 
 #include "emu_test_util.h"
@@ -474,4 +475,29 @@ TEST(EmuRuntime, ShufflesFollowPtxForEveryModeOffsetAndWidth) {
     EXPECT_EQ(at(shuffle_cases::kUp, 1, 8, 40), 1040);      // lane 8 of warp 1 is first in its segment
     EXPECT_EQ(at(shuffle_cases::kIdx, -1, 32, 3), 1031);    // source lane -1 is lane 31
   }
+}
+
+// Launches from three threads at once, each with one to three workers: each launch gets helper
+// threads of its own (helper_threads.h) and lane storage of its own (LaneArray), whatever the
+// others hold, and every result is right.
+TEST(EmuRuntime, LaunchesFromSeveralThreadsAtOnceEachGetTheirOwnWorkers) {
+  std::atomic<int> wrong{0};
+  auto launches = [&](int seed) {
+    for (int i = 0; i < 60; ++i) {
+      const uint32_t block = std::vector<uint32_t>{32, 1024, 96, 256, 512, 64}[size_t(i + seed) % 6];
+      const uint32_t grid = 1 + uint32_t(i % 5);
+      emu::Memory mem;
+      auto a = mem.upload<int>("a", std::vector<int>(size_t(block) * grid, 1));
+      auto r = emu::launch(mem, test::options(grid, block, unsigned(1 + i % 3)), {}, [=] { add_index(a); });
+      const std::vector<int> got = mem.download(a);
+      bool right = r.ok();
+      for (size_t t = 0; t < got.size(); ++t) right = right && got[t] == 1 + int(t);
+      if (!right) ++wrong;
+    }
+  };
+  std::thread t1(launches, 0), t2(launches, 3), t3(launches, 1);
+  t1.join();
+  t2.join();
+  t3.join();
+  EXPECT_EQ(wrong.load(), 0);
 }

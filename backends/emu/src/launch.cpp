@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "fiber_stack.h"
+#include "helper_threads.h"
 #include "site_registry.h"
 #include "worker.h"
 #include "ws/trace/sources.h"
@@ -270,11 +271,12 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
     }
   };
   {
-    // The calling thread is one of the workers: one thread fewer to start per launch.
-    std::vector<std::jthread> pool;
-    for (unsigned i = 1; i < workers; ++i) pool.emplace_back(work);
+    // The calling thread is one of the workers; the others are helper threads kept between
+    // launches (helper_threads.h).
+    const std::function<void()> job = work;
+    HelperThreads::Batch helpers(workers - 1, job);
     work();
-  }  // (joins the others)
+  }  // (waits for the others)
 
   merge(t, records, state.opt.record, result.issued_instructions, result.lane_accesses);
   if (!worker_error.empty()) {
