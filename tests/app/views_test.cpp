@@ -346,15 +346,20 @@ TEST(Session, NewerRequestWins) {
   EXPECT_TRUE(it->second.passed);
 }
 
-// A long run (2^22 elements, every block recorded: seconds on the emulator) stops on Cancel, and
-// the panels get a "cancelled" message rather than a result.
-TEST(Session, CancelStopsALongRun) {
-  Session s;
+// Requests a long run (2^22 elements, every block recorded: seconds on the emulator) and waits
+// until it runs.
+static void start_a_long_run(Session& s) {
   RunRequest r = reduce("1", 256, 1 << 22);
   r.config.record_blocks.clear();
   s.request(r);
   for (int i = 0; i < 200 && s.busy_text().rfind("running", 0) != 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+// A long run stops on Cancel, and the panels get a "cancelled" message rather than a result.
+TEST(Session, CancelStopsALongRun) {
+  Session s;
+  start_a_long_run(s);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   s.cancel();
   ASSERT_TRUE(s.wait_idle(std::chrono::seconds(30)));
@@ -368,11 +373,7 @@ TEST(Session, CancelStopsALongRun) {
 // worker, so no run goes on while statics are destroyed.
 TEST(Session, StopCancelsTheRunGoingAndJoins) {
   Session s;
-  RunRequest r = reduce("1", 256, 1 << 22);
-  r.config.record_blocks.clear();
-  s.request(r);
-  for (int i = 0; i < 200 && s.busy_text().rfind("running", 0) != 0; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  start_a_long_run(s);
   ASSERT_EQ(s.busy_text().rfind("running", 0), 0u) << s.busy_text();
   s.stop();
   EXPECT_TRUE(s.busy_text().empty()) << s.busy_text();  // nothing runs or waits to run

@@ -510,10 +510,11 @@ __global__ void write_then_read_after_barrier(ws::global_array<int> a, ws::globa
 }
 
 // The odd lanes exit at once; the even ones stop at a load, then queue a run of stores and a
-// __syncwarp whose mask names the exited lanes too (an error: they never reach it). The even lanes
-// resume together, so the scheduler issues their stores converged: the __syncwarp must still
-// be reported, not issued with them.
-__global__ void syncwarp_naming_exited_lanes(ws::global_array<int> a) {
+// __syncwarp that cannot complete: its mask names the exited lanes (`lane30_mask` all lanes), or
+// lane 30 passes a mask of its own (`lane30_mask` the even lanes) that the others' do not match.
+// The even lanes resume together, so the scheduler issues their stores converged: the __syncwarp
+// must still be reported, not issued with them.
+__global__ void syncwarp_that_cannot_complete(ws::global_array<int> a, unsigned lane30_mask) {
   const unsigned t = threadIdx.x;
   if (t % 2) return;
   const int v = a[t];
@@ -521,7 +522,7 @@ __global__ void syncwarp_naming_exited_lanes(ws::global_array<int> a) {
   a[64 + t] = v + 1;
   a[96 + t] = v + 2;
   a[128 + t] = v + 3;
-  __syncwarp(0xffffffffu);
+  __syncwarp(t == 30 ? lane30_mask : 0xffffffffu);
   a[160 + t] = v + 4;
   a[192 + t] = v + 5;
 }
@@ -546,20 +547,6 @@ __global__ void failure_unwinds_full_queues(ws::global_array<int> a, std::atomic
   StoresWhenDestroyed guard{a, t, destroyed};
   if (t == 0) a[100000] = 1;
   for (int i = 0; i < 40; ++i) a[64 + t] = i;
-}
-
-// Odd lanes exit; the even ones stop at a load, queue four stores, then a __syncwarp whose mask
-// is lane 30's own (the even lanes) but every lane's for the others: the masks differ, an error.
-__global__ void syncwarp_masks_differ(ws::global_array<int> a) {
-  const unsigned t = threadIdx.x;
-  if (t % 2) return;
-  const int v = a[t];
-  a[32 + t] = v;
-  a[64 + t] = v + 1;
-  a[96 + t] = v + 2;
-  a[128 + t] = v + 3;
-  __syncwarp(t == 30 ? 0x55555555u : 0xffffffffu);
-  a[160 + t] = v + 4;
 }
 
 // Every lane stops at a load, then queues six stores at six sites and spins: a runaway loop the

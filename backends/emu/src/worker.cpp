@@ -242,6 +242,39 @@ void Worker::run_pass() {
   next_pass();
 }
 
+// The event of warp w's instruction `lr` (site `site`) over the lanes of `mask`: its place in
+// the block's issue order and the warp's steps. (Both issue paths: issue_one, issue_converged.)
+[[gnu::always_inline]] inline Event Worker::issued_event(uint32_t w, uint32_t mask, SiteRegistry::Key site) {
+  Event e;
+  e.block = block_;
+  e.warp = uint16_t(w);
+  e.site = site.id;
+  e.mask = mask;
+  e.step = warp_steps_[w]++;
+  e.time = clock_++;
+  ++record_->issued;
+  return e;
+}
+
+// An access's event: what it is, its lanes' offsets recorded (a recorded block) and counted.
+[[gnu::always_inline]] inline void Worker::record_access(Event& e, const Request& lr, uint32_t mask,
+                                                          const uint64_t* offsets, uint32_t lanes) {
+  BlockRecord& rec = *record_;
+  rec.lane_accesses += lanes;
+  e.type = EventType::Access;
+  e.kind = lr.kind();
+  e.width = lr.width;
+  e.space = lr.space();
+  e.op = uint8_t(lr.atomic());
+  e.flags = lr.flags();
+  e.alloc = lr.alloc;
+  if (rec.recorded) {
+    e.lane_begin = rec.lanes.size();
+    rec.lanes.insert(rec.lanes.end(), offsets, offsets + lanes);
+  }
+  if (launch_.opt.record.count_every_block) count_access(rec, e.site, lr, mask, {offsets, lanes});
+}
+
 // After a pass that ran lanes of warp `w`: whether its next instructions can be issued
 // converged (see Converged in worker.h), and how many.
 void Worker::form_converged(uint32_t w, uint32_t pass) {
@@ -294,16 +327,8 @@ bool Worker::issue_converged(uint32_t w) {
   const uint32_t base = w * kWarpSize, mask = c.mask, k = c.next;
   Lane* L = &lanes_[base];
   const Request lr = L[std::countr_zero(mask)].queue[k];
-  BlockRecord& rec = *record_;
-  Event e;
-  e.block = block_;
-  e.warp = uint16_t(w);
   const SiteRegistry::Key site = site_of(lr);
-  e.site = site.id;
-  e.mask = mask;
-  e.step = warp_steps_[w]++;
-  e.time = clock_++;
-  ++rec.issued;
+  Event e = issued_event(w, mask, site);
   remember_issue(w, mask, site.order | uint64_t(lr.sub));
   switch (lr.type) {
     case ReqType::Access: {
@@ -315,19 +340,7 @@ bool Worker::issue_converged(uint32_t w) {
         offsets[lanes++] = r.access.byte_offset;
         if (r.access.store_to) perform_posted(r, base + uint32_t(i));
       }
-      rec.lane_accesses += lanes;
-      e.type = EventType::Access;
-      e.kind = lr.kind();
-      e.width = lr.width;
-      e.space = lr.space();
-      e.op = uint8_t(lr.atomic());
-      e.flags = lr.flags();
-      e.alloc = lr.alloc;
-      if (rec.recorded) {
-        e.lane_begin = rec.lanes.size();
-        rec.lanes.insert(rec.lanes.end(), offsets, offsets + lanes);
-      }
-      if (launch_.opt.record.count_every_block) count_access(rec, e.site, lr, mask, {offsets, lanes});
+      record_access(e, lr, mask, offsets, lanes);
       break;
     }
     case ReqType::WarpOp:
@@ -340,7 +353,7 @@ bool Worker::issue_converged(uint32_t w) {
       e.op = lr.block_scope ? 1 : 0;
       break;
   }
-  if (rec.recorded) rec.events.push_back(e);
+  if (record_->recorded) record_->events.push_back(e);
   if (++c.next == c.end) settle_converged(w);
   return true;
 }
@@ -603,18 +616,10 @@ bool Worker::issue_one(uint32_t w) {
   // (A copy: the issued lanes move on to their next operation below.)
   const Request lr = L[std::countr_zero(mask)].req();
 
-  BlockRecord& rec = *record_;
-  Event e;
-  e.block = block_;
-  e.warp = uint16_t(w);
   // The site's registry id, and its issue key (for the loop rounds below), from one cache lookup.
   const SiteRegistry::Key site = site_of(lr);
-  e.site = site.id;
   const uint64_t key = site.order | uint64_t(lr.sub);
-  e.mask = mask;
-  e.step = warp_steps_[w]++;
-  e.time = clock_++;
-  ++rec.issued;
+  Event e = issued_event(w, mask, site);
   // The issued lanes leave the ready set; each goes on to its next queued operation (and is
   // ready again if that can issue) or, with nothing queued, resumes at run_queue below.
   if (const bool left = ready_[w] & ~mask; left || divergent_[w]) note_issue(w, mask, left, key);
@@ -637,19 +642,7 @@ bool Worker::issue_one(uint32_t w) {
         if (r.access.store_to) perform_posted(r, base + uint32_t(i));
         retire_head(L[i], i, ready, group, false);
       }
-      rec.lane_accesses += lanes;
-      e.type = EventType::Access;
-      e.kind = lr.kind();
-      e.width = lr.width;
-      e.space = lr.space();
-      e.op = uint8_t(lr.atomic());
-      e.flags = lr.flags();
-      e.alloc = lr.alloc;
-      if (rec.recorded) {
-        e.lane_begin = rec.lanes.size();
-        rec.lanes.insert(rec.lanes.end(), offsets, offsets + lanes);
-      }
-      if (launch_.opt.record.count_every_block) count_access(rec, e.site, lr, mask, {offsets, lanes});
+      record_access(e, lr, mask, offsets, lanes);
       break;
     }
     case ReqType::WarpOp:
@@ -669,7 +662,7 @@ bool Worker::issue_one(uint32_t w) {
   }
   ready_[w] = ready;
   groups_[w] = group;
-  if (rec.recorded) rec.events.push_back(e);
+  if (record_->recorded) record_->events.push_back(e);
   // Lanes whose queue is now empty resume (and perform their loads and atomics, and their stores
   // wider than 8 bytes), in the warp's order; lowest first after an atomic or a store, which they
   // perform in that order (the highest lane's store is the one left, as on a GPU).

@@ -359,6 +359,8 @@ class Worker {
   SiteRegistry::Key site_of(const Request& r) const;  // the site's registry id and issue key
   uint32_t site_id(const Request& r) const;
   bool issue_one(uint32_t warp);
+  Event issued_event(uint32_t w, uint32_t mask, SiteRegistry::Key site);
+  void record_access(Event& e, const Request& lr, uint32_t mask, const uint64_t* offsets, uint32_t lanes);
   void issue_warp_op(uint32_t mask, Lane* lanes, uint64_t* results);
   // (Inlined into issue_one, its one caller: it runs at every warp memory instruction.)
   [[gnu::always_inline]] inline void count_access(BlockRecord& rec, uint32_t site, const Request& r,
