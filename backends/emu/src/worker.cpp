@@ -304,7 +304,7 @@ void Worker::form_converged(uint32_t w, uint32_t pass) {
   // A warp-synchronous call names only live lanes (else the warp waits for the others, or fails:
   // wait_or_fail_warp_sync).
   for (uint32_t k = 0; k < end; ++k)
-    if (ref.queue[k].type == ReqType::WarpOp && (ref.queue[k].warp.member_mask & ~mask)) {
+    if (ref.queue[k].type == ReqType::WarpOp && (ref.queue[k].member_mask() & ~mask)) {
       end = k;
       break;
     }
@@ -346,7 +346,7 @@ bool Worker::issue_converged(uint32_t w) {
     case ReqType::WarpOp:
       e.type = EventType::WarpSync;
       e.op = uint8_t(lr.warp.op);
-      e.alloc = lr.warp.member_mask;  // Event::aux()
+      e.alloc = lr.member_mask();  // Event::aux()
       break;
     default:  // a fence (form_converged takes nothing else)
       e.type = EventType::Fence;
@@ -459,7 +459,7 @@ void Worker::place_in_group(IssueGroup& g, uint32_t bit, const Request& h) {
   if (key < g.key)  // the smallest key so far: a group of its own (inexact if the last one was:
                     // a lane left to the scan may come first)
     g = {key, h.loc, h.type == ReqType::Access ? h.group_tail() : 0, bit,
-         h.type == ReqType::WarpOp ? h.warp.member_mask : 0, g.exact, false, back};
+         h.type == ReqType::WarpOp ? h.member_mask() : 0, g.exact, false, back};
   else if (key == g.key)
     g.exact = false;  // the same key, something else (another allocation at the site)
 }
@@ -648,7 +648,7 @@ bool Worker::issue_one(uint32_t w) {
     case ReqType::WarpOp:
       e.type = EventType::WarpSync;
       e.op = uint8_t(lr.warp.op);
-      e.alloc = lr.warp.member_mask;  // Event::aux()
+      e.alloc = lr.member_mask();  // Event::aux()
       issue_warp_op(mask, L, &results_[base]);
       for (uint32_t m = mask; m; m &= m - 1) retire_head(L[std::countr_zero(m)], std::countr_zero(m), ready, group, true);
       break;
@@ -716,7 +716,7 @@ Worker::IssueGroup Worker::scan_group(uint32_t w, uint32_t ready) {
     for (uint32_t m = at_best; m; m &= m - 1)
       if (L[std::countr_zero(m)].req().group_tail() != g.tail) g.mask &= ~(m & -m), g.exact = false;
   } else if (lead.type == ReqType::WarpOp) {
-    for (uint32_t m = at_best; m; m &= m - 1) g.named |= L[std::countr_zero(m)].req().warp.member_mask;
+    for (uint32_t m = at_best; m; m &= m - 1) g.named |= L[std::countr_zero(m)].req().member_mask();
   }
   return g;
 }
@@ -736,12 +736,12 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L, uint64_t* result) {
       uint64_t vote = 0;
       for (uint32_t m = mask; m; m &= m - 1) {
         const int i = std::countr_zero(m);
-        const auto& r = L[i].req().warp;
-        if (r.value && (r.member_mask >> i & 1)) vote |= 1ull << i;
+        const Request& r = L[i].req();
+        if (r.warp.value && (r.member_mask() >> i & 1)) vote |= 1ull << i;
       }
       for (uint32_t m = mask; m; m &= m - 1) {
         const int i = std::countr_zero(m);
-        const uint32_t named = L[i].req().warp.member_mask;
+        const uint32_t named = L[i].req().member_mask();
         result[i] = op == WarpOp::Ballot ? vote & named
                       : op == WarpOp::Any  ? (vote & named) != 0
                                            : (vote & named) == (named & mask);
@@ -806,7 +806,7 @@ uint32_t Worker::complete_warp_sync_group(Lane* L, int count) const {
       const Request& r = L[j].req();
       const bool here = (L[j].state == LaneState::WaitWarp || L[j].state == LaneState::Ready) &&
                         r.type == ReqType::WarpOp && r.loc == first.loc;
-      if (here) group |= 1u << j, named |= r.warp.member_mask;
+      if (here) group |= 1u << j, named |= r.member_mask();
     }
     if ((named & ~group) == 0) return group;
     return 0;  // the lowest waiting group is still incomplete
@@ -819,7 +819,7 @@ bool Worker::wait_or_fail_warp_sync(uint32_t w, uint32_t mask, Lane* L, int coun
   // warp; if they exited, wait at a barrier, or do not exist, they never will.
   const Request& lr = L[std::countr_zero(mask)].req();
   uint32_t named = 0;
-  for (uint32_t m = mask; m; m &= m - 1) named |= L[std::countr_zero(m)].req().warp.member_mask;
+  for (uint32_t m = mask; m; m &= m - 1) named |= L[std::countr_zero(m)].req().member_mask();
   for (uint32_t missing = named & ~mask; missing; missing &= missing - 1) {
     const int ml = std::countr_zero(missing);
     std::string why;
@@ -859,7 +859,7 @@ void Worker::report_warp_sync_deadlock() {
     const int count = int(lanes_in(w));
     uint32_t waiting = 0, named = 0;
     for (int i = 0; i < count; ++i)
-      if (L[i].state == LaneState::WaitWarp) waiting |= 1u << i, named |= L[i].req().warp.member_mask;
+      if (L[i].state == LaneState::WaitWarp) waiting |= 1u << i, named |= L[i].req().member_mask();
     if (!waiting) continue;
     const int ml = std::countr_zero(named & ~waiting);
     const Request& lr = L[std::countr_zero(waiting)].req();
@@ -1237,7 +1237,8 @@ uint64_t Worker::post_warp_op_rest(Lane& l, Request& r, bool eager_tried) {
   if (l.size != Lane::kQueue) {
     if (op == WarpOp::SyncWarp) return 0;
     uint64_t eager;
-    if (!eager_tried && is_shuffle(op) && eager_ && try_eager_shuffle(l, {r.warp.value, r.warp.member_mask, r.warp.arg, r.warp.width, op}, eager)) {
+    const ShuffleArgs args{r.warp.value, r.member_mask(), r.warp.arg, r.warp.width, op};
+    if (!eager_tried && is_shuffle(op) && eager_ && try_eager_shuffle(l, args, eager)) {
       r.warp.eager = true;
       return eager;
     }

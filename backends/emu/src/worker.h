@@ -105,8 +105,8 @@ static_assert(shuffle_source(WarpOp::ShflDown, 20, 16, 33) == 21 && shuffle_sour
 struct Request {
   const void* loc = nullptr;
   // The tail word (tail()), beside `loc`: same_operation compares the two words at once.
-  // Access: the allocation. A warp-synchronous call: its member mask (a copy of warp.member_mask,
-  // here so that same_operation compares it too: lanes that agree name the same lanes).
+  // Access: the allocation. A warp-synchronous call: its member mask (member_mask(); here, in the
+  // tail word, so that same_operation compares it too: lanes that agree name the same lanes).
   uint32_t alloc = 0;
   ReqType type = ReqType::Access;
   SubOp sub = SubOp::Load;  // Load / Store / Atomic is the access kind
@@ -123,8 +123,7 @@ struct Request {
       uint64_t value;
     } access;
     struct {
-      uint64_t value;  // the lane's operand
-      uint32_t member_mask;
+      uint64_t value;  // the lane's operand (its member mask is `alloc`: member_mask())
       int32_t arg;
       int32_t width;
       WarpOp op;
@@ -142,6 +141,7 @@ struct Request {
   Request() : access{} {}
   uint64_t order() const;  // the issue-order key (see issue_order): computed, not stored
   AccessKind kind() const { return AccessKind(sub); }
+  uint32_t member_mask() const { return alloc; }  // WarpOp
   MemSpace space() const { return MemSpace(bits & 1); }
   uint8_t flags() const { return (bits >> 1) & 1; }
   bool deferred() const { return bits & kTagDeferred; }

@@ -54,7 +54,7 @@ inline void Worker::join_group(IssueGroup& g, uint32_t bit, const Request& h) {
   // instruction: it joins it (one site, one sub-operation: one key).
   if (h.loc == g.loc && (h.type != ReqType::Access || h.group_tail() == g.tail)) [[likely]] {
     g.mask |= bit;
-    if (h.type == ReqType::WarpOp) g.named |= h.warp.member_mask;
+    if (h.type == ReqType::WarpOp) g.named |= h.member_mask();
     return;
   }
   place_in_group(g, bit, h);
@@ -115,8 +115,8 @@ inline bool same_operation(const Request& a, const Request& b) {
   return a.type != ReqType::Barrier || (a.barrier.first == b.barrier.first && a.barrier.last == b.barrier.last);
 }
 
-// A shuffle the running lane `l` just queued (its newest entry): its result now if the issue can give no other
-// (see eager shuffles in worker.h); false if the lane must wait for the issue.
+// A shuffle the running lane `l` just queued (its newest entry, queue[t]): its result now if the
+// issue can give no other (see eager shuffles in worker.h); false if the lane must wait for it.
 // (`s` is the shuffle's operands, passed by value: read back from the queued request, they would
 // be loads, and the shuffle kind a switch, where the hook has them in registers and the kind
 // constant.)
@@ -130,12 +130,12 @@ inline bool Worker::try_eager_shuffle(Lane& l, ShuffleArgs s, uint64_t& result) 
     return true;
   }
   Lane& from = lanes_[from_linear];
-  const uint32_t t = l.size - 1u;  // r's place (the lane began the pass with an empty queue)
+  const uint32_t t = l.size - 1u;  // the shuffle's place (the lane began the pass with an empty queue)
   if (from.pass != pass_) {
     // The source lane does not run in this pass: its queued operations stay as they are until
     // the warp issues them. A warp instruction takes every lane whose oldest operation is at its
-    // site (and, for an access, its allocation and kind), so if this lane's operations up to r
-    // are the same as the source lane's next ones, r and the source's matching shuffle are issued
+    // site (and, for an access, its allocation and kind), so if this lane's operations up to the
+    // shuffle are the same as the source lane's next ones, the two shuffles are issued
     // together, one pair at a time. (A block's lanes that stopped at a load and run again, e.g.
     // lanes 0-7 of a block sum's second warp sum, read lanes that waited at the shuffle.) But a
     // source lane that waits for lanes its mask names (WaitWarp) may be left out of an issue of
@@ -152,7 +152,7 @@ inline bool Worker::try_eager_shuffle(Lane& l, ShuffleArgs s, uint64_t& result) 
     if (from.size == 0) descend_[l.linear / kWarpSize] = src > i;
     return false;
   }
-  // Both lanes queued the same operations as their warp's reference lane, up to r's place.
+  // Both lanes queued the same operations as their warp's reference lane, up to the shuffle.
   const Lane& ref = *warp_ref_[l.linear / kWarpSize];
   if (!agrees(l, ref, t) || !agrees(from, ref, t)) return false;
   result = from.queue[t].warp.value;
@@ -180,7 +180,7 @@ inline bool Worker::agrees(Lane& x, const Lane& ref, uint32_t t) {
 inline uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
                                      uint64_t value, int32_t arg, int32_t width) {
   Request& r = push(site_key(loc), ReqType::WarpOp, SubOp::WarpOp, member_mask);
-  r.warp = {value, member_mask, arg, width, op, false};
+  r.warp = {value, arg, width, op, false};
   Lane& l = *current_;
   const bool tried = l.size > 1 && l.size != Lane::kQueue && is_shuffle(op) && eager_;
   uint64_t eager;
