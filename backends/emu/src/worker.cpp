@@ -380,8 +380,7 @@ void Worker::settle_converged(uint32_t w) {
     }
   }
   groups_[w] = g;
-  c.mask = 0;
-  c.next = c.end = 0;
+  c = Converged{};
 }
 
 void Worker::settle_all_converged() {

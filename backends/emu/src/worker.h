@@ -200,7 +200,7 @@ static_assert(offsetof(Lane, queue) + sizeof(Request) <= 64);
 // A worker's lanes, in storage kept from one launch to the next (lane_array.cpp): 704 bytes a
 // thread, 180 KB for a block of 256, which malloc would map afresh and unmap at every launch
 // (above its mmap threshold), its first touches of those pages costing a 256-thread launch about
-// 40 us (a one-block launch of reduce 8: 113 us, 34 us with the storage kept).
+// 40 us (a one-block launch of reduce 8: 113 us, 42 us with the storage kept).
 class LaneArray {
  public:
   explicit LaneArray(uint32_t n);  // n lanes, value-initialized
@@ -419,7 +419,9 @@ class Worker {
     // The group's lanes jumped back (went round a loop): a lane that becomes ready elsewhere
     // may be a round behind them, so the scan decides (place_in_group).
     bool back = false;
-    // The warp issues converged (converged_[w]; settle_converged makes a new group).
+    // The warp issues converged (converged_[w] has the entries; settle_converged makes a new
+    // group). A copy of `converged_[w].next < converged_[w].end`, here so that issue_one tells
+    // the two paths apart from the group it reads anyway.
     bool converged = false;
   };
   std::vector<IssueGroup> groups_;
