@@ -57,7 +57,7 @@ RunRequest default_request() {
   r.config.variant = "1";
   r.config.n = 4096;
   r.config.block = {256, 1, 1};
-  r.config.record_blocks = {0, 1, 2, 3};
+  r.config.record.blocks = {0, 1, 2, 3};
   return r;
 }
 

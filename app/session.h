@@ -14,7 +14,7 @@
 #pragma once
 
 #include "ws/analysis/analysis.h"
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 #include "ws/trace/trace.h"
 
 #include <atomic>

@@ -46,7 +46,7 @@ bool prepare_timing(const std::string& view, const RunRequest& req, std::string&
     const uint64_t n = req.config.n >= (1u << 20) ? req.config.n : (1u << 24);
     RunConfig cfg = req.config;
     cfg.n = n;
-    cfg.record_blocks.clear();
+    cfg.record.blocks.clear();
     if (view == "timing-live") {
       st.open_tab = 1;
       st.live_size_index = 3;  // the Live tab's n: 2^24 (the session's run stays as it is)

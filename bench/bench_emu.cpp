@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 
 namespace {
 
@@ -30,10 +30,10 @@ Sample run_once(const std::string& variant, uint64_t n, unsigned workers, bool r
   cfg.variant = variant;
   cfg.n = n;
   cfg.block = {256, 1, 1};
-  cfg.workers = workers;
+  cfg.emu.workers = workers;
   cfg.seed = 3;
-  if (!record_all) cfg.record_blocks = {0};
-  cfg.max_events = ~0ull;
+  if (!record_all) cfg.record.blocks = {0};
+  cfg.record.max_events = ~0ull;
   const auto t0 = std::chrono::steady_clock::now();
   ws::RunResult r = ws::Catalog::instance().run("reduce", cfg, ws::BackendKind::Emu);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
   cfg.variant = "3";
   cfg.n = quick ? (1u << 16) : (1u << 22);
   cfg.block = {256, 1, 1};
-  cfg.max_events = ~0ull;
+  cfg.record.max_events = ~0ull;
   ws::RunResult r = ws::Catalog::instance().run("reduce", cfg, ws::BackendKind::Emu);
   const ws::Trace& t = r.launches.front();
   std::printf("\nfully recorded trace of reduce 3, n = %llu: %llu lane accesses, %llu warp instructions, %.1f MiB "

@@ -14,7 +14,8 @@
 #include <span>
 #include <vector>
 
-#include "ws/analysis/instruction.h"
+#include "ws/rules/global_sectors.h"
+#include "ws/rules/shared_banks.h"
 
 namespace {
 
@@ -63,8 +64,8 @@ int main() {
   volatile uint32_t sink = 0;
   for (const Pattern& p : patterns) {
     const std::span<const uint64_t> a(p.addresses);
-    const double s = median_ns([&] { sink = sink + ws::analysis::shared_bank_counts(4, p.mask, a).wavefronts; }, 20000);
-    const double g = median_ns([&] { sink = sink + ws::analysis::global_access_counts(4, a).sectors; }, 20000);
+    const double s = median_ns([&] { sink = sink + ws::rules::shared_bank_counts(4, p.mask, a).wavefronts; }, 20000);
+    const double g = median_ns([&] { sink = sink + ws::rules::global_access_counts(4, a).sectors; }, 20000);
     std::printf("%-22s %14.1f %14.1f\n", p.name, s, g);
   }
   return 0;

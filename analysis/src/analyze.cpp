@@ -218,7 +218,7 @@ Report analyze(const Trace& trace, const Options& options) {
       S.switches += sw;
 
       if (space == MemSpace::Shared) {
-        const SharedCounts sc = shared_bank_counts(width, e.mask, addr);
+        const rules::SharedCounts sc = rules::shared_bank_counts(width, e.mask, addr);
         SharedCounters& C = T.shared[k];
         ++C.instructions;
         C.wavefronts += sc.wavefronts;
@@ -231,7 +231,7 @@ Report analyze(const Trace& trace, const Options& options) {
         S.ideal_wavefronts += sc.ideal_wavefronts;
         S.conflicts += sc.wavefronts - sc.ideal_wavefronts;
         S.max_ways = std::max(S.max_ways, sc.max_ways);
-        for (uint32_t b = 0; b < kBanks; ++b) {
+        for (uint32_t b = 0; b < rules::kBanks; ++b) {
           S.bank_words[b] += sc.bank_words[b];
           if (sc.bank_ways[b] > 1) S.bank_excess[b] += sc.bank_ways[b] - 1u;
         }
@@ -241,7 +241,7 @@ Report analyze(const Trace& trace, const Options& options) {
         }
         if (options.hazards) hazards.access(e, i);
       } else {
-        const GlobalCounts gc = global_access_counts(width, addr);
+        const rules::GlobalCounts gc = rules::global_access_counts(width, addr);
         GlobalCounters& C = T.global[k];
         ++C.instructions;
         C.requests += lanes ? 1 : 0;
@@ -249,18 +249,18 @@ Report analyze(const Trace& trace, const Options& options) {
         C.lines += gc.lines;
         C.lane_accesses += lanes;
         C.bytes_requested += lanes * width;
-        C.bytes_moved += uint64_t(gc.sectors) * kSectorBytes;
+        C.bytes_moved += uint64_t(gc.sectors) * rules::kSectorBytes;
         S.sectors += gc.sectors;
         S.lines += gc.lines;
         S.bytes_requested += lanes * width;
-        S.bytes_moved += uint64_t(gc.sectors) * kSectorBytes;
+        S.bytes_moved += uint64_t(gc.sectors) * rules::kSectorBytes;
         if (es) {
           es->sectors = static_cast<uint16_t>(gc.sectors);
           es->lines = static_cast<uint16_t>(gc.lines);
         }
       }
       if (e.kind == AccessKind::Atomic) {
-        const AtomicMetrics am = atomic_contention(e.mask, addr);
+        const rules::AtomicMetrics am = rules::atomic_contention(e.mask, addr);
         AtomicCounters& A = space == MemSpace::Shared ? T.atomics_shared : T.atomics_global;
         ++A.instructions;
         A.lane_accesses += lanes;

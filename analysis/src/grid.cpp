@@ -40,7 +40,7 @@ GridCounters grid_counters(const Trace& trace) {
       s.sectors = c.sectors;
       s.lines = c.lines;
       s.bytes_requested = c.lanes * c.width;
-      s.bytes_moved = c.sectors * kSectorBytes;
+      s.bytes_moved = c.sectors * rules::kSectorBytes;
       GlobalCounters& t = g.global[k];
       t.instructions += c.instructions;
       t.requests += c.instructions;  // every counted instruction had an active lane

@@ -164,7 +164,7 @@ std::vector<BankRow> bank_rows(const Trace& trace, const EventFilter& filter) {
     auto lanes = trace.lanes(e);
     addr.resize(lanes.size());
     for (size_t k = 0; k < lanes.size(); ++k) addr[k] = trace.address(e, lanes[k]);
-    const SharedCounts c = shared_bank_counts(e.width, e.mask, addr);
+    const rules::SharedCounts c = rules::shared_bank_counts(e.width, e.mask, addr);
     BankRow r;
     r.event = i;
     r.words = c.bank_words;
@@ -225,9 +225,9 @@ std::vector<uint32_t> sector_byte_masks(const InstructionMetrics& m) {
     if (m.global.lane_sector[l] < 0) continue;
     const uint64_t a = m.lane_address[l];
     for (uint64_t b = a; b < a + width; ++b) {
-      const uint64_t sector = b / kSectorBytes * kSectorBytes;
+      const uint64_t sector = b / rules::kSectorBytes * rules::kSectorBytes;
       auto it = std::lower_bound(sectors.begin(), sectors.end(), sector);
-      if (it != sectors.end() && *it == sector) out[size_t(it - sectors.begin())] |= 1u << (b % kSectorBytes);
+      if (it != sectors.end() && *it == sector) out[size_t(it - sectors.begin())] |= 1u << (b % rules::kSectorBytes);
     }
   }
   return out;

@@ -15,7 +15,7 @@
 #include "launch_options.h"
 #include "ws/analysis/analysis.h"
 #include "ws/analysis/crosscheck.h"
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 #include "ws/trace/trace_io.h"
 
 namespace ws::app {

@@ -50,9 +50,9 @@ std::string LaunchOptions::to_config(RunConfig& cfg, BackendKind& be) const {
   cfg.n = n;
   cfg.dtype = dtype;
   cfg.seed = seed;
-  cfg.workers = workers;
-  cfg.max_events = max_events;
-  cfg.count_every_block = !no_counters;
+  cfg.emu.workers = workers;
+  cfg.record.max_events = max_events;
+  cfg.record.count_every_block = !no_counters;
   if (!block.empty() && !parse_dim3(block, cfg.block))
     return "--block '" + block + "' is not a block shape: write X, X,Y or X,Y,Z with positive integers (e.g. 256 or 16,16)";
   if (!grid.empty() && !parse_dim3(grid, cfg.grid))
@@ -76,7 +76,7 @@ std::string LaunchOptions::to_config(RunConfig& cfg, BackendKind& be) const {
     while (std::getline(ss, part, ',')) {
       if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
         return "--blocks '" + blocks + "' must be 'all' or a comma-separated list of block indices";
-      cfg.record_blocks.push_back(uint32_t(std::stoul(part)));
+      cfg.record.blocks.push_back(uint32_t(std::stoul(part)));
     }
   }
   be = backend == "gpu-fast" ? BackendKind::GpuFast : backend == "gpu-trace" ? BackendKind::GpuTrace : BackendKind::Emu;

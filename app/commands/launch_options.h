@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 
 namespace CLI { class App; }
 

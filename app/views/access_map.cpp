@@ -269,10 +269,10 @@ void draw_access_map(Session& s, AccessMapState& st) {
       dl->AddRect(ImVec2(x0, y0), ImVec2(x0 + 4 * sw - 1, y0 + sh - 1), text_dim);
     }
     for (size_t si = 0; si < sectors.size(); ++si) {
-      const uint64_t line = sectors[si] / analysis::kLineBytes * analysis::kLineBytes;
+      const uint64_t line = sectors[si] / rules::kLineBytes * rules::kLineBytes;
       const int k = int(std::lower_bound(lines.begin(), lines.end(), line) - lines.begin());
       if (k >= shown_lines) continue;
-      const int q = int((sectors[si] - line) / analysis::kSectorBytes);
+      const int q = int((sectors[si] - line) / rules::kSectorBytes);
       const float x0 = grid_min.x + (k % per_row) * line_w + q * sw, y0 = grid_min.y + (k / per_row) * (sh + 0.4f * E);
       // Moved: the whole sector (outlined); used: its bytes, byte by byte.
       dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + sw - 1, y0 + sh - 1), u32(vc.global, 0.28f));
@@ -293,10 +293,10 @@ void draw_access_map(Session& s, AccessMapState& st) {
       const int si = m.global.lane_sector[size_t(l)];
       if (si < 0) continue;
       const uint64_t sec = sectors[size_t(si)];
-      const uint64_t line = sec / analysis::kLineBytes * analysis::kLineBytes;
+      const uint64_t line = sec / rules::kLineBytes * rules::kLineBytes;
       const int k = int(std::lower_bound(lines.begin(), lines.end(), line) - lines.begin());
       if (k >= shown_lines) continue;
-      const int q = int((sec - line) / analysis::kSectorBytes);
+      const int q = int((sec - line) / rules::kSectorBytes);
       const float off = float(m.lane_address[size_t(l)] - sec) + float(m.width) / 2;
       links.push_back({l, ImVec2(grid_min.x + (k % per_row) * line_w + q * sw + (sw - 1) * off / 32.0f,
                                  grid_min.y + (k / per_row) * (sh + 0.4f * E)),

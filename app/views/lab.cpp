@@ -196,8 +196,8 @@ void draw_lab(Session& s, LabState& st) {
     }
     if (req.backend == BackendKind::GpuTrace) {
       ImGui::SameLine(0, E);
-      bool count = req.config.count_every_block;
-      if (ImGui::Checkbox("count every block", &count)) r.config.count_every_block = count, changed = true;
+      bool count = req.config.record.count_every_block;
+      if (ImGui::Checkbox("count every block", &count)) r.config.record.count_every_block = count, changed = true;
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Per-site counters (wavefronts, sectors, lanes) for every block of the grid, computed on\n"
                           "the GPU. Off: only the selected blocks are recorded, which is much cheaper for\n"

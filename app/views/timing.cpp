@@ -289,7 +289,7 @@ LiveTarget live_target(const RunRequest& labs_run, const TimingViewState& st) {
   t.kernel = labs_run.kernel.empty() ? default_request().kernel : labs_run.kernel;
   t.config = labs_run.kernel.empty() ? default_request().config : labs_run.config;
   if (const size_t i = size_t(st.live_size_index); i < std::size(kLiveSizes) && kLiveSizes[i]) t.config.n = kLiveSizes[i];
-  t.config.record_blocks.clear();
+  t.config.record.blocks.clear();
   t.config.cancel.reset();
   t.name = t.kernel + " " + t.config.variant + ", n = " + pow2_text(t.config.n) + ", block " +
            std::to_string(t.config.block.x);
@@ -391,7 +391,7 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
   if (ImGui::Button("Sweep")) {
     RunConfig cfg = req.config;
     cfg.n = kSizes[st.size_index];
-    cfg.record_blocks.clear();
+    cfg.record.blocks.clear();
     cfg.cancel.reset();
     r.request_sweep(req.kernel, cfg, axis, values);
   }

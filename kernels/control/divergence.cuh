@@ -13,8 +13,8 @@
 
 #include <string>
 
-#include "ws/catalog/catalog.h"
-#include "ws/catalog/checks.h"
+#include "common/checks.h"
+#include "ws/run/entry.h"
 #include "ws/kernel.cuh"
 
 // Lane-granular: odd lanes one way, even lanes the other.

@@ -10,8 +10,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
-#include "ws/catalog/checks.h"
+#include "common/checks.h"
+#include "ws/run/entry.h"
 
 namespace ws::matrix {
 

@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "matrix/matrix_check.h"
-#include "ws/catalog/catalog.h"
-#include "ws/catalog/checks.h"
+#include "common/checks.h"
+#include "ws/run/entry.h"
 #include "ws/kernel.cuh"
 
 // ---- V0 -----------------------------------------------------------------------------------

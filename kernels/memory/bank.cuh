@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
-#include "ws/catalog/checks.h"
+#include "common/checks.h"
+#include "ws/run/entry.h"
 #include "ws/kernel.cuh"
 
 // The two structs of the "Structs and bank conflicts" slides.

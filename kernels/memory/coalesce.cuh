@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
-#include "ws/catalog/checks.h"
+#include "common/checks.h"
+#include "ws/run/entry.h"
 #include "ws/kernel.cuh"
 
 template <class T>

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
-#include "ws/catalog/checks.h"
+#include "common/checks.h"
+#include "ws/run/entry.h"
 #include "ws/kernel.cuh"
 
 // ---------------------------------------------------------------------------------------------

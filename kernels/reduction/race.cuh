@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
-#include "ws/catalog/checks.h"
+#include "common/checks.h"
+#include "ws/run/entry.h"
 #include "ws/kernel.cuh"
 
 // BROKEN ON PURPOSE: no barrier (read-after-write hazard between the two threads).

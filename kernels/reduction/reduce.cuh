@@ -12,8 +12,8 @@
 #include <cub/device/device_reduce.cuh>  // before ws/kernel.cuh: gpu-trace redefines __syncthreads
 #endif
 
-#include "ws/catalog/catalog.h"
-#include "ws/catalog/checks.h"
+#include "common/checks.h"
+#include "ws/run/entry.h"
 #include "ws/kernel.cuh"
 
 // ---------------------------------------------------------------------------------------------

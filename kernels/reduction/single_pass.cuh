@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
-#include "ws/catalog/checks.h"
+#include "common/checks.h"
+#include "ws/run/entry.h"
 #include "ws/kernel.cuh"
 
 // The block's tree sum of one value per thread (sequential addressing); thread 0 gets the total.

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
-#include "ws/catalog/checks.h"
+#include "common/checks.h"
+#include "ws/run/entry.h"
 #include "ws/kernel.cuh"
 
 // The lecture's multiply_row: one row's dot product with x (a row starts at `begin` in Aj/Av).

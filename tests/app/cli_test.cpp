@@ -85,12 +85,12 @@ TEST(LaunchOptions, NoCountersTurnsOffTheGridCounters) {
   ws::RunConfig cfg;
   ws::BackendKind be{};
   ASSERT_EQ(opt.to_config(cfg, be), "");
-  EXPECT_TRUE(cfg.count_every_block);
+  EXPECT_TRUE(cfg.record.count_every_block);
   EXPECT_EQ(be, ws::BackendKind::GpuTrace);
   opt.no_counters = true;
   ws::RunConfig off;
   ASSERT_EQ(opt.to_config(off, be), "");
-  EXPECT_FALSE(off.count_every_block);
+  EXPECT_FALSE(off.record.count_every_block);
   RunResult help = run_warpscope("run --help");
   EXPECT_EQ(help.exit_code, 0) << help.out;
   EXPECT_NE(help.out.find("--no-counters"), std::string::npos) << help.out;

@@ -38,7 +38,7 @@ RunRequest reduce(const std::string& variant, uint32_t block = 64, uint64_t n = 
   r.config.variant = variant;
   r.config.block = {block, 1, 1};
   r.config.n = n;
-  r.config.record_blocks = {0};
+  r.config.record.blocks = {0};
   return r;
 }
 
@@ -284,7 +284,7 @@ TEST_F(Views, MemoryLabTakesTwoDimensionalBlocks) {
   r.config.variant.clear();
   r.config.n = 64;
   r.config.block = {128, 2, 1};
-  r.config.record_blocks = {0};
+  r.config.record.blocks = {0};
   run(s, r);
   ASSERT_TRUE(s.data()->result.passed) << s.data()->result.result;
   EXPECT_EQ(s.data()->result.launches.at(0).launch.block.y, 2u);
@@ -350,7 +350,7 @@ TEST(Session, NewerRequestWins) {
 // until it runs.
 static void start_a_long_run(Session& s) {
   RunRequest r = reduce("1", 256, 1 << 22);
-  r.config.record_blocks.clear();
+  r.config.record.blocks.clear();
   s.request(r);
   for (int i = 0; i < 200 && s.busy_text().rfind("running", 0) != 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -8,7 +8,8 @@
 #include <tuple>
 
 #include "emu_test_util.h"
-#include "ws/analysis/instruction.h"
+#include "ws/rules/global_sectors.h"
+#include "ws/rules/shared_banks.h"
 #include "shuffle_cases.cuh"
 #include "test_kernels.cuh"
 
@@ -403,10 +404,10 @@ TEST(EmuRuntime, PerSiteCountersOfEveryBlockMatchTheRulesOnAFullTrace) {
     ++c.instructions;
     c.lanes += offsets.size();
     if (e.space == MemSpace::Shared) {
-      const auto sc = analysis::shared_bank_counts(e.width, e.mask, offsets);
+      const auto sc = rules::shared_bank_counts(e.width, e.mask, offsets);
       c.wavefronts += sc.wavefronts, c.ideal_wavefronts += sc.ideal_wavefronts;
     } else {
-      const auto gc = analysis::global_access_counts(e.width, offsets);
+      const auto gc = rules::global_access_counts(e.width, offsets);
       c.sectors += gc.sectors, c.lines += gc.lines;
     }
   }

@@ -2,7 +2,7 @@
 // Label `gpu`; without a CUDA device every test is skipped with one line saying so.
 #include <gtest/gtest.h>
 
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 #include "ws/gpu/device.h"
 
 using namespace ws;
@@ -61,7 +61,7 @@ TEST(GpuTrace, EveryVariantMatchesTheEmulator) {
       RunConfig cfg;
       cfg.variant = v.id;
       cfg.seed = 5;
-      cfg.record_blocks = {0, 1};
+      cfg.record.blocks = {0, 1};
       RunResult emu = Catalog::instance().run(e.spec.name, cfg, BackendKind::Emu);
       RunResult gpu = Catalog::instance().run(e.spec.name, cfg, BackendKind::GpuTrace);
       if (!emu.refused.empty() || !gpu.refused.empty()) continue;
@@ -101,8 +101,8 @@ TEST(GpuTrace, CountersAreChosenPerLaunch) {
     RunConfig cfg;
     cfg.variant = "3";
     cfg.n = 1u << 16;
-    cfg.record_blocks = {2};
-    cfg.count_every_block = count;
+    cfg.record.blocks = {2};
+    cfg.record.count_every_block = count;
     RunResult r = Catalog::instance().run("reduce", cfg, BackendKind::GpuTrace);
     ASSERT_TRUE(r.refused.empty()) << r.refused;
     ASSERT_TRUE(r.completed) << (r.errors.empty() ? "" : r.errors[0].message);
@@ -147,7 +147,7 @@ TEST(GpuTrace, SiteCountersMatchTheEmulator) {
       cfg.seed = 5;
       if (e.spec.name == "reduce") cfg.n = 1u << 16;
       RunResult emu = Catalog::instance().run(e.spec.name, cfg, BackendKind::Emu);  // every block in full
-      cfg.record_blocks = {0};
+      cfg.record.blocks = {0};
       RunResult gpu = Catalog::instance().run(e.spec.name, cfg, BackendKind::GpuTrace);
       if (!emu.refused.empty() || !gpu.refused.empty() || !emu.completed || !gpu.completed) continue;
       ASSERT_EQ(emu.launches.size(), gpu.launches.size()) << e.spec.name << " " << v.id;

@@ -3,7 +3,7 @@
 // H200 machine) is refused with a message saying why, and the emulator still runs.
 #include <gtest/gtest.h>
 
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 #include "ws/gpu/gpu_backend.cuh"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ws/analysis/analysis.h"
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 
 namespace ws::test {
 
@@ -29,8 +29,8 @@ inline RunResult run_case(const std::string& kernel, const Case& c, std::vector<
   cfg.dtype = c.dtype;
   cfg.params = c.params;
   cfg.seed = 7;
-  cfg.workers = 2;
-  cfg.record_blocks = std::move(record);
+  cfg.emu.workers = 2;
+  cfg.record.blocks = std::move(record);
   return Catalog::instance().run(kernel, cfg, BackendKind::Emu);
 }
 

@@ -1,7 +1,7 @@
-// The catalog's shared result checks (ws/catalog/checks.h): what a lecturer reads when a run fails.
+// The catalog's shared result checks (kernels/common/checks.h): what a lecturer reads when a run fails.
 #include <gtest/gtest.h>
 
-#include "ws/catalog/checks.h"
+#include "common/checks.h"
 
 using namespace ws;
 

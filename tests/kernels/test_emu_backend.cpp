@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "ws/catalog/emu_backend.h"
+#include "ws/emu/backend.h"
 
 using namespace ws;
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 
 using namespace ws;
 

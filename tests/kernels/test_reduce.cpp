@@ -1,7 +1,7 @@
 // Every reduction variant gives the reference sum on the emulator, for awkward n and block sizes.
 #include <gtest/gtest.h>
 
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 
 using namespace ws;
 
@@ -40,8 +40,8 @@ TEST_P(ReduceAllVariants, MatchesReference) {
   cfg.block = {c.block, 1, 1};
   cfg.dtype = c.dtype;
   cfg.seed = 7;
-  cfg.workers = 2;
-  cfg.record_blocks = {0};
+  cfg.emu.workers = 2;
+  cfg.record.blocks = {0};
   RunResult r = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
   ASSERT_TRUE(r.refused.empty()) << r.refused;
   ASSERT_TRUE(r.completed) << (r.errors.empty() ? "" : r.errors[0].message);
@@ -82,7 +82,7 @@ TEST(ReduceGridRule, ElementsPerThreadSetTheGrid) {
     cfg.n = 100000;
     cfg.block = {128, 1, 1};
     cfg.params["per_thread"] = 16;
-    cfg.record_blocks = {0};
+    cfg.record.blocks = {0};
     RunResult r = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
     ASSERT_TRUE(r.refused.empty()) << r.refused;
     EXPECT_TRUE(r.passed) << v << ": " << r.result << " vs " << r.expected;

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "ws/analysis/analysis.h"
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 
 using namespace ws;
 using analysis::kLd;
@@ -16,7 +16,7 @@ analysis::Report run_and_analyze(const std::string& variant, uint64_t n, uint32_
   cfg.variant = variant;
   cfg.n = n;
   cfg.block = {block, 1, 1};
-  cfg.workers = 2;
+  cfg.emu.workers = 2;
   RunResult r = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
   EXPECT_TRUE(r.refused.empty()) << r.refused;
   EXPECT_TRUE(r.passed) << r.result << " vs " << r.expected;
@@ -88,11 +88,11 @@ TEST(ReduceAnalysis, EmulatorCountsEveryBlockWhenRecordingOne) {
   cfg.variant = "2";
   cfg.n = 4096;
   cfg.block = {256, 1, 1};
-  cfg.workers = 2;
+  cfg.emu.workers = 2;
   const RunResult all = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
-  cfg.record_blocks = {3};
+  cfg.record.blocks = {3};
   const RunResult one = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
-  cfg.count_every_block = false;
+  cfg.record.count_every_block = false;
   const RunResult off = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
   ASSERT_TRUE(all.passed && one.passed && off.passed);
   ASSERT_EQ(all.launches.size(), one.launches.size());

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 
 namespace ws {
 namespace {
@@ -41,11 +41,11 @@ RunResult run(const Run& r, bool defer, bool eager, bool converged) {
   cfg.variant = r.variant;
   cfg.dtype = r.dtype;
   cfg.seed = 11;
-  cfg.workers = 1;  // one worker: blocks in order, so that order-dependent variants repeat too
-  cfg.record_blocks = {0, 1};
-  cfg.defer_loads = defer;
-  cfg.eager_shuffles = eager;
-  cfg.converged_issue = converged;
+  cfg.emu.workers = 1;  // one worker: blocks in order, so that order-dependent variants repeat too
+  cfg.record.blocks = {0, 1};
+  cfg.emu.defer_loads = defer;
+  cfg.emu.eager_shuffles = eager;
+  cfg.emu.converged_issue = converged;
   return Catalog::instance().run(r.kernel, cfg, BackendKind::Emu);
 }
 

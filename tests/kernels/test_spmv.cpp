@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 
 using namespace ws;
 

@@ -17,7 +17,7 @@ std::vector<VariantCounts> count_variants(const std::string& kernel, const RunCo
     c.variant_name = v.name;
     RunConfig cfg = base;
     cfg.variant = v.id;
-    cfg.record_blocks.clear();  // every block: the counts are for the whole launch
+    cfg.record.blocks.clear();  // every block: the counts are for the whole launch
     if (progress) progress("counting " + kernel + " " + v.id + " on the emulator");
     const RunResult r = Catalog::instance().run(kernel, cfg, BackendKind::Emu);
     if (!r.refused.empty() || !r.errors.empty()) {

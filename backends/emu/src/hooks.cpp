@@ -1,4 +1,4 @@
-// The kernel API's calls into the emulator (ws/detail/emu_hooks.h), forwarded to the worker that
+// The kernel API's calls into the emulator (ws/emu/hooks.h), forwarded to the worker that
 // runs the calling fiber.
 #include <cstdio>
 #include <cstdlib>

@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ws/detail/emu_hooks.h"
+#include "ws/emu/hooks.h"
 
 namespace ws::emu {
 

@@ -9,7 +9,8 @@
 #include <sstream>
 #include <utility>
 
-#include "ws/analysis/instruction.h"
+#include "ws/rules/global_sectors.h"
+#include "ws/rules/shared_banks.h"
 #include "site_registry.h"
 #include "worker_post.h"
 
@@ -928,10 +929,10 @@ void Worker::count_access(BlockRecord& rec, uint32_t site, const Request& r, uin
     first = memo.first, second = memo.second;
   } else {
     if (space == MemSpace::Shared) {
-      const analysis::SharedCounts sc = analysis::shared_wavefront_counts(r.width, mask, offsets);
+      const rules::SharedCounts sc = rules::shared_wavefront_counts(r.width, mask, offsets);
       first = sc.wavefronts, second = sc.ideal_wavefronts;
     } else {
-      const analysis::GlobalCounts gc = analysis::global_access_counts(r.width, offsets);
+      const rules::GlobalCounts gc = rules::global_access_counts(r.width, offsets);
       first = gc.sectors, second = gc.lines;
     }
     if (linear) memo = {site, mask, stride, phase, r.width, space, first, second};

@@ -58,7 +58,7 @@
 
 #include "fiber_stack.h"
 #include "fiber_switch.h"
-#include "ws/detail/emu_hooks.h"
+#include "ws/emu/hooks.h"
 #include "site_loop.h"
 #include "site_registry.h"
 #include "ws/emu/launch.h"

@@ -35,8 +35,7 @@
 // Library headers (CUB) come before this file, for the kernels registered with CUB
 // (kernels/CMakeLists.txt): they are heavy, and must precede ws/kernel.cuh.
 
-#include "ws/catalog/catalog.h"
-#include "ws/catalog/checks.h"
-#include "ws/catalog/registration.h"
 #include "ws/kernel.cuh"
-#include "kernel_helpers.h"  // generated: the kernels' own host-side helper headers
+#include "ws/run/entry.h"
+#include "ws/run/registration.h"
+#include "kernel_helpers.h"  // generated: the kernels' host-side headers (common/checks.h, references)

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "ws/analysis/timing.h"
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 
 namespace ws::timing {
 

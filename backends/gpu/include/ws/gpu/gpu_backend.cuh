@@ -17,9 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
 #include "ws/gpu/device.h"
 #include "ws/kernel.cuh"
+#include "ws/run/config.h"
+#include "ws/run/result.h"
 #if defined(WS_GPU_TRACE)
 #include "ws/gpu/decode.h"
 #endif
@@ -265,18 +266,18 @@ class GpuBackend {
     const uint64_t blocks = grid.count();
     rec_ = Recording{};
     std::vector<uint32_t> bitmap((blocks + 31) / 32, 0);
-    if (cfg_.record_blocks.empty()) {
+    if (cfg_.record.blocks.empty()) {
       for (uint64_t b = 0; b < blocks; ++b) rec_.full_blocks.push_back(uint32_t(b));
     } else {
-      for (uint32_t b : cfg_.record_blocks)
+      for (uint32_t b : cfg_.record.blocks)
         if (b < blocks) rec_.full_blocks.push_back(b);
       if (rec_.full_blocks.empty()) rec_.full_blocks.push_back(0);  // a later, smaller launch
     }
     for (uint32_t b : rec_.full_blocks) bitmap[b / 32] |= 1u << (b % 32);
     gpu_trace::Control& h = rec_.host;
     h.sm_count = uint32_t(std::max(1, gpu::device().sm_count));
-    h.counters_enabled = cfg_.count_every_block ? 1 : 0;  // before counter_count(): off, no tables
-    h.per_sm = std::max<unsigned long long>(1, std::min<unsigned long long>(cfg_.max_events, 1ull << 20) / h.sm_count);
+    h.counters_enabled = cfg_.record.count_every_block ? 1 : 0;  // before counter_count(): off, no tables
+    h.per_sm = std::max<unsigned long long>(1, std::min<unsigned long long>(cfg_.record.max_events, 1ull << 20) / h.sm_count);
     h.capacity = h.per_sm * h.sm_count;
     h.records = device_alloc<gpu_trace::Record>(h.capacity);
     h.sm_reserved = device_alloc<unsigned long long>(h.sm_count);

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "ws/detail/gpu_trace_format.h"
+#include "ws/gpu/trace_format.h"
 #include "ws/trace/trace.h"
 
 namespace ws::gpu {

@@ -6,17 +6,18 @@
 #include <random>
 #include <vector>
 
-#include "trace_builder.h"
-#include "ws/analysis/instruction.h"
+#include "lanes.h"
+#include "ws/rules/atomic_contention.h"
+#include "ws/rules/global_sectors.h"
 
-using ws::analysis::global_access_metrics;
+using ws::rules::global_access_metrics;
 using wstest::kFull;
 
 namespace {
 // Base 0x10000: 128-byte aligned, as cudaMalloc's 256-byte alignment guarantees.
 constexpr uint64_t kBase = 0x10000;
 std::vector<uint64_t> addr(uint32_t mask, std::function<uint64_t(uint32_t)> f) {
-  return wstest::TraceBuilder::lane_list(mask, [&](uint32_t t) { return kBase + f(t); });
+  return wstest::lane_list(mask, [&](uint32_t t) { return kBase + f(t); });
 }
 }  // namespace
 
@@ -87,7 +88,7 @@ TEST(Global, BroadcastAndSingleLane) {
   EXPECT_EQ(one.sectors, 1u);
   EXPECT_EQ(one.lane_sector[1], -1);
   // the cheap counter agrees
-  const auto c = ws::analysis::global_access_counts(4, addr(kFull, [](uint32_t t) { return 4ull * t + 4; }));
+  const auto c = ws::rules::global_access_counts(4, addr(kFull, [](uint32_t t) { return 4ull * t + 4; }));
   EXPECT_EQ(c.sectors, 5u);
   EXPECT_EQ(c.lines, 2u);
 }
@@ -101,15 +102,15 @@ TEST(Global, StraddlingAccess) {
 
 // atomicAdd(&count, 1) from all 32 lanes: 32 lanes on one address -> serialized 32-way.
 TEST(Atomics, AllSameAddress) {
-  const auto a = ws::analysis::atomic_contention(kFull, addr(kFull, [](uint32_t) { return 0ull; }));
+  const auto a = ws::rules::atomic_contention(kFull, addr(kFull, [](uint32_t) { return 0ull; }));
   EXPECT_EQ(a.max_same_address, 32u);
   EXPECT_EQ(a.distinct_addresses, 1u);
   // histogram into 2 bins by parity: 16 lanes each
-  const auto h = ws::analysis::atomic_contention(kFull, addr(kFull, [](uint32_t t) { return 4ull * (t % 2); }));
+  const auto h = ws::rules::atomic_contention(kFull, addr(kFull, [](uint32_t t) { return 4ull * (t % 2); }));
   EXPECT_EQ(h.max_same_address, 16u);
   EXPECT_EQ(h.distinct_addresses, 2u);
   // all different
-  const auto d = ws::analysis::atomic_contention(kFull, addr(kFull, [](uint32_t t) { return 4ull * t; }));
+  const auto d = ws::rules::atomic_contention(kFull, addr(kFull, [](uint32_t t) { return 4ull * t; }));
   EXPECT_EQ(d.max_same_address, 1u);
   EXPECT_EQ(d.distinct_addresses, 32u);
 }
@@ -131,8 +132,8 @@ TEST(Global, CountsAgreeWithTheDetailedRuleInAnyLaneOrder) {
       a.push_back(round % 4 == 3 ? base + width * (rng() % 512) : base + uint64_t(width) * stride * t);
     }
     if (round % 2) std::shuffle(a.begin(), a.end(), rng);
-    const auto g = ws::analysis::global_access_metrics(width, mask, a);
-    const auto c = ws::analysis::global_access_counts(width, a);
+    const auto g = ws::rules::global_access_metrics(width, mask, a);
+    const auto c = ws::rules::global_access_counts(width, a);
     ASSERT_EQ(c.sectors, g.sectors) << "round " << round;
     ASSERT_EQ(c.lines, g.lines) << "round " << round;
   }

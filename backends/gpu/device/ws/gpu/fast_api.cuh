@@ -9,8 +9,8 @@
 #include <cuda_runtime.h>
 #include <type_traits>
 
-#include "ws/detail/fixed_string.h"
-#include "ws/detail/type_name.h"
+#include "ws/kernel/fixed_string.h"
+#include "ws/kernel/type_name.h"
 
 namespace ws {
 inline namespace fast_api {  // see emu_api.h: one inline namespace per build mode

@@ -1,42 +1,8 @@
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 
 #include <algorithm>
-#include <mutex>
 
 namespace ws {
-
-void register_kernel_sources();  // generated
-
-const char* to_string(BackendKind k) {
-  switch (k) {
-    case BackendKind::Emu: return "emu";
-    case BackendKind::GpuFast: return "gpu-fast";
-    case BackendKind::GpuTrace: return "gpu-trace";
-  }
-  return "?";
-}
-
-LaunchInfo launch_info(const std::string& kernel, const RunConfig& cfg, const std::string& entry) {
-  LaunchInfo info;
-  info.kernel = kernel;
-  info.variant = cfg.variant;
-  info.entry = entry;
-  info.n = cfg.n;
-  info.params.emplace_back("dtype", cfg.dtype);
-  info.params.emplace_back("seed", std::to_string(cfg.seed));
-  for (const auto& [k, v] : cfg.params) info.params.emplace_back(k, std::to_string(v));
-  return info;
-}
-
-Catalog& Catalog::instance() {
-  static Catalog c;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    register_kernel_sources();
-    register_all_kernels(c);
-  });
-  return c;
-}
 
 void Catalog::add(KernelSpec spec, std::function<std::string(const RunConfig&)> validate) {
   for (CatalogEntry& e : entries_)

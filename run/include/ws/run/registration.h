@@ -1,7 +1,9 @@
-// How generated code turns a catalog entry struct into a runner of the Catalog.
+// How the kernels' generated code turns an entry struct and a backend into a runner of the
+// Catalog: the backend is made for the run, the entry's driver runs on it, and (gpu-fast) the
+// run's GPU work is replayed for timing once the result was checked.
 #pragma once
 
-#include "ws/catalog/catalog.h"
+#include "ws/run/catalog.h"
 
 namespace ws {
 
@@ -12,7 +14,6 @@ void register_runner(Catalog& c) {
     RunResult out;
     Backend be(name, cfg, out);
     Entry::run(be, cfg, out);
-    // gpu-fast: replay the run's GPU work between CUDA events (RunConfig::timing).
     if constexpr (requires { be.time_replays(); })
       if (cfg.timing.reps > 0 && out.errors.empty()) be.time_replays();
     out.completed = out.errors.empty();

@@ -27,10 +27,10 @@
 
 #if defined(__CUDACC__)
 #if defined(WS_GPU_TRACE)
-#include "ws/detail/gpu_trace_api.cuh"
+#include "ws/gpu/trace_api.cuh"
 #else
-#include "ws/detail/gpu_fast_api.cuh"
+#include "ws/gpu/fast_api.cuh"
 #endif
 #else
-#include "ws/detail/emu_api.h"
+#include "ws/emu/kernel_api.h"
 #endif

@@ -6,13 +6,15 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
+#include "ws/kernel/type_name.h"
+#include "ws/run/result.h"
 
 namespace ws {
 
@@ -42,6 +44,23 @@ std::string value_text(T v) {
   }
 }
 
+// Keeps what a check compared in RunResult::checked, as the kernel computed it, so that a test
+// can compare it with a value it computes itself (from the kernel's host reference).
+template <class T>
+void keep_checked(RunResult& out, const std::string& name, const T* data, size_t count) {
+  CheckedValue v;
+  v.type = std::string(type_name<T>());
+  v.elem_size = sizeof(T);
+  v.bytes.resize(count * sizeof(T));
+  if (count) std::memcpy(v.bytes.data(), data, count * sizeof(T));
+  for (auto& [n, old] : out.checked)
+    if (n == name) {
+      old = std::move(v);
+      return;
+    }
+  out.checked.emplace_back(name, std::move(v));
+}
+
 // How the reference was summed determines the error bound of a float result.
 enum class SumOrder { Tree, Arbitrary };
 
@@ -51,6 +70,7 @@ enum class SumOrder { Tree, Arbitrary };
 template <class T>
 void check_scalar(RunResult& out, const std::string& what, T got, double ref, double abs_sum,
                   uint64_t n, SumOrder order = SumOrder::Tree) {
+  keep_checked(out, what, &got, 1);
   out.result = what + " = " + value_text(got);
   if constexpr (std::is_integral_v<T>) {
     out.expected = what + " = " + value_text(static_cast<T>(std::llround(ref)));
@@ -79,6 +99,7 @@ void check_scalar(RunResult& out, const std::string& what, T got, double ref, do
 template <class T>
 void check_exact_elements(RunResult& out, const std::string& name, const std::vector<T>& got,
                           const std::vector<T>& want, std::string check) {
+  keep_checked(out, name, got.data(), got.size());
   uint64_t bad = 0, first = 0;
   for (uint64_t i = 0; i < want.size(); ++i)
     if (!(i < got.size() && got[i] == want[i]) && bad++ == 0) first = i;

@@ -1,5 +1,5 @@
 // Shared-memory banks, multicast, phases and wavefronts, against hand-derived answers.
-// Rule (instruction.h): bank = (address/4) % 32; per phase, wavefronts = the largest number of
+// Rule (ws/rules/shared_banks.h): bank = (address/4) % 32; per phase, wavefronts = the largest number of
 // distinct 4-byte words one bank must serve; ideal = phases with an active lane.
 #include <gtest/gtest.h>
 
@@ -7,16 +7,16 @@
 #include <random>
 #include <vector>
 
-#include "trace_builder.h"
-#include "ws/analysis/instruction.h"
+#include "lanes.h"
+#include "ws/rules/shared_banks.h"
 
-using ws::analysis::shared_bank_metrics;
+using ws::rules::shared_bank_metrics;
 using wstest::kFull;
 
 namespace {
 
 std::vector<uint64_t> lanes(uint32_t mask, std::function<uint64_t(uint32_t)> f) {
-  return wstest::TraceBuilder::lane_list(mask, f);
+  return wstest::lane_list(mask, f);
 }
 
 struct StrideCase {
@@ -40,7 +40,7 @@ TEST(Banks, StrideTable) {
     EXPECT_EQ(m.ideal_wavefronts, 1u);
     EXPECT_EQ(m.max_ways, c.wavefronts);
     // The cheap counter used by analyze() must agree with the detailed one.
-    const auto k = ws::analysis::shared_bank_counts(4, kFull, a);
+    const auto k = ws::rules::shared_bank_counts(4, kFull, a);
     EXPECT_EQ(k.wavefronts, c.wavefronts);
     EXPECT_EQ(k.bank_ways, m.bank_ways);
     EXPECT_EQ(k.bank_words, m.bank_words);
@@ -237,14 +237,14 @@ TEST(Banks, CountsAgreeWithTheDetailedRuleOnRandomPatterns) {
       }
     });
     const auto m = shared_bank_metrics(width, mask, a);
-    const auto k = ws::analysis::shared_bank_counts(width, mask, a);
+    const auto k = ws::rules::shared_bank_counts(width, mask, a);
     ASSERT_EQ(k.wavefronts, m.wavefronts) << "round " << round << " width " << width << " shape " << shape;
     ASSERT_EQ(k.ideal_wavefronts, m.ideal_wavefronts) << "round " << round;
     ASSERT_EQ(k.max_ways, m.max_ways) << "round " << round;
     ASSERT_EQ(k.bank_ways, m.bank_ways) << "round " << round;
     ASSERT_EQ(k.bank_words, m.bank_words) << "round " << round;
     // The emulator's per-site counters use the twin without per-bank arrays.
-    const auto w = ws::analysis::shared_wavefront_counts(width, mask, a);
+    const auto w = ws::rules::shared_wavefront_counts(width, mask, a);
     ASSERT_EQ(w.wavefronts, m.wavefronts) << "round " << round << " width " << width << " shape " << shape;
     ASSERT_EQ(w.ideal_wavefronts, m.ideal_wavefronts) << "round " << round;
     ASSERT_EQ(w.max_ways, m.max_ways) << "round " << round;

@@ -13,9 +13,9 @@
 #include <source_location>
 #include <type_traits>
 
-#include "ws/detail/fixed_string.h"
-#include "ws/detail/gpu_trace_format.h"
-#include "ws/detail/type_name.h"
+#include "ws/kernel/fixed_string.h"
+#include "ws/gpu/trace_format.h"
+#include "ws/kernel/type_name.h"
 
 namespace ws {
 inline namespace trace_api {  // see emu_api.h: one inline namespace per build mode

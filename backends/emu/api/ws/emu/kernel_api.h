@@ -16,9 +16,9 @@
 #include <source_location>
 #include <type_traits>
 
-#include "ws/detail/emu_hooks.h"
-#include "ws/detail/fixed_string.h"
-#include "ws/detail/type_name.h"
+#include "ws/emu/hooks.h"
+#include "ws/kernel/fixed_string.h"
+#include "ws/kernel/type_name.h"
 
 //-----------------------------------------------------------------------------
 // [SECTION] CUDA vocabulary

@@ -1,4 +1,5 @@
-// The Backend a catalog driver sees when it runs on the CPU emulator.
+// The Backend a catalog driver sees when it runs on the CPU emulator: RunConfig in, emulator
+// launches, RunResult out.
 //
 // A driver is written once against this interface (and the GPU backends' identical one):
 //   auto in  = be.upload("g_idata", host);          // ws::global_array<T>
@@ -10,8 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "ws/catalog/catalog.h"
 #include "ws/emu/launch.h"
+#include "ws/run/config.h"
+#include "ws/run/result.h"
 
 namespace ws {
 
@@ -84,19 +86,19 @@ class EmuBackend {
     opt.grid = grid;
     opt.block = block;
     opt.dynamic_shared_bytes = dynamic_shared;
-    opt.workers = cfg_.workers;
-    opt.step_budget = cfg_.step_budget;
-    opt.defer_loads = cfg_.defer_loads;
-    opt.eager_shuffles = cfg_.eager_shuffles;
-    opt.converged_issue = cfg_.converged_issue;
-    opt.record.blocks = cfg_.record_blocks;
-    opt.record.max_events = cfg_.max_events;
+    opt.workers = cfg_.emu.workers;
+    opt.step_budget = cfg_.emu.step_budget;
+    opt.defer_loads = cfg_.emu.defer_loads;
+    opt.eager_shuffles = cfg_.emu.eager_shuffles;
+    opt.converged_issue = cfg_.emu.converged_issue;
+    opt.record.blocks = cfg_.record.blocks;
+    opt.record.max_events = cfg_.record.max_events;
     opt.cancel = cfg_.cancel.get();
     // Later launches of a multi-pass driver have fewer blocks: keep only indices that exist.
     std::erase_if(opt.record.blocks, [&](uint32_t b) { return b >= grid.count(); });
-    if (!cfg_.record_blocks.empty() && opt.record.blocks.empty()) opt.record.blocks = {0};
+    if (!cfg_.record.blocks.empty() && opt.record.blocks.empty()) opt.record.blocks = {0};
     // When every block is recorded in full, the analysis' totals already cover the grid.
-    opt.record.count_every_block = cfg_.count_every_block && !cfg_.record_blocks.empty();
+    opt.record.count_every_block = cfg_.record.count_every_block && !cfg_.record.blocks.empty();
     opt.read_only = read_only_allocations(kernel, args...);
     const LaunchInfo info = launch_info(kernel_, cfg_, entry);
     emu::LaunchResult r = emu::launch(mem_, opt, info, [=] { kernel(args...); });

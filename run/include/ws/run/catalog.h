@@ -1,0 +1,63 @@
+// The catalog: every kernel the viewer can run, by name, with its spec, its validation and one
+// runner per backend it was built for.
+//
+// A catalog kernel is one header (e.g. kernels/reduction/reduce.cuh) that defines its __global__
+// functions and one "entry" struct:
+//
+//   struct ReduceEntry {
+//     static ws::KernelSpec spec();                        // name, variants, parameters
+//     static std::string validate(const ws::RunConfig&);   // "" or why this launch is refused
+//     template <class Backend>
+//     static void run(Backend& be, const ws::RunConfig& cfg, ws::RunResult& out);
+//   };
+//
+// The kernels' build compiles each header once per backend and registers each build here
+// (register_runner, registration.h); Catalog::instance() is that process-wide catalog.
+//
+//   ws::RunConfig cfg;  cfg.variant = "3";
+//   ws::RunResult r = ws::Catalog::instance().run("reduce", cfg, ws::BackendKind::Emu);
+//   if (!r.refused.empty()) ... // why nothing ran
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ws/run/config.h"
+#include "ws/run/result.h"
+#include "ws/run/spec.h"
+
+namespace ws {
+
+struct CatalogEntry {
+  KernelSpec spec;
+  std::function<std::string(const RunConfig&)> validate;
+  std::map<BackendKind, std::function<RunResult(const RunConfig&)>> runners;
+};
+
+class Catalog {
+ public:
+  // The process's catalog: defined by the kernels library (ws_catalog), which registers every
+  // built-in kernel on first use.
+  static Catalog& instance();
+
+  void add(KernelSpec spec, std::function<std::string(const RunConfig&)> validate);
+  void add_runner(const std::string& kernel, BackendKind kind,
+                  std::function<RunResult(const RunConfig&)> run);
+
+  const std::vector<CatalogEntry>& entries() const { return entries_; }
+  const CatalogEntry* find(const std::string& name) const;
+
+  // Fills defaults, checks the variant, parameters and launch limits, then runs. Never throws
+  // for user errors: they come back in RunResult::refused.
+  RunResult run(const std::string& kernel, RunConfig cfg, BackendKind backend) const;
+
+  // Completes `cfg` with the kernel's defaults; returns "" or why the config is invalid.
+  std::string resolve(const CatalogEntry& e, RunConfig& cfg) const;
+
+ private:
+  std::vector<CatalogEntry> entries_;
+};
+
+}  // namespace ws

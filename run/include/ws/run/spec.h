@@ -1,0 +1,67 @@
+// What a kernel of the catalog is: its variants (the steps of a lecture), its parameters, its
+// default launch and the element types it takes. A kernel states this once, in its entry's
+// spec(); the viewer's labs, the command line and the timing all read it from here.
+//
+//   ws::KernelSpec s;
+//   s.name = "bank";  s.title = "Shared-memory bank conflicts";
+//   s.variants = {{"stride", "s[t * stride]", "stride 2 is a 2-way conflict, 33 none"}};
+//   s.params = {{"stride", "words between lanes", 1, 64, 1, {}}};
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+struct ParamSpec {
+  std::string name;         // "stride"
+  std::string description;  // one line
+  int64_t min = 0, max = 0, def = 0;
+  std::vector<std::string> choices;  // when not empty: the value is an index into these
+};
+
+struct VariantSpec {
+  VariantSpec(std::string id_, std::string name_, std::string summary_, bool broken_ = false,
+              std::string broken_note_ = {}, bool gpu_only_ = false)
+      : id(std::move(id_)), name(std::move(name_)), summary(std::move(summary_)), broken(broken_),
+        broken_note(std::move(broken_note_)), gpu_only(gpu_only_) {}
+  std::string id;        // "3"
+  std::string name;      // "sequential addressing"
+  std::string summary;   // one line: what this step changes, as the lecture says it
+  bool broken = false;   // kept on purpose to show a bug; `broken_note` says which
+  std::string broken_note;
+  bool gpu_only = false; // e.g. CUB's DeviceReduce::Sum
+  // Which accesses happen depends on the order threads run (e.g. "am I the last block?", or an
+  // atomicMax whose old value decides a second atomic): the backend cross-check reports these
+  // but cannot expect identical accesses.
+  bool order_dependent = false;
+};
+
+struct KernelSpec {
+  std::string name;         // "reduce"
+  std::string title;        // "Sum reduction (Harris's seven steps and beyond)"
+  std::string description;  // a short paragraph
+  std::string source;       // path relative to kernels/, e.g. "reduction/reduce.cuh"
+  std::string lecture;      // which seed / lecture it comes from
+  std::vector<VariantSpec> variants;
+  std::vector<ParamSpec> params;  // kernel-specific (n, block, dtype, seed are common)
+  uint64_t default_n = 1 << 16;
+  uint32_t default_block = 256;
+  // The kernel takes 2D blocks (x, y): the labs show two fields for the block shape.
+  bool block_2d = false;
+  std::vector<std::string> dtypes = {"int"};  // element types the kernel accepts
+
+  const VariantSpec* variant(const std::string& id_or_name) const {
+    for (const VariantSpec& v : variants)
+      if (v.id == id_or_name || v.name == id_or_name) return &v;
+    return nullptr;
+  }
+  const ParamSpec* param(const std::string& param_name) const {
+    for (const ParamSpec& p : params)
+      if (p.name == param_name) return &p;
+    return nullptr;
+  }
+};
+
+}  // namespace ws
