@@ -166,6 +166,18 @@ bool request_from_options(const Options& opt, RunRequest& req, std::string& erro
   return true;
 }
 
+// Every view's options, from the registry: "memory-heatmap: color = accesses|conflicts|first-touch; ...".
+std::string view_options_help() {
+  std::string h = "With --view: one of the view's own options, repeatable. ";
+  bool first = true;
+  for (const ViewType& t : view_types())
+    for (const ViewOption& o : t.options) {
+      h += std::string(first ? "" : "; ") + t.id + ": " + o.key + "=" + o.values;
+      first = false;
+    }
+  return h + " (the first value is the default)";
+}
+
 int run_view_cli(const Options& opt) {
   if (!opt.headless || opt.screenshot.empty()) {
     std::cerr << "warpscope: --view renders one view to a PNG: it needs --headless and --screenshot FILE\n";
@@ -174,7 +186,12 @@ int run_view_cli(const Options& opt) {
   ViewRun run;
   run.view = opt.view;
   std::string err;
-  if (view_panel_id(opt.view, err).empty()) {
+  // The view's own options; --color, --timeline-x and --compare are short for three of them.
+  run.options = opt.view_options;
+  if (!opt.color.empty()) run.options.push_back("color=" + opt.color);
+  if (!opt.timeline_x.empty()) run.options.push_back("x=" + opt.timeline_x);
+  if (opt.compare) run.options.push_back("compare=on");
+  if (!make_view(run.view, run.options, err).view) {
     std::cerr << "warpscope: " << err << "\n";
     return 2;
   }
@@ -183,26 +200,6 @@ int run_view_cli(const Options& opt) {
     return 2;
   }
   run.select = opt.select;
-  if (!opt.color.empty()) {
-    const std::string colors[] = {"accesses", "conflicts", "first-touch"};
-    const auto it = std::find(std::begin(colors), std::end(colors), opt.color);
-    if (it == std::end(colors)) {
-      std::cerr << "warpscope: --color " << opt.color << ": the memory heatmap colors by accesses, conflicts or first-touch\n";
-      return 2;
-    }
-    run.memory_color = int(it - std::begin(colors));
-  }
-  if (!opt.timeline_x.empty()) {
-    const std::string xs[] = {"steps", "clock", "time"};
-    const auto it = std::find(std::begin(xs), std::end(xs), opt.timeline_x);
-    if (it == std::end(xs)) {
-      std::cerr << "warpscope: --timeline-x " << opt.timeline_x
-                << ": the timeline's x axis is steps (aligned at barriers), clock (issue clock) or time (ns, gpu-trace)\n";
-      return 2;
-    }
-    run.timeline_x = int(it - std::begin(xs));
-  }
-  run.compare = opt.compare;
   if (opt.size_given) {
     run.width = opt.width;
     run.height = opt.height;
@@ -230,7 +227,7 @@ int run_view_cli(const Options& opt) {
   }
   auto d = session().data();
   std::cout << "warpscope: wrote " << opt.screenshot << " (" << img.width << "x" << img.height << ", view "
-            << view_panel_id(opt.view, err) << ", " << run.request.kernel << " "
+            << find_view_type(opt.view)->id << ", " << run.request.kernel << " "
             << (d ? d->resolved.variant : run.request.config.variant) << ")\n";
   if (d && !d->error.empty()) std::cout << "warpscope: the run reported: " << d->error << "\n";
   return 0;
@@ -297,6 +294,7 @@ int run_command_line(int argc, char** argv) {
   app.add_flag("--compare", opt.compare,
                "With --view divergence-timeline: draw the same launch on the other backend below (emulator above, "
                "gpu-trace below; needs a CUDA device for the GPU half)");
+  app.add_option("--view-option", opt.view_options, view_options_help())->type_name("KEY=VALUE");
   app.add_option("--mouse", opt.mouse,
                  "With --headless: the mouse rests at pixel X,Y of the picture, so it shows the hover highlight "
                  "and the tooltip there (e.g. --mouse 400,300)")

@@ -1,10 +1,9 @@
 #include "layout.h"
 
-#include "panels/panels.h"
+#include "views/view.h"
 
 #include <algorithm>
 #include <cmath>
-#include <string_view>
 
 namespace ws::app {
 
@@ -62,19 +61,22 @@ ShellLayout compute_layout(ImVec2 display, float font_px, const ImGuiStyle& styl
   halves(x1, top + h_access + gap, center, row, bank, divergence);
   halves(x1, top + h_access + 2 * gap + row, center, height - h_access - 2 * gap - row, block, heat);
 
-  const std::pair<std::string_view, Rect> slots[] = {
-      {"reduction-lab", reduction}, {"memory-lab", memory_lab},
-      {"warp-access-map", access},  {"bank-conflict-heatmap", bank},
-      {"divergence-timeline", divergence}, {"block-layout", block},
-      {"memory-heatmap", heat},     {"source-view", source},
-      {"playback", playback},
-      {"timing", timing}};
-  auto panels = all_panels();
-  L.panels.assign(panels.size(), Rect{ImVec2(x1, top), ImVec2(center, height)});
-  for (const auto& [id, rect] : slots) {
-    int i = find_panel(id);
-    if (i >= 0) L.panels[static_cast<size_t>(i)] = rect;
-  }
+  auto rect_of = [&](Slot slot) {
+    switch (slot) {
+      case Slot::LeftTop: return reduction;
+      case Slot::LeftMiddle: return playback;
+      case Slot::LeftBottom: return memory_lab;
+      case Slot::Center: return access;
+      case Slot::CenterRow1Left: return bank;
+      case Slot::CenterRow1Right: return divergence;
+      case Slot::CenterRow2Left: return block;
+      case Slot::CenterRow2Right: return heat;
+      case Slot::RightTop: return source;
+      case Slot::RightBottom: return timing;
+    }
+    return access;
+  };
+  for (const ViewType& v : view_types()) L.panels.push_back(rect_of(v.slot));
   return L;
 }
 

@@ -1,11 +1,7 @@
 // The default tiled layout (ImGui 1.86 has no docking): menu bar on top, status bar at the
-// bottom, the panels tiled in three columns in between. Everything is measured in font sizes so
-// the layout looks the same at every UI scale; only the split of the window is proportional.
-//
-//   left column     center column                          right column
-//   Reduction lab   Warp access map                        Source view
-//   Playback        Bank-conflict heatmap | Divergence tl.
-//   Memory lab      Block layout | Memory heatmap          Timing
+// bottom, the panels tiled in three columns in between, each view in the slot its registry row
+// names (views/view.h, Slot). Everything is measured in font sizes so the layout looks the same at
+// every UI scale; only the split of the window is proportional.
 #pragma once
 
 #include <imgui.h>
@@ -23,7 +19,7 @@ struct ShellLayout {
   float menu_height = 0;    // main menu bar
   float status_height = 0;  // status bar
   Rect status;
-  std::vector<Rect> panels;  // in all_panels() order
+  std::vector<Rect> panels;  // in view_types() order
 };
 
 // `style` must be the style in use (its frame padding decides the bar heights).

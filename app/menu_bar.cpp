@@ -1,7 +1,6 @@
 // The main menu bar: File, View, Help. Shortcut labels come from actions.cpp so the menus and the
 // help overlay always agree.
 #include "layout.h"
-#include "panels/panels.h"
 #include "shell.h"
 
 namespace ws::app {
@@ -12,7 +11,7 @@ void file_menu(ShellState& s) {
   if (ImGui::MenuItem("Save screenshot", shortcut_keys(Action::SaveScreenshot)))
     apply_action(s, Action::SaveScreenshot);
   if (ImGui::BeginMenu("Save panel as PNG")) {
-    auto panels = all_panels();
+    auto panels = view_types();
     for (size_t i = 0; i < panels.size(); ++i) {
       if (!ImGui::BeginMenu(panels[i].title)) continue;
       // A closed panel exports at the size it last had (or its tile size before it was ever shown).
@@ -32,7 +31,7 @@ void file_menu(ShellState& s) {
 }
 
 void view_menu(ShellState& s) {
-  for (const PanelInfo& p : all_panels()) {
+  for (const ViewType& p : view_types()) {
     bool shown = !s.settings.hidden.count(p.id);
     if (ImGui::MenuItem(p.title, nullptr, &shown)) {
       if (shown)

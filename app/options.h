@@ -26,6 +26,7 @@ struct Options {
   std::string color;  // --color for --view memory-heatmap: accesses, conflicts, first-touch
   std::string timeline_x;  // --timeline-x for --view divergence-timeline: steps, clock, time
   bool compare = false;    // --compare for --view divergence-timeline: the other backend below
+  std::vector<std::string> view_options;  // --view-option KEY=VALUE: any view's own options
   std::vector<std::string> params;  // NAME=VALUE, the kernel's own parameters
   std::string backend;              // "", emu, gpu-trace
   std::string mouse;                // --mouse X,Y: hover there in the picture ("" = nowhere)

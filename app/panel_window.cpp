@@ -1,6 +1,6 @@
 // A panel in its own movable, resizable window, with the export actions every panel has.
 #include "layout.h"
-#include "panels/panels.h"
+#include "session.h"
 #include "shell.h"
 
 #include <cmath>
@@ -19,7 +19,7 @@ bool differs(ImVec2 a, ImVec2 b) { return std::fabs(a.x - b.x) > 0.5f || std::fa
 }  // namespace
 
 void draw_panel_window(ShellState& s, int panel, const Rect& tile) {
-  const PanelInfo& p = all_panels()[static_cast<size_t>(panel)];
+  const ViewType& p = view_types()[static_cast<size_t>(panel)];
   const ImGuiCond cond = s.layout_dirty ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(tile.pos, cond);
   ImGui::SetNextWindowSize(tile.size, cond);
@@ -52,7 +52,7 @@ void draw_panel_window(ShellState& s, int panel, const Rect& tile) {
       }
       ImGui::EndMenuBar();
     }
-    p.draw();
+    s.views[static_cast<size_t>(panel)]->draw(session());
   }
   ImGui::End();
   if (!open) {

@@ -127,6 +127,8 @@ class Session {
   bool playing = false;
   float play_speed = 8.0f;  // events per second
   double play_accum = 0;
+  // Advances playback by `dt` seconds when playing (the shell calls it once per frame).
+  void advance_playback(float dt);
 
  private:
   void worker(std::stop_token st);

@@ -1,9 +1,7 @@
 #include "shell.h"
 
 #include "layout.h"
-#include "panels/panels.h"
 #include "session.h"
-#include "views/views.h"
 
 #include "ws/viz/panel_capture.h"
 #include "ws/viz/png.h"
@@ -115,7 +113,9 @@ void shell_frame(ShellState& s, const FrameInput& in) {
   Session& ses = session();
   ses.start_default();
   ses.poll();
-  tick_playback(ses, io.DeltaTime);
+  ses.advance_playback(io.DeltaTime);
+  if (s.views.empty())
+    for (const ViewType& v : view_types()) s.views.push_back(v.make());
   if (io.DeltaTime > 0) {
     float ms = io.DeltaTime * 1000.0f;
     s.frame_ms = s.frame_ms == 0.0f ? ms : s.frame_ms * 0.9f + ms * 0.1f;
@@ -132,14 +132,13 @@ void shell_frame(ShellState& s, const FrameInput& in) {
   ShellLayout layout = compute_layout(display, ImGui::GetFontSize(), ImGui::GetStyle());
 
   draw_menu_bar(s);
-  auto panels = all_panels();
-  for (size_t i = 0; i < panels.size(); ++i)
-    if (!s.settings.hidden.count(panels[i].id))
-      draw_panel_window(s, static_cast<int>(i), layout.panels[i]);
+  const auto views = view_types();
+  for (size_t i = 0; i < views.size(); ++i)
+    if (!s.settings.hidden.count(views[i].id)) draw_panel_window(s, static_cast<int>(i), layout.panels[i]);
   // ImGui focuses the last window it creates; the panel lectures start from should be the one.
   if (s.focus_default) {
-    if (int i = find_panel("warp-access-map"); i >= 0 && !s.settings.hidden.count(panels[size_t(i)].id))
-      ImGui::SetWindowFocus(panels[size_t(i)].title);
+    if (int i = view_index("warp-access-map"); i >= 0 && !s.settings.hidden.count(views[size_t(i)].id))
+      ImGui::SetWindowFocus(views[size_t(i)].title);
     s.focus_default = false;
   }
   draw_status_bar(s, layout);
@@ -150,11 +149,12 @@ void shell_frame(ShellState& s, const FrameInput& in) {
 void shell_after_render(ShellState& s) {
   std::vector<PanelExport> exports;
   exports.swap(s.exports);
-  auto panels = all_panels();
+  const auto views = view_types();
   for (const PanelExport& e : exports) {
-    if (e.panel < 0 || static_cast<size_t>(e.panel) >= panels.size()) continue;
-    const PanelInfo& p = panels[static_cast<size_t>(e.panel)];
-    ws::viz::PanelCapture cap{p.title, e.size, s.look, e.factor, p.draw};
+    if (e.panel < 0 || static_cast<size_t>(e.panel) >= std::min(views.size(), s.views.size())) continue;
+    const ViewType& p = views[static_cast<size_t>(e.panel)];
+    View& view = *s.views[static_cast<size_t>(e.panel)];
+    ws::viz::PanelCapture cap{p.title, e.size, s.look, e.factor, [&view] { view.draw(session()); }};
     ws::viz::Image img;
     std::string err;
     std::filesystem::path path = export_path(s, p.id, e.factor);

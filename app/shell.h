@@ -11,6 +11,7 @@
 
 #include "actions.h"
 #include "settings.h"
+#include "views/view.h"
 
 #include "ws/viz/look.h"
 
@@ -18,6 +19,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,7 +34,7 @@ struct FrameInput {
 };
 
 struct PanelExport {
-  int panel = -1;         // index into all_panels()
+  int panel = -1;         // index into view_types()
   float factor = 1.0f;    // 1x or 2x
   ImVec2 size{0, 0};      // on-screen size when it was asked for
 };
@@ -53,6 +55,10 @@ struct ShellState {
   bool quit = false;
   bool want_screenshot = false;
   std::vector<PanelExport> exports;
+
+  // One instance of every view, in view_types() order (made on the first frame): each panel's
+  // state lives in its view.
+  std::vector<std::unique_ptr<View>> views;
 
   // UI state.
   bool help_open = false;

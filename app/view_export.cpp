@@ -1,89 +1,28 @@
 #include "view_export.h"
 
-#include "panels/panels.h"
-#include "timing_runner.h"
-#include "views/views.h"
-
 #include "ws/analysis/views.h"
 #include "ws/viz/headless_context.h"
 #include "ws/viz/panel_capture.h"
 
 #include <charconv>
-#include <thread>
 #include <sstream>
 
 namespace ws::app {
 
-namespace {
-
-const std::pair<const char*, const char*> kAliases[] = {
-    {"access-map", "warp-access-map"},   {"access", "warp-access-map"},
-    {"bank-heatmap", "bank-conflict-heatmap"}, {"banks", "bank-conflict-heatmap"},
-    {"timeline", "divergence-timeline"}, {"divergence", "divergence-timeline"},
-    {"layout", "block-layout"},          {"memory", "memory-heatmap"},
-    {"source", "source-view"},           {"lab", "reduction-lab"},
-    {"timing-variants", "timing"},       {"timing-live", "timing"},
-    {"timing-sweep", "timing"},
-};
-
-}  // namespace
-
-TimingViewState& timing_view_state();          // panels/timing.cpp
-MemoryHeatmapState& memory_heatmap_state();   // panels/memory_heatmap.cpp
-TimelineState& timeline_state();              // panels/divergence_timeline.cpp
-
-namespace {
-// The Timing view measures in the background: ask for what it shows and wait, so the picture has
-// numbers. With a GPU: the ceilings and the reduction table (n from --n when it is 2^20 or more,
-// else 2^24); without one: the emulator's counts for the run.
-// `timing-live` lets live mode run for two seconds first; `timing-sweep` sweeps the block size.
-bool prepare_timing(const std::string& view, const RunRequest& req, std::string& error) {
-  TimingRunner& r = timing_runner();
-  TimingViewState& st = timing_view_state();
-  if (timing::device().present) {
-    st.asked_ceilings = true;
-    r.request_ceilings();
-    const uint64_t n = req.config.n >= (1u << 20) ? req.config.n : (1u << 24);
-    RunConfig cfg = req.config;
-    cfg.n = n;
-    cfg.record.blocks.clear();
-    if (view == "timing-live") {
-      st.open_tab = 1;
-      st.live_size_index = 3;  // the Live tab's n: 2^24 (the session's run stays as it is)
-      const LiveTarget t = live_target(req, st);
-      r.set_live(t.kernel, t.config, t.name);
-      if (!r.wait_idle(std::chrono::minutes(1))) {
-        error = "measuring the ceilings did not finish within a minute";
-        return false;
-      }
-      std::this_thread::sleep_for(std::chrono::seconds(2));
-      r.set_paused(true);
-    } else if (view == "timing-sweep") {
-      st.open_tab = 2;
-      r.request_sweep(req.kernel, cfg, "block", {32, 64, 128, 256, 512, 1024});
-    } else {
-      r.request_table(n, req.config.dtype.empty() ? "int" : req.config.dtype, 256);
-    }
-  } else {
-    st.counts_requested = Session::history_key(req.kernel, req.config);
-    r.request_counts(req.kernel, req.config);
+MadeView make_view(std::string_view name, std::span<const std::string> options, std::string& error) {
+  MadeView m;
+  std::string preset;
+  m.type = find_view_type(name, &preset);
+  if (!m.type) {
+    error = view_names_error(name);
+    return {};
   }
-  if (!r.wait_idle(std::chrono::minutes(5))) {
-    error = "the timing measurements did not finish within 5 minutes";
-    return false;
-  }
-  return true;
-}
-}  // namespace
-
-std::string view_panel_id(const std::string& name, std::string& error) {
-  if (find_panel(name) >= 0) return name;
-  for (const auto& [alias, id] : kAliases)
-    if (name == alias) return id;
-  std::string list;
-  for (const PanelInfo& p : all_panels()) list += (list.empty() ? "" : ", ") + std::string(p.id);
-  error = "no view named '" + name + "' (views: " + list + ")";
-  return {};
+  m.view = m.type->make();
+  if (!preset.empty()) error = apply_option(*m.type, *m.view, preset);
+  for (const std::string& o : options)
+    if (error.empty()) error = apply_option(*m.type, *m.view, o);
+  if (!error.empty()) return {};
+  return m;
 }
 
 std::string apply_selection(Session& s, const std::string& spec) {
@@ -148,8 +87,8 @@ std::string apply_selection(Session& s, const std::string& spec) {
 }
 
 bool render_view(const ViewRun& run, ws::viz::Image& out, std::string& error) {
-  const std::string id = view_panel_id(run.view, error);
-  if (id.empty()) return false;
+  MadeView m = make_view(run.view, run.options, error);
+  if (!m.view) return false;
   Session& s = session();
   s.request(run.request);
   if (!s.wait_idle()) {
@@ -161,22 +100,15 @@ bool render_view(const ViewRun& run, ws::viz::Image& out, std::string& error) {
       error = err;
       return false;
     }
-  if (id == "timing" && !prepare_timing(run.view, s.last_request(), error)) return false;
-  memory_heatmap_state().mode = run.memory_color;
-  timeline_state().mode = analysis::TimelineMode(run.timeline_x);
-  timeline_state().compare = run.compare;
-  if (run.compare && id == "divergence-timeline") {
-    Session& other = compare_session(s, timeline_state());
-    if (!other.wait_idle(std::chrono::minutes(2))) {
-      error = "the comparison run did not finish within two minutes";
-      return false;
-    }
+  if (std::string err = m.view->prepare_picture(s); !err.empty()) {
+    error = err;
+    return false;
   }
   auto ctx = ws::viz::HeadlessContext::create(error);
   if (!ctx) return false;
-  const PanelInfo& p = all_panels()[size_t(find_panel(id))];
-  ws::viz::PanelCapture cap{p.title, ImVec2(float(run.width), float(run.height)), ws::viz::Look{1.0f, run.presentation},
-                            run.factor, p.draw, run.mouse};
+  View& view = *m.view;
+  ws::viz::PanelCapture cap{m.type->title, ImVec2(float(run.width), float(run.height)),
+                            ws::viz::Look{1.0f, run.presentation}, run.factor, [&] { view.draw(s); }, run.mouse};
   return ws::viz::render_panel(cap, out, error);
 }
 

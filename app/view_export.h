@@ -1,17 +1,21 @@
 // One view alone, without a display: `warpscope --headless --view NAME --kernel K --variant V
 // [--n N --block B] [--select block=0,warp=1,event=12] --screenshot F [--scale 2]`.
-// The kernel runs in the session (emulator), the selection is applied, and the panel body is
+// The kernel runs in the session (emulator), the selection is applied, and a view of its own is
 // rendered by the panel capture (ws::viz::render_panel) at --size x --scale pixels.
 #pragma once
 
 #include "session.h"
+#include "views/view.h"
 
 #include "ws/viz/image.h"
 
 #include <imgui.h>
 
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace ws::app {
 
@@ -22,14 +26,17 @@ struct ViewRun {
   int width = 1000, height = 640;  // the panel's size at 1x
   float factor = 1.0f;       // output pixels per panel pixel (2 for slides)
   bool presentation = false;
-  int memory_color = 0;  // the memory heatmap's color: 0 accesses, 1 bank conflicts, 2 first touch
-  int timeline_x = 0;    // the divergence timeline's x: 0 aligned steps, 1 issue clock, 2 time (ns)
-  bool compare = false;  // the divergence timeline: the same launch on the other backend below
+  std::vector<std::string> options;  // the view's options, "key=value" (views/registry.cpp lists them)
   std::optional<ImVec2> mouse;  // where the mouse rests, in output pixels (the tooltip there)
 };
 
-// The panel id for a view name, or "" (then `error` lists the names).
-std::string view_panel_id(const std::string& name, std::string& error);
+// A view made by name (an id or a short name) with its options set, or none (and `error`: which
+// views and options exist) when the name or an option is wrong.
+struct MadeView {
+  const ViewType* type = nullptr;
+  std::unique_ptr<View> view;
+};
+MadeView make_view(std::string_view name, std::span<const std::string> options, std::string& error);
 // Applies "key=value,..." to the session's selection; returns "" or what was wrong.
 std::string apply_selection(Session& s, const std::string& spec);
 // Runs, selects, renders. Returns false with a message on failure.

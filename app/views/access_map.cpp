@@ -5,7 +5,10 @@
 //
 // The picture is small (32 lanes, a few rows), so it is drawn with ImGui's draw list; every number
 // comes from analysis::metrics_of().
-#include "views/views.h"
+#include "views/access_map.h"
+#include "views/view_common.h"
+
+#include "ws/analysis/views.h"
 
 #include "ws/analysis/instruction.h"
 #include "ws/viz/colormap.h"
@@ -55,7 +58,8 @@ ImU32 ink_for(ImVec4 c) { return (0.299f * c.x + 0.587f * c.y + 0.114f * c.z) > 
 
 }  // namespace
 
-void draw_access_map(Session& s, AccessMapState& st) {
+void AccessMapView::draw(Session& s) {
+  AccessMapView& st = *this;
   st.wavefront_rows = 0;
   st.sector_boxes = 0;
   if (!view_ready(s, "the access map shows one warp instruction at a time.")) return;

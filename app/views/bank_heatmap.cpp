@@ -2,7 +2,10 @@
 // order) for one warp or one block; or, for the whole launch, one row per source site summed over
 // every recorded block. Color = distinct 4-byte words the bank served (1 = conflict free, n = the
 // bank needed n passes if they were in one phase). Drawn by the heatmap shader through a Canvas.
-#include "views/views.h"
+#include "views/bank_heatmap.h"
+#include "views/view_common.h"
+
+#include "ws/analysis/views.h"
 
 #include "ws/viz/colormap.h"
 
@@ -21,7 +24,12 @@ struct SiteRow {
 
 }  // namespace
 
-void draw_bank_heatmap(Session& s, BankHeatmapState& st) {
+void BankHeatmapView::set_option(std::string_view key, int choice) {
+  if (key == "scope") scope = BankScope(choice);
+}
+
+void BankHeatmapView::draw(Session& s) {
+  BankHeatmapView& st = *this;
   st.visible_rows = 0;
   if (!view_ready(s, "the bank heatmap shows banks x shared-memory instructions.")) return;
   const Trace& t = *s.trace();

@@ -3,7 +3,10 @@
 // instruction's lanes are outlined, and its global-memory footprint (128-byte lines and 32-byte
 // sectors the warp touches) is listed under it: why dim3(16,16) and dim3(128,2) access memory
 // differently. The block shape can be edited here (the kernel may refuse it, and says why).
-#include "views/views.h"
+#include "views/block_layout.h"
+#include "views/view_common.h"
+
+#include "ws/analysis/views.h"
 
 #include "ws/analysis/instruction.h"
 #include "ws/viz/colormap.h"
@@ -15,7 +18,8 @@
 
 namespace ws::app {
 
-void draw_block_layout_view(Session& s, BlockLayoutState& st) {
+void BlockLayoutView::draw(Session& s) {
+  BlockLayoutView& st = *this;
   if (!view_ready(s, "the block layout shows the block's threads colored by warp.")) return;
   const Trace& t = *s.trace();
   const ws::viz::ViewColors vc = ws::viz::view_colors();

@@ -2,7 +2,10 @@
 // steps (each warp's own steps, aligned at every __syncthreads(); or the block's issue clock).
 // A cell is lit when the lane executed that instruction, colored by what it was (shared, global,
 // warp-synchronous); barriers are vertical lines across all warps. Drawn by shaders/timeline.frag.
-#include "views/views.h"
+#include "views/divergence_timeline.h"
+#include "views/view_common.h"
+
+#include "ws/analysis/views.h"
 
 #include "ws/viz/colormap.h"
 
@@ -28,17 +31,30 @@ uint8_t kind_of(const Event& e) {
 }  // namespace
 
 namespace {
-void draw_one_timeline(Session& s, TimelineState& st, bool main);
+void draw_one_timeline(Session& s, TimelineView& st, bool main);
 }  // namespace
 
 BackendKind compare_backend(BackendKind main) {
   return main == BackendKind::Emu ? BackendKind::GpuTrace : BackendKind::Emu;
 }
 
-Session& compare_session(Session& s, TimelineState& st) {
+void TimelineView::set_option(std::string_view key, int choice) {
+  if (key == "x") mode = analysis::TimelineMode(choice);
+  if (key == "compare") compare = choice == 1;
+}
+
+std::string TimelineView::prepare_picture(Session& s) {
+  if (!compare) return {};
+  if (!compare_session(s).wait_idle(std::chrono::minutes(2)))
+    return "the comparison run did not finish within two minutes";
+  return {};
+}
+
+Session& TimelineView::compare_session(Session& s) {
+  TimelineView& st = *this;
   if (!st.other) {
     st.other = std::make_unique<Session>();
-    st.other_view = std::make_unique<TimelineState>();
+    st.other_view = std::make_unique<TimelineView>();
   }
   const auto d = s.data();
   if (d && st.other_for != d->generation) {
@@ -51,16 +67,17 @@ Session& compare_session(Session& s, TimelineState& st) {
   return *st.other;
 }
 
-void draw_divergence_timeline_view(Session& s, TimelineState& st) {
+void TimelineView::draw(Session& s) {
+  TimelineView& st = *this;
   const auto d = s.data();
   if (!st.compare || !d) {
     draw_one_timeline(s, st, true);
     return;
   }
   // Two timelines of the same launch, one above the other, with the same block, x mode and zoom.
-  Session& o = compare_session(s, st);
+  Session& o = compare_session(s);
   o.poll();
-  TimelineState& ov = *st.other_view;
+  TimelineView& ov = *st.other_view;
   o.sel.launch = s.sel.launch;
   o.sel.block = s.sel.block;
   ov.mode = st.mode;
@@ -84,7 +101,7 @@ void draw_divergence_timeline_view(Session& s, TimelineState& st) {
 
 namespace {
 
-void draw_timeline_body(Session& s, TimelineState& st, bool main) {
+void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   if (!view_ready(s, "the timeline shows which lanes of each warp were active at every step.")) return;
   const Trace& t = *s.trace();
   const auto d = s.data();
@@ -320,7 +337,7 @@ void draw_timeline_body(Session& s, TimelineState& st, bool main) {
 }
 
 // The comparison's lower timeline draws the same widgets: its own ID scope.
-void draw_one_timeline(Session& s, TimelineState& st, bool main) {
+void draw_one_timeline(Session& s, TimelineView& st, bool main) {
   ImGui::PushID(main ? 0 : 1);
   draw_timeline_body(s, st, main);
   ImGui::PopID();

@@ -4,7 +4,8 @@
 // launch, so moving from step 2 to step 3 visibly removes the bank conflicts. Every change re-runs
 // in the background (the session); the views follow when the run lands.
 #include "device_probe.h"
-#include "views/views.h"
+#include "views/lab.h"
+#include "views/view_common.h"
 
 #include "ws/viz/colormap.h"
 
@@ -17,7 +18,7 @@ namespace ws::app {
 
 namespace {
 
-void rerun(Session& s, RunRequest r, LabState& st) {
+void rerun(Session& s, RunRequest r, LabView& st) {
   // Validate on the spot: an invalid combination keeps the last picture and says why.
   const Catalog& cat = Catalog::instance();
   st.invalid.clear();
@@ -29,7 +30,7 @@ void rerun(Session& s, RunRequest r, LabState& st) {
 }
 
 // Another kernel of the lab, at its own defaults (size, block; its first variant).
-void switch_kernel(Session& s, const KernelSpec& spec, LabState& st) {
+void switch_kernel(Session& s, const KernelSpec& spec, LabView& st) {
   RunRequest r = default_request();
   r.kernel = spec.name;
   r.config.variant.clear();
@@ -41,7 +42,7 @@ void switch_kernel(Session& s, const KernelSpec& spec, LabState& st) {
   rerun(s, r, st);
 }
 
-void badge(const char* text, ImVec4 color, LabState& st, bool pass) {
+void badge(const char* text, ImVec4 color, LabView& st, bool pass) {
   const ImVec2 ts = ImGui::CalcTextSize(text);
   const float pad = 0.35f * em();
   ImVec2 p = ImGui::GetCursorScreenPos();
@@ -64,7 +65,8 @@ std::string percent(double v) {
 
 }  // namespace
 
-void draw_lab(Session& s, LabState& st) {
+void LabView::draw(Session& s) {
+  LabView& st = *this;
   const Catalog& cat = Catalog::instance();
   const ws::viz::ViewColors vc = ws::viz::view_colors();
   const float E = em();

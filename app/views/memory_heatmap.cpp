@@ -3,7 +3,10 @@
 // touched (untouched: blank). Shared arrays are 32 elements per row (for 4-byte elements a column
 // is a bank). With playback, only the selected block's events issued so far count: the reduction
 // tree folds the array step by step.
-#include "views/views.h"
+#include "views/memory_heatmap.h"
+#include "views/view_common.h"
+
+#include "ws/analysis/views.h"
 
 #include "ws/viz/colormap.h"
 
@@ -18,7 +21,12 @@ namespace {
 constexpr uint64_t kMaxElements = 1u << 20;
 }  // namespace
 
-void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st) {
+void MemoryHeatmapView::set_option(std::string_view key, int choice) {
+  if (key == "color") mode = choice;
+}
+
+void MemoryHeatmapView::draw(Session& s) {
+  MemoryHeatmapView& st = *this;
   if (!view_ready(s, "the memory heatmap shows each array's elements colored by access count.")) return;
   const Trace& t = *s.trace();
   const analysis::Report* rep = s.report();
@@ -41,7 +49,7 @@ void draw_memory_heatmap_view(Session& s, MemoryHeatmapState& st) {
   key = ws::viz::hash_mix(key, uint64_t(st.mode));
   if (key != st.cache_key) {
     st.cache_key = key;
-    while (st.allocs.size() < t.allocations.size()) st.allocs.push_back(std::make_unique<MemoryHeatmapState::Alloc>());
+    while (st.allocs.size() < t.allocations.size()) st.allocs.push_back(std::make_unique<MemoryHeatmapView::Alloc>());
     st.allocs.resize(t.allocations.size());
     for (size_t a = 0; a < t.allocations.size(); ++a) {
       auto& A = *st.allocs[a];

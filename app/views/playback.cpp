@@ -1,7 +1,10 @@
 // Playback: a scrubber over the selected block's issue steps (its events in issue order). Every
 // view follows the cursor: the timeline dims what has not issued yet, the memory heatmap counts
 // only what has, and the access map shows the instruction just issued.
-#include "views/views.h"
+#include "views/playback.h"
+#include "views/view_common.h"
+
+#include "ws/analysis/views.h"
 
 #include "ws/viz/colormap.h"
 
@@ -11,26 +14,7 @@
 
 namespace ws::app {
 
-void tick_playback(Session& s, float dt) {
-  if (!s.playing) return;
-  const Trace* t = s.trace();
-  if (!t) {
-    s.playing = false;
-    return;
-  }
-  auto [first, last] = analysis::block_events(*t, s.sel.block);
-  const int64_t n = int64_t(last - first);
-  s.play_accum += double(dt) * s.play_speed;
-  if (s.play_accum < 1) return;
-  const int64_t steps = int64_t(s.play_accum);
-  s.play_accum -= double(steps);
-  const int64_t cur = s.sel.cursor < 0 ? 0 : s.sel.cursor;
-  const int64_t next = std::min(cur + steps, n);
-  s.set_cursor(next);
-  if (next >= n) s.playing = false;
-}
-
-void draw_playback(Session& s) {
+void PlaybackView::draw(Session& s) {
   if (!view_ready(s, "playback steps through a block's instructions.")) return;
   const Trace& t = *s.trace();
   auto [first, last] = analysis::block_events(t, s.sel.block);

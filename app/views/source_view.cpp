@@ -1,9 +1,13 @@
 // Source view: the kernel's source (embedded at build time, ws::source_text) with per-line numbers
 // from the analysis in a gutter: warp instructions, bank conflicts, sectors per request, SIMD
 // efficiency. Clicking a line selects its site in every view.
-#include "views/views.h"
+#include "views/source_view.h"
+#include "views/view_common.h"
+
+#include "ws/analysis/views.h"
 
 #include "ws/trace/sources.h"
+#include "ws/viz/canvas.h"
 #include "ws/viz/colormap.h"
 #include "ws/viz/fonts.h"
 
@@ -13,7 +17,8 @@
 
 namespace ws::app {
 
-void draw_source_view_body(Session& s, SourceViewState& st) {
+void SourceView::draw(Session& s) {
+  SourceView& st = *this;
   if (!view_ready(s, "the source view shows the kernel with per-line numbers.")) return;
   const Trace& t = *s.trace();
   const analysis::Report* rep = s.report();

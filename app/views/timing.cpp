@@ -1,4 +1,4 @@
-// Timing (issue 8): how fast the real kernels run on this GPU, next to the pictures.
+// Timing: how fast the real kernels run on this GPU, next to the pictures.
 //
 // [SECTION] Shared pieces (device line, CSV export)
 // [SECTION] Without a GPU: the emulator's counts per variant
@@ -6,6 +6,7 @@
 // [SECTION] Live: a rolling series of the run the labs selected
 // [SECTION] Sweep: block size or a kernel parameter on the x axis
 // [SECTION] The view
+// [SECTION] A picture without a window: ask, then wait
 //
 // All measuring happens on the TimingRunner's thread; this file only asks and draws.
 #include <algorithm>
@@ -14,9 +15,13 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <thread>
 
 #include "timing_runner.h"
-#include "views/views.h"
+#include "views/timing.h"
+#include "views/view_common.h"
+
+#include "ws/analysis/views.h"
 #include "ws/util/atomic_file.h"
 #include "ws/viz/colormap.h"
 
@@ -41,7 +46,7 @@ std::string pow2_text(uint64_t n) {
   return std::to_string(n);
 }
 
-void export_csv(TimingViewState& st, const viz::PlotSpec& spec, const char* what) {
+void export_csv(TimingView& st, const viz::PlotSpec& spec, const char* what) {
   std::time_t now = std::time(nullptr);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
@@ -54,7 +59,7 @@ void export_csv(TimingViewState& st, const viz::PlotSpec& spec, const char* what
 }
 
 // A plot with its CSV button under it.
-void plot_with_csv(TimingViewState& st, const char* id, const viz::PlotSpec& spec, viz::PlotState& ps, ImVec2 size,
+void plot_with_csv(TimingView& st, const char* id, const viz::PlotSpec& spec, viz::PlotState& ps, ImVec2 size,
                    const char* csv_name) {
   viz::draw_plot(id, spec, ps, size);
   ImGui::PushID(id);
@@ -102,7 +107,7 @@ double count_value(const timing::VariantCounts& c, int metric) {
   }
 }
 
-void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingViewState& st) {
+void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingView& st) {
   const viz::ViewColors vc = viz::view_colors();
   const float E = em();
   RunRequest req = s.last_request();
@@ -162,7 +167,7 @@ const uint64_t kSizes[] = {1ull << 20, 1ull << 22, 1ull << 24, 1ull << 26, 1ull 
 const uint32_t kBlocks[] = {128, 256, 512, 1024};
 
 // The problem size of the Variants and Sweep tabs (one choice for both).
-void size_combo(TimingViewState& st) {
+void size_combo(TimingView& st) {
   ImGui::SetNextItemWidth(6 * em());
   if (ImGui::BeginCombo("n", pow2_text(kSizes[st.size_index]).c_str())) {
     for (int i = 0; i < int(std::size(kSizes)); ++i)
@@ -171,7 +176,7 @@ void size_combo(TimingViewState& st) {
   }
 }
 
-void draw_variants(TimingRunner& r, const TimingSnapshot& snap, TimingViewState& st) {
+void draw_variants(TimingRunner& r, const TimingSnapshot& snap, TimingView& st) {
   const viz::ViewColors vc = viz::view_colors();
   const float E = em();
   size_combo(st);
@@ -284,7 +289,7 @@ const uint64_t kLiveSizes[] = {0, 1ull << 20, 1ull << 22, 1ull << 24, 1ull << 26
 
 }  // namespace
 
-LiveTarget live_target(const RunRequest& labs_run, const TimingViewState& st) {
+LiveTarget live_target(const RunRequest& labs_run, const TimingView& st) {
   LiveTarget t;
   t.kernel = labs_run.kernel.empty() ? default_request().kernel : labs_run.kernel;
   t.config = labs_run.kernel.empty() ? default_request().config : labs_run.config;
@@ -298,7 +303,7 @@ LiveTarget live_target(const RunRequest& labs_run, const TimingViewState& st) {
 
 namespace {
 
-void draw_live(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingViewState& st) {
+void draw_live(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingView& st) {
   const viz::ViewColors vc = viz::view_colors();
   const float E = em();
   const LiveTarget target = live_target(s.last_request(), st);
@@ -358,7 +363,7 @@ void draw_live(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingVi
 // [SECTION] Sweep: block size or a kernel parameter on the x axis
 // =================================================================================================
 
-void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingViewState& st) {
+void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingView& st) {
   const viz::ViewColors vc = viz::view_colors();
   const float E = em();
   RunRequest req = s.last_request();
@@ -423,7 +428,9 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
 // [SECTION] The view
 // =================================================================================================
 
-void draw_timing_view(Session& s, TimingRunner& r, TimingViewState& st) {
+void TimingView::draw(Session& s) {
+  TimingView& st = *this;
+  TimingRunner& r = runner;
   const viz::ViewColors vc = viz::view_colors();
   const std::shared_ptr<const TimingSnapshot> snap = r.snapshot();
   const timing::Device& d = timing::device();
@@ -467,6 +474,48 @@ void draw_timing_view(Session& s, TimingRunner& r, TimingViewState& st) {
     }
     ImGui::EndTabBar();
   }
+}
+
+// =================================================================================================
+// [SECTION] A picture without a window: ask, then wait
+// =================================================================================================
+
+void TimingView::set_option(std::string_view key, int choice) {
+  if (key == "tab") open_tab = choice;
+}
+
+// With a GPU: the ceilings and the reduction table (n from the run when it is 2^20 or more, else
+// 2^24); the live tab lets live mode run for two seconds first; the sweep tab sweeps the block
+// size. Without one: the emulator's counts for the run.
+std::string TimingView::prepare_picture(Session& s) {
+  TimingRunner& r = runner;
+  const RunRequest& req = s.last_request();
+  const int tab = open_tab < 0 ? 0 : open_tab;
+  if (timing::device().present) {
+    asked_ceilings = true;
+    r.request_ceilings();
+    const uint64_t n = req.config.n >= (1u << 20) ? req.config.n : (1u << 24);
+    RunConfig cfg = req.config;
+    cfg.n = n;
+    cfg.record.blocks.clear();
+    if (tab == 1) {
+      live_size_index = 3;  // the Live tab's n: 2^24 (the session's run stays as it is)
+      const LiveTarget t = live_target(req, *this);
+      r.set_live(t.kernel, t.config, t.name);
+      if (!r.wait_idle(std::chrono::minutes(1))) return "measuring the ceilings did not finish within a minute";
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+      r.set_paused(true);
+    } else if (tab == 2) {
+      r.request_sweep(req.kernel, cfg, "block", {32, 64, 128, 256, 512, 1024});
+    } else {
+      r.request_table(n, req.config.dtype.empty() ? "int" : req.config.dtype, 256);
+    }
+  } else {
+    counts_requested = Session::history_key(req.kernel, req.config);
+    r.request_counts(req.kernel, req.config);
+  }
+  if (!r.wait_idle(std::chrono::minutes(5))) return "the timing measurements did not finish within 5 minutes";
+  return {};
 }
 
 }  // namespace ws::app

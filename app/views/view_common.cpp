@@ -1,5 +1,7 @@
 // Pieces every view shares: the "why is it empty" text, the selection bar, legends.
-#include "views/views.h"
+#include "views/view_common.h"
+
+#include "ws/analysis/views.h"
 
 #include "ws/viz/colormap.h"
 

@@ -2,7 +2,7 @@
 // slides), failures are reported in the status bar, actions change the look, F1 shows the help.
 #include "frame.h"
 #include "headless.h"
-#include "panels/panels.h"
+#include "views/view.h"
 #include "shell.h"
 
 #include "ws/viz/framebuffer.h"
@@ -70,7 +70,7 @@ TEST(Export, PanelAtOneXAndTwoX) {
   h.s.export_dir = fresh_dir("panel");
   h.frame();
   h.frame();
-  const int panel = ws::app::find_panel("warp-access-map");
+  const int panel = ws::app::view_index("warp-access-map");
   ASSERT_GT(h.s.panel_sizes.size(), size_t(panel));
   const ImVec2 size = h.s.panel_sizes[size_t(panel)];
   h.s.exports.push_back({panel, 1.0f, size});

@@ -3,7 +3,7 @@
 #include "run_binary.h"
 
 #include "layout.h"
-#include "panels/panels.h"
+#include "views/view.h"
 
 #include "ws/viz/look.h"
 #include "ws/viz/png.h"
@@ -81,7 +81,7 @@ void check_render(const Case c) {
   const ImVec4 bg = ws::viz::background_color(look.theme());
   EXPECT_TRUE(color_at(img, c.width * 0.8f, L.menu_height + 0.12f * em, bg, "gap under the menu bar"));
 
-  auto rect = [&](const char* id) { return L.panels[size_t(ws::app::find_panel(id))]; };
+  auto rect = [&](const char* id) { return L.panels[size_t(ws::app::view_index(id))]; };
   const float title_h = em + 2 * style.FramePadding.y;
   // The focused panel (warp access map) has the active title color, the others the inactive one.
   ws::app::Rect access = rect("warp-access-map");

@@ -5,7 +5,7 @@
 
 #include "session.h"
 #include "timing_runner.h"
-#include "views/views.h"
+#include "views/timing.h"
 
 #include "ws/viz/colormap.h"
 #include "ws/viz/headless_context.h"
@@ -22,7 +22,7 @@
 
 using ws::app::TimingRunner;
 using ws::app::TimingSnapshot;
-using ws::app::TimingViewState;
+using ws::app::TimingView;
 
 namespace {
 
@@ -94,10 +94,10 @@ TEST_F(TimingPanel, VariantBarsAreTheirBandwidth) {
   snap.table = synthetic_table();
   snap.ceilings = snap.table->ceilings;
   runner.set_snapshot(snap);
-  TimingViewState st;
+  TimingView st(runner);
   st.asked_ceilings = true;  // (no request to a GPU that is not there)
   ws::viz::PanelCapture cap{"Timing", ImVec2(1100, 760), ws::viz::Look{1.0f, false}, 1.0f,
-                            [&] { draw_timing_view(ws::app::session(), runner, st); }};
+                            [&] { st.draw(ws::app::session()); }};
   ws::viz::Image img;
   std::string err;
   ASSERT_TRUE(ws::viz::render_panel(cap, img, err)) << err;
@@ -154,7 +154,7 @@ TEST_F(TimingPanel, WithoutAGpuItShowsTheEmulatorsCounts) {
   EXPECT_LT(snap->counts[0].simd_efficiency, v3->simd_efficiency);
 
   // Drawn: one bar per counted variant (the view asks for the session's run; the key matches).
-  TimingViewState st;
+  TimingView st(runner);
   ws::app::Session& s = ws::app::session();
   ws::app::RunRequest req = ws::app::default_request();
   req.config = cfg;
@@ -163,7 +163,7 @@ TEST_F(TimingPanel, WithoutAGpuItShowsTheEmulatorsCounts) {
   st.counts_requested = ws::app::Session::history_key("reduce", s.last_request().config);
   st.count_metric = 2;  // bank conflicts
   ws::viz::PanelCapture cap{"Timing", ImVec2(1000, 640), ws::viz::Look{1.0f, false}, 1.0f,
-                            [&] { draw_timing_view(s, runner, st); }};
+                            [&] { st.draw(s); }};
   ws::viz::Image img;
   std::string err;
   ASSERT_TRUE(ws::viz::render_panel(cap, img, err)) << err;
@@ -245,11 +245,11 @@ TEST_F(TimingPanel, LiveHasOneLinePerConfiguration) {
                          ws::analysis::gigabytes_per_second(uint64_t(4) << 24, ms), ms * 0.98, ms * 1.02});
   }
   runner.set_snapshot(snap);
-  TimingViewState st;
+  TimingView st(runner);
   st.asked_ceilings = true;
   st.open_tab = 1;
   ws::viz::PanelCapture cap{"Timing", ImVec2(1000, 700), ws::viz::Look{1.0f, false}, 1.0f,
-                            [&] { draw_timing_view(ws::app::session(), runner, st); }};
+                            [&] { st.draw(ws::app::session()); }};
   ws::viz::Image img;
   std::string err;
   ASSERT_TRUE(ws::viz::render_panel(cap, img, err)) << err;
@@ -276,11 +276,11 @@ TEST_F(TimingPanel, SweepDrawsAPointPerTimedValue) {
     snap.sweep.push_back(p);
   }
   runner.set_snapshot(snap);
-  TimingViewState st;
+  TimingView st(runner);
   st.asked_ceilings = true;
   st.open_tab = 2;
   ws::viz::PanelCapture cap{"Timing", ImVec2(1000, 600), ws::viz::Look{1.0f, false}, 1.0f,
-                            [&] { draw_timing_view(ws::app::session(), runner, st); }};
+                            [&] { st.draw(ws::app::session()); }};
   ws::viz::Image img;
   std::string err;
   ASSERT_TRUE(ws::viz::render_panel(cap, img, err)) << err;

@@ -7,7 +7,15 @@
 
 #include "session.h"
 #include "view_export.h"
-#include "views/views.h"
+#include "views/access_map.h"
+#include "views/bank_heatmap.h"
+#include "views/block_layout.h"
+#include "views/divergence_timeline.h"
+#include "views/lab.h"
+#include "views/memory_heatmap.h"
+#include "views/playback.h"
+#include "views/source_view.h"
+#include "views/view_common.h"
 
 #include "ws/analysis/instruction.h"
 #include "ws/viz/colormap.h"
@@ -94,11 +102,11 @@ class Views : public ::testing::Test {
 TEST_F(Views, BankHeatmapCellsHaveTheirValuesColor) {
   Session s;
   run(s, reduce("2"));
-  BankHeatmapState st;
+  BankHeatmapView st;
   ws::viz::ViewColors vc;
   ws::viz::Image img = render(900, 700, [&] {
     vc = ws::viz::view_colors();
-    draw_bank_heatmap(s, st);
+    st.draw(s);
   });
   ASSERT_GT(st.visible_rows, 3);
   ASSERT_GE(st.cell_w, 6.0f);
@@ -130,11 +138,11 @@ TEST_F(Views, TimelineCellsAreTheActiveMasks) {
     SCOPED_TRACE(std::string("variant ") + variant);
     Session s;
     run(s, reduce(variant));
-    TimelineState st;
+    TimelineView st;
     ws::viz::ViewColors vc;
     ws::viz::Image img = render(1000, 700, [&] {
       vc = ws::viz::view_colors();
-      draw_divergence_timeline_view(s, st);
+      st.draw(s);
     });
     const ws::Trace& t = *s.trace();
     ASSERT_EQ(st.timeline.warps, 2u);
@@ -178,11 +186,11 @@ TEST_F(Views, AccessMapDrawsOneRowPerWavefront) {
   for (auto [event, wavefronts] : picks) {
     SCOPED_TRACE("event " + std::to_string(event));
     s.select_event(event);
-    AccessMapState st;
+    AccessMapView st;
     ws::viz::ViewColors vc;
     ws::viz::Image img = render(1000, 640, [&] {
       vc = ws::viz::view_colors();
-      draw_access_map(s, st);
+      st.draw(s);
     });
     EXPECT_EQ(st.event, event);
     EXPECT_TRUE(st.shared);
@@ -218,8 +226,8 @@ TEST_F(Views, AccessMapGlobalSectors) {
       ev = int64_t(i);
   ASSERT_GE(ev, 0);
   s.select_event(ev);
-  AccessMapState st;
-  render(1000, 640, [&] { draw_access_map(s, st); });
+  AccessMapView st;
+  render(1000, 640, [&] { st.draw(s); });
   EXPECT_FALSE(st.shared);
   EXPECT_EQ(st.sector_boxes, 4);
 }
@@ -228,11 +236,11 @@ TEST_F(Views, ReductionLabShowsPass) {
   for (bool presentation : {false, true}) {
     Session s;
     run(s, reduce("3"));
-    LabState st;
+    LabView st;
     ws::viz::ViewColors vc;
     ws::viz::Image img = render(520, 760, [&] {
       vc = ws::viz::view_colors();
-      draw_lab(s, st);
+      st.draw(s);
     }, presentation);
     ASSERT_EQ(st.verdict, 1);
     ASSERT_TRUE(s.data()->result.passed);
@@ -255,13 +263,13 @@ TEST_F(Views, TimelineComparesWithTheOtherBackend) {
   auto as_gpu = std::make_shared<SessionData>(*s.data());
   as_gpu->request.backend = ws::BackendKind::GpuTrace;  // pretend: its companion is then the emulator
   s.set_data(as_gpu);
-  TimelineState st;
+  TimelineView st;
   st.compare = true;
-  Session& other = compare_session(s, st);
+  Session& other = st.compare_session(s);
   ASSERT_TRUE(other.wait_idle());
   ASSERT_TRUE(other.data());
   EXPECT_EQ(other.data()->request.backend, ws::BackendKind::Emu);
-  render(900, 800, [&] { draw_divergence_timeline_view(s, st); });
+  render(900, 800, [&] { st.draw(s); });
   ASSERT_TRUE(st.other_view);
   EXPECT_GT(st.grid.columns, 0);
   EXPECT_EQ(st.other_view->grid.columns, st.grid.columns);
@@ -269,7 +277,7 @@ TEST_F(Views, TimelineComparesWithTheOtherBackend) {
   // The main run changes: the companion follows.
   const uint64_t asked = st.other_for;
   run(s, reduce("3", 64, 128));
-  compare_session(s, st);
+  st.compare_session(s);
   EXPECT_NE(st.other_for, asked);
   ASSERT_TRUE(st.other->wait_idle());
   EXPECT_EQ(st.other->data()->request.config.variant, "3");
@@ -288,9 +296,9 @@ TEST_F(Views, MemoryLabTakesTwoDimensionalBlocks) {
   run(s, r);
   ASSERT_TRUE(s.data()->result.passed) << s.data()->result.result;
   EXPECT_EQ(s.data()->result.launches.at(0).launch.block.y, 2u);
-  LabState st;
+  LabView st;
   st.kernels = {"bank", "coalesce", "transpose", "matadd", "matmul", "shortcut"};
-  render(520, 760, [&] { draw_lab(s, st); });
+  render(520, 760, [&] { st.draw(s); });
   EXPECT_EQ(st.block, 128);
   EXPECT_EQ(st.block_y, 2);
   EXPECT_EQ(st.verdict, 1);
@@ -305,20 +313,20 @@ TEST_F(Views, RefusedRunIsExplained) {
   ASSERT_TRUE(s.data());
   EXPECT_NE(s.data()->error.find("power of two"), std::string::npos) << s.data()->error;
   EXPECT_EQ(s.trace(), nullptr);
-  AccessMapState a;
-  BankHeatmapState b;
-  TimelineState tl;
-  BlockLayoutState bl;
-  MemoryHeatmapState mh;
-  SourceViewState sv;
+  AccessMapView a;
+  BankHeatmapView b;
+  TimelineView tl;
+  BlockLayoutView bl;
+  MemoryHeatmapView mh;
+  SourceView sv;
   ws::viz::Image img = render(600, 400, [&] {
-    draw_access_map(s, a);
-    draw_bank_heatmap(s, b);
-    draw_divergence_timeline_view(s, tl);
-    draw_block_layout_view(s, bl);
-    draw_memory_heatmap_view(s, mh);
-    draw_source_view_body(s, sv);
-    draw_playback(s);
+    a.draw(s);
+    b.draw(s);
+    tl.draw(s);
+    bl.draw(s);
+    mh.draw(s);
+    sv.draw(s);
+    PlaybackView().draw(s);
   });
   // The message is drawn in the warning color: count its pixels.
   int warm = 0;
@@ -419,12 +427,12 @@ TEST_F(Views, MemoryHeatmapColorsBankConflictsPerElement) {
     r.config.block = {32, 1, 1};
     r.config.params["stride"] = stride;
     run(s, r);
-    MemoryHeatmapState mh;
+    MemoryHeatmapView mh;
     mh.mode = 1;
     ws::viz::ViewColors vc;
     ws::viz::Image img = render(900, 1400, [&] {  // tall enough for the 1024 words of stride 33
       vc = ws::viz::view_colors();
-      draw_memory_heatmap_view(s, mh);
+      mh.draw(s);
     });
     if (const char* keep = std::getenv("WS_KEEP_PNG"))
       (void)ws::viz::save_png(std::string(keep) + "/memory_conflicts_" + std::to_string(stride) + ".png", img);
@@ -574,7 +582,14 @@ TEST(ViewCli, RendersOneView) {
   fs::remove(png);
   RunResult x = run_warpscope("--headless --view timeline --timeline-x days --screenshot " + png.string());
   EXPECT_EQ(x.exit_code, 2);
-  EXPECT_NE(x.out.find("steps (aligned at barriers), clock (issue clock) or time"), std::string::npos) << x.out;
+  EXPECT_NE(x.out.find("x is steps, clock or time (not 'days')"), std::string::npos) << x.out;
+  // An option the view does not have is refused too, with the options it has.
+  RunResult other = run_warpscope("--headless --view timeline --color conflicts --screenshot " + png.string());
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.out.find("has no option 'color' (options: x or compare)"), std::string::npos) << other.out;
+  RunResult scope = run_warpscope("--headless --view banks --view-option scope=everything --screenshot " + png.string());
+  EXPECT_EQ(scope.exit_code, 2);
+  EXPECT_NE(scope.out.find("scope is warp, block or launch"), std::string::npos) << scope.out;
   RunResult color = run_warpscope("--headless --view memory --color hue --screenshot " + png.string());
   EXPECT_EQ(color.exit_code, 2);
   EXPECT_NE(color.out.find("accesses, conflicts or first-touch"), std::string::npos) << color.out;

@@ -1,0 +1,52 @@
+// Divergence timeline: each warp of the selected block as 32 lane rows x issue steps, barriers as
+// vertical lines; optionally the same launch on the other backend below it.
+#pragma once
+
+#include "views/view.h"
+
+#include "session.h"
+
+#include "ws/analysis/views.h"
+#include "ws/viz/canvas.h"
+#include "ws/viz/timeline.h"
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace ws::app {
+
+struct TimelineView final : View {
+  void draw(Session& s) override;
+  void set_option(std::string_view key, int choice) override;  // x, compare
+  std::string prepare_picture(Session& s) override;               // waits for the comparison run
+
+  analysis::TimelineMode mode = analysis::TimelineMode::AlignedSteps;
+  float zoom = 0;     // pixels per column; 0 = fit the width
+  float col0 = 0;     // first visible column (pan)
+  ws::viz::Canvas canvas;
+  ws::viz::TimelineRenderer renderer;
+  uint64_t cache_key = ~0ull;
+  analysis::BlockTimeline timeline;
+  ws::viz::TimelineGrid grid;
+  // Last draw.
+  ImVec2 grid_min{0, 0};
+  float col_px = 0, lane_px = 0, gap_px = 0;
+  // Compare: the same launch on the other backend drawn below (emulator above: the textbook SIMT
+  // model; gpu-trace below: what the hardware grouped). `other` is a session of its own that runs
+  // the main run's request on the other backend whenever the main run changes.
+  bool compare = false;
+  std::unique_ptr<Session> other;
+  std::unique_ptr<TimelineView> other_view;
+  uint64_t other_for = 0;  // the main run's generation the other session was asked for
+
+  // Starts (or refreshes) the comparison run for the main session's current run; returns the
+  // other session.
+  Session& compare_session(Session& s);
+};
+
+// The backend a comparison runs on: the emulator for a GPU run, gpu-trace for an emulator run.
+BackendKind compare_backend(BackendKind main);
+
+}  // namespace ws::app

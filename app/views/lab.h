@@ -1,0 +1,28 @@
+// A lab: the kernels of one part of the course, their variants in lecture order, the launch
+// controls, the run's verdict and the key numbers of every variant already run.
+#pragma once
+
+#include "views/view.h"
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace ws::app {
+
+struct LabView final : View {
+  // The kernels this lab offers (empty: the whole catalog).
+  explicit LabView(std::vector<std::string> lab_kernels = {}) : kernels(std::move(lab_kernels)) {}
+  void draw(Session& s) override;
+
+  std::vector<std::string> kernels;
+  int n = 0, block = 0, block_y = 1, seed = 1;
+  bool synced = false;  // controls initialised from the session's request
+  std::string invalid;  // the catalog's refusal of the controls' combination ("" = fine)
+  // Last draw: the PASS / FAIL badge (tests check its color).
+  ImVec2 verdict_min{0, 0}, verdict_max{0, 0};
+  int verdict = -1;  // -1 none, 0 fail, 1 pass
+};
+
+}  // namespace ws::app

@@ -1,0 +1,39 @@
+// Memory heatmap: every element of every allocation the launch touched, colored by accesses,
+// bank conflicts or first touch.
+#pragma once
+
+#include "views/view.h"
+
+#include "ws/analysis/views.h"
+#include "ws/viz/canvas.h"
+#include "ws/viz/heatmap.h"
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace ws::app {
+
+struct MemoryHeatmapView final : View {
+  void draw(Session& s) override;
+  void set_option(std::string_view key, int choice) override;  // color
+
+  struct Alloc {
+    ws::viz::Canvas canvas;
+    ws::viz::HeatmapRenderer renderer;
+    ws::viz::Heatmap map;
+    analysis::ElementCounts counts;
+    ImVec2 grid_min{0, 0};
+    float cell = 0;
+    int cols = 0;
+  };
+  std::vector<std::unique_ptr<Alloc>> allocs;  // (GL objects do not move)
+  uint64_t cache_key = ~0ull;
+  // What the color says: 0 lane accesses, 1 bank conflicts (other words in the same bank and
+  // pass, summed), 2 first touch (the event that touched the element first).
+  int mode = 0;
+};
+
+}  // namespace ws::app

@@ -1,0 +1,90 @@
+// A view: one picture of the current run (the access map, the bank heatmap, the timeline, ...).
+//
+// Each view is one class in its own pair of files (app/views/<name>.h, .cpp) whose members are
+// its state (zoom, caches, what the last draw put where), plus one row of the registry
+// (registry.cpp): its id, title, short names, default place in the window, options and factory.
+// The shell makes one instance of every row and draws it in a panel window; a headless picture
+// (`--view`), a panel export and a lesson step make their own instances, so two pictures of the
+// same view never share state.
+//
+//   const ViewType* type = find_view_type("access-map");        // by id or short name
+//   std::unique_ptr<View> v = type->make();
+//   if (std::string err = apply_option(*type, *v, "color", "conflicts"); !err.empty()) ...
+//   v->draw(session());                                          // inside an ImGui window
+//
+// Adding a view: a class deriving from View in app/views/, and its row in registry.cpp.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace ws::app {
+
+class Session;
+
+class View {
+ public:
+  virtual ~View() = default;
+  // Draws the view of `s` into the current ImGui window (between Begin and End).
+  virtual void draw(Session& s) = 0;
+  // Sets option `key` to its `choice`-th value (both checked against the view's row first).
+  virtual void set_option(std::string_view key, int choice);
+  // Before a picture without a window: starts what the view measures in the background (the
+  // timing's measurements, a comparison run on the other backend) and waits for it. Returns ""
+  // or why the picture cannot be made.
+  virtual std::string prepare_picture(Session& s);
+};
+
+// Where a view goes in the default tiled layout (layout.cpp):
+//   left column     center column                          right column
+//   LeftTop         Center                                 RightTop
+//   LeftMiddle      CenterRow1Left | CenterRow1Right
+//   LeftBottom      CenterRow2Left | CenterRow2Right       RightBottom
+enum class Slot {
+  LeftTop, LeftMiddle, LeftBottom,
+  Center, CenterRow1Left, CenterRow1Right, CenterRow2Left, CenterRow2Right,
+  RightTop, RightBottom,
+};
+
+// One option of a view: its key and the values it takes ("accesses|conflicts|first-touch"; the
+// first is the default), and one line of help for --help and the lesson documentation.
+struct ViewOption {
+  const char* key;
+  const char* values;
+  const char* help;
+};
+
+// A short name that opens a view with one option set ("timing-live": the timing view, tab live).
+struct ViewAlias {
+  const char* name;
+  const char* option = nullptr;  // "tab=live", or none
+};
+
+struct ViewType {
+  const char* id;     // stable: settings file, export file names, lesson files
+  const char* title;  // window title
+  Slot slot;
+  std::unique_ptr<View> (*make)();
+  std::span<const ViewAlias> aliases;
+  std::span<const ViewOption> options;
+};
+
+// Every view, in the order of the View menu.
+std::span<const ViewType> view_types();
+// The row of `name` (an id or an alias), or null. `option`, when given, receives the alias's
+// preset option ("tab=live") or "".
+const ViewType* find_view_type(std::string_view name, std::string* option = nullptr);
+// Index of `id` in view_types(), or -1.
+int view_index(std::string_view id);
+// "" or what is wrong: no such view (the ids are listed).
+std::string view_names_error(std::string_view name);
+
+// Checks `key` and `value` against the row's options and sets them on `view`. Returns "" or what
+// the view takes: "the memory heatmap's color is accesses, conflicts or first-touch".
+std::string apply_option(const ViewType& type, View& view, std::string_view key, std::string_view value);
+// The same for "key=value".
+std::string apply_option(const ViewType& type, View& view, std::string_view key_value);
+
+}  // namespace ws::app
