@@ -4,8 +4,9 @@
 // bytes used marked. A line from every active lane to what it touches.
 //
 // The picture is small (32 lanes, a few rows), so it is drawn with ImGui's draw list; every number
-// comes from analysis::metrics_of().
+// comes from analysis::metrics_of(), every position from access_map_layout().
 #include "views/access_map.h"
+#include "views/access_map_layout.h"
 #include "views/view_common.h"
 
 #include "ws/analysis/views.h"
@@ -146,179 +147,109 @@ void AccessMapView::draw(Session& s) {
                        m.global.efficiency);
   }
 
-  // Geometry: a left margin for row labels, 32 equal columns.
+  // What goes where (access_map_layout), then the paint, at the cursor.
   const float E = em();
-  const float margin = std::floor(4.2f * E);
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float cw = std::floor(std::max((avail.x - margin - 2) / 32.0f, 0.6f * E));
-  const float lane_h = std::floor(1.5f * E);
-  const float link_h = std::floor(2.6f * E);
-  const float row_h = std::floor(1.5f * E);
+  const AccessMapLayout L = access_map_layout(m, e, a, ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(),
+                                              ImGui::CalcTextSize("999").x);
   ImVec2 o = ImGui::GetCursorScreenPos();
   o.x = std::floor(o.x);
   o.y = std::floor(o.y + 0.3f * E);
+  auto p0 = [&](const AccessMapLayout::Box& b) { return ImVec2(o.x + b.x0, o.y + b.y0); };
+  auto p1 = [&](const AccessMapLayout::Box& b) { return ImVec2(o.x + b.x1, o.y + b.y1); };
+  auto hovered = [&](const AccessMapLayout::Box& b) { return ImGui::IsMouseHoveringRect(p0(b), ImVec2(o.x + b.x1 + 1, o.y + b.y1 + 1)); };
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = u32(vc.text), text_dim = u32(vc.text_dim);
-  const ImVec2 lanes_min(o.x + margin, o.y);
-  g_label_px = std::min(ImGui::GetFontSize(), std::floor(ImGui::GetFontSize() * (cw - 3) / ImGui::CalcTextSize("999").x));
-  st.lanes_min = lanes_min;
-  st.cell_w = cw;
-  st.row_h = row_h;
+  g_label_px = L.label_px;
+  st.lanes_min = p0(L.lanes[0].box);
+  st.cell_w = L.cell_w;
+  st.row_h = L.row_h;
+  st.grid_min = ImVec2(o.x + L.margin, o.y + L.lane_h + std::floor(2.6f * E) + E * 1.1f);
+  st.wavefront_rows = L.rows;
+  st.sector_boxes = int(L.sectors.size());
 
-  // Lanes.
-  dl->AddText(ImVec2(o.x, o.y + (lane_h - ImGui::GetTextLineHeight()) / 2), text, "lanes");
-  const int live = int(m.live_lanes);
+  for (const AccessMapLayout::Label& lab : L.labels)
+    dl->AddText(ImVec2(o.x + lab.x, o.y + lab.y + (lab.h - ImGui::GetTextLineHeight()) / 2), lab.dim ? text_dim : text,
+                lab.text.c_str());
   int hovered_lane = -1;
   for (int l = 0; l < 32; ++l) {
-    const ImVec2 a0(lanes_min.x + l * cw, lanes_min.y), a1(a0.x + cw - 1, a0.y + lane_h);
-    const bool active = (e.mask >> l) & 1u;
-    ImVec4 c = l >= live ? vc.empty : active ? vc.active : vc.inactive;
-    dl->AddRectFilled(a0, a1, u32(c));
-    if (s.sel.lane == l) dl->AddRect(a0, a1, u32(vc.selection), 0, 0, 2.0f);
+    const AccessMapLayout::Lane& lane = L.lanes[size_t(l)];
+    const ImVec4 c = !lane.live ? vc.empty : lane.active ? vc.active : vc.inactive;
+    dl->AddRectFilled(p0(lane.box), p1(lane.box), u32(c));
+    if (s.sel.lane == l) dl->AddRect(p0(lane.box), p1(lane.box), u32(vc.selection), 0, 0, 2.0f);
     char num[8];
     std::snprintf(num, sizeof num, "%d", l);
-    centered_text(dl, a0, a1, active ? ink_for(c) : text_dim, num);
-    if (ImGui::IsMouseHoveringRect(a0, a1)) hovered_lane = l;
+    centered_text(dl, p0(lane.box), p1(lane.box), lane.active ? ink_for(c) : text_dim, num);
+    if (hovered(lane.box)) hovered_lane = l;
   }
-  const float mem_y = lanes_min.y + lane_h + link_h;
-  const ImVec2 grid_min(lanes_min.x, mem_y + ImGui::GetTextLineHeight() * 1.1f);
-  st.grid_min = grid_min;
-
-  struct Link {
-    int lane;
-    ImVec2 to;
-    bool conflict;
-  };
-  std::vector<Link> links;
   std::string hover_text;
-
   if (shared) {
-    // Bank numbers above the grid.
-    for (int b = 0; b < 32; ++b) {
-      char num[8];
+    for (int b = 0; b < int(L.bank_headers.size()); ++b) {
+      char num[12];
       std::snprintf(num, sizeof num, "%d", b);
-      centered_text(dl, ImVec2(grid_min.x + b * cw, mem_y), ImVec2(grid_min.x + (b + 1) * cw - 1, grid_min.y), text_dim, num);
+      centered_text(dl, p0(L.bank_headers[size_t(b)]), p1(L.bank_headers[size_t(b)]), text_dim, num);
     }
-    dl->AddText(ImVec2(o.x, mem_y), text_dim, "bank");
-    const int rows = int(m.shared.wavefronts);
-    st.wavefront_rows = rows;
-    // First wavefront of each phase: a word served later in its phase waited for a conflict.
-    std::vector<int> phase_first(4, 1 << 30);
-    for (const auto& w : m.shared.words) phase_first[w.phase] = std::min<int>(phase_first[w.phase], w.wavefront);
-    for (int r = 0; r < rows; ++r) {
-      const float y0 = grid_min.y + r * row_h;
-      char lab[32];
-      std::snprintf(lab, sizeof lab, "pass %d", r + 1);
-      dl->AddText(ImVec2(o.x, y0 + (row_h - ImGui::GetTextLineHeight()) / 2), text, lab);
-      for (int b = 0; b < 32; ++b)
-        dl->AddRectFilled(ImVec2(grid_min.x + b * cw, y0), ImVec2(grid_min.x + (b + 1) * cw - 1, y0 + row_h - 1),
-                          u32(vc.empty));
-    }
-    const uint64_t base_word = a ? a->base / 4 : 0;
-    for (const auto& w : m.shared.words) {
-      const bool conflict = w.wavefront > phase_first[w.phase];
-      const ImVec4 c = conflict ? vc.conflict : vc.ok;
-      const ImVec2 a0(grid_min.x + w.bank * cw, grid_min.y + w.wavefront * row_h);
-      const ImVec2 a1(a0.x + cw - 1, a0.y + row_h - 1);
-      dl->AddRectFilled(a0, a1, u32(c));
-      // The element in the word (for 4-byte elements, the index; else the word number).
+    for (const AccessMapLayout::Box& b : L.empty_cells) dl->AddRectFilled(p0(b), p1(b), u32(vc.empty));
+    for (const AccessMapLayout::Cell& c : L.cells) {
+      const ImVec4 col = c.conflict ? vc.conflict : vc.ok;
+      const ImVec2 a0 = p0(c.box), a1 = p1(c.box);
+      dl->AddRectFilled(a0, a1, u32(col));
       char lab[24];
-      const uint64_t elem = a && a->elem_size ? ((w.word - base_word) * 4) / a->elem_size : w.word;
-      std::snprintf(lab, sizeof lab, "%llu", static_cast<unsigned long long>(elem));
-      centered_text(dl, a0, a1, ink_for(c), lab);
-      const int nl = std::popcount(w.lanes);
-      if (nl > 1) {  // multicast: a white corner mark
-        dl->AddTriangleFilled(ImVec2(a1.x - row_h * 0.45f, a0.y), ImVec2(a1.x, a0.y), ImVec2(a1.x, a0.y + row_h * 0.45f),
-                              u32(vc.selection));
+      std::snprintf(lab, sizeof lab, "%llu", static_cast<unsigned long long>(c.element));
+      centered_text(dl, a0, a1, ink_for(col), lab);
+      if (c.multicast) {  // several lanes on one word: a white corner mark
+        dl->AddTriangleFilled(ImVec2(a1.x - L.row_h * 0.45f, a0.y), ImVec2(a1.x, a0.y),
+                              ImVec2(a1.x, a0.y + L.row_h * 0.45f), u32(vc.selection));
       }
-      for (uint32_t lm = w.lanes; lm; lm &= lm - 1) {
-        const int l = std::countr_zero(lm);
-        links.push_back({l, ImVec2((a0.x + a1.x) / 2, a0.y), conflict});
-      }
-      if (ImGui::IsMouseHoveringRect(a0, a1)) {
+      if (hovered(c.box)) {
+        const rules::SharedWord& w = c.word;
         char buf[256];
-        std::snprintf(buf, sizeof buf, "bank %u, pass %u%s\nword %llu (byte address %llu)\n%s%s[%llu]\nlanes:",
-                      w.bank, w.wavefront + 1, conflict ? " (waited: bank conflict)" : "",
-                      static_cast<unsigned long long>(w.word), static_cast<unsigned long long>(w.word * 4),
-                      "", a ? a->name.c_str() : "?", static_cast<unsigned long long>(elem));
+        std::snprintf(buf, sizeof buf, "bank %u, pass %u%s\nword %llu (byte address %llu)\n%s[%llu]\nlanes:", w.bank,
+                      w.wavefront + 1, c.conflict ? " (waited: bank conflict)" : "", static_cast<unsigned long long>(w.word),
+                      static_cast<unsigned long long>(w.word * 4), a ? a->name.c_str() : "?",
+                      static_cast<unsigned long long>(c.element));
         hover_text = buf;
         for (uint32_t lm = w.lanes; lm; lm &= lm - 1) hover_text += " " + std::to_string(std::countr_zero(lm));
-        if (nl > 1) hover_text += "\n(multicast: one word, " + std::to_string(nl) + " lanes, served together)";
+        if (c.multicast)
+          hover_text += "\n(multicast: one word, " + std::to_string(std::popcount(w.lanes)) + " lanes, served together)";
       }
     }
-    ImGui::Dummy(ImVec2(margin + 32 * cw, (grid_min.y - o.y) + rows * row_h + 0.3f * E));
   } else {
-    // Global: 128-byte lines of four 32-byte sectors; eight lane widths per sector would be too
-    // wide for many lines, so a line spans 8 columns (4 lines per row of the lane width).
-    const auto masks = analysis::sector_byte_masks(m);
-    const auto& sectors = m.global.sector_addresses;
-    // Few lines: wide sectors right under the lanes (a coalesced load reads straight down).
-    const int per_row = m.global.lines <= 1 ? 1 : m.global.lines <= 2 ? 2 : 4;
-    const float line_w = 32 * cw / float(per_row);
-    const float sw = line_w / 4;
-    const float sh = row_h;
-    const int max_rows = 8;
     const uint64_t first_line = m.global.line_addresses.empty() ? 0 : m.global.line_addresses.front();
-    // Place lines in order of address: slot k = k-th distinct line.
-    std::vector<uint64_t> lines = m.global.line_addresses;
-    const int shown_lines = std::min<int>(int(lines.size()), per_row * max_rows);
-    dl->AddText(ImVec2(o.x, mem_y), text_dim, "lines");
-    for (int k = 0; k < shown_lines; ++k) {
-      const float x0 = grid_min.x + (k % per_row) * line_w, y0 = grid_min.y + (k / per_row) * (sh + 0.4f * E);
-      char lab[48];
-      std::snprintf(lab, sizeof lab, "+%llu", static_cast<unsigned long long>(lines[size_t(k)] - first_line));
-      if (k % per_row == 0) dl->AddText(ImVec2(o.x, y0 + (sh - ImGui::GetTextLineHeight()) / 2), text_dim, lab);
+    for (const AccessMapLayout::Box& b : L.line_boxes) {
+      const float sw = (b.x1 + 1 - b.x0) / 4;
       for (int q = 0; q < 4; ++q)
-        dl->AddRectFilled(ImVec2(x0 + q * sw, y0), ImVec2(x0 + (q + 1) * sw - 1, y0 + sh - 1), u32(vc.empty));
-      dl->AddRect(ImVec2(x0, y0), ImVec2(x0 + 4 * sw - 1, y0 + sh - 1), text_dim);
+        dl->AddRectFilled(ImVec2(o.x + b.x0 + q * sw, o.y + b.y0), ImVec2(o.x + b.x0 + (q + 1) * sw - 1, o.y + b.y1),
+                          u32(vc.empty));
+      dl->AddRect(p0(b), p1(b), text_dim);
     }
-    for (size_t si = 0; si < sectors.size(); ++si) {
-      const uint64_t line = sectors[si] / rules::kLineBytes * rules::kLineBytes;
-      const int k = int(std::lower_bound(lines.begin(), lines.end(), line) - lines.begin());
-      if (k >= shown_lines) continue;
-      const int q = int((sectors[si] - line) / rules::kSectorBytes);
-      const float x0 = grid_min.x + (k % per_row) * line_w + q * sw, y0 = grid_min.y + (k / per_row) * (sh + 0.4f * E);
-      // Moved: the whole sector (outlined); used: its bytes, byte by byte.
-      dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + sw - 1, y0 + sh - 1), u32(vc.global, 0.28f));
+    for (const AccessMapLayout::Sector& sec : L.sectors) {
+      // Moved: the whole sector (shaded); used: its bytes, byte by byte.
+      const ImVec2 a0 = p0(sec.box), a1 = p1(sec.box);
+      dl->AddRectFilled(a0, a1, u32(vc.global, 0.28f));
+      const float sw = a1.x + 1 - a0.x;
       for (int b = 0; b < 32; ++b)
-        if ((masks[si] >> b) & 1u)
-          dl->AddRectFilled(ImVec2(x0 + (sw - 1) * b / 32.0f, y0 + 2), ImVec2(x0 + (sw - 1) * (b + 1) / 32.0f, y0 + sh - 3),
+        if ((sec.used >> b) & 1u)
+          dl->AddRectFilled(ImVec2(a0.x + (sw - 1) * b / 32.0f, a0.y + 2), ImVec2(a0.x + (sw - 1) * (b + 1) / 32.0f, a1.y - 2),
                             u32(vc.global));
-      ++st.sector_boxes;
-      if (ImGui::IsMouseHoveringRect(ImVec2(x0, y0), ImVec2(x0 + sw, y0 + sh))) {
+      if (hovered(sec.box)) {
+        const uint64_t line = m.global.line_addresses[size_t(sec.line)];
         char buf[200];
         std::snprintf(buf, sizeof buf, "sector at byte %llu (line +%llu, sector %d of 4)\n%d of 32 bytes used, 32 moved",
-                      static_cast<unsigned long long>(sectors[si]), static_cast<unsigned long long>(line - first_line), q + 1,
-                      std::popcount(masks[si]));
+                      static_cast<unsigned long long>(sec.address), static_cast<unsigned long long>(line - first_line),
+                      sec.quarter + 1, std::popcount(sec.used));
         hover_text = buf;
       }
     }
-    for (int l = 0; l < 32; ++l) {
-      const int si = m.global.lane_sector[size_t(l)];
-      if (si < 0) continue;
-      const uint64_t sec = sectors[size_t(si)];
-      const uint64_t line = sec / rules::kLineBytes * rules::kLineBytes;
-      const int k = int(std::lower_bound(lines.begin(), lines.end(), line) - lines.begin());
-      if (k >= shown_lines) continue;
-      const int q = int((sec - line) / rules::kSectorBytes);
-      const float off = float(m.lane_address[size_t(l)] - sec) + float(m.width) / 2;
-      links.push_back({l, ImVec2(grid_min.x + (k % per_row) * line_w + q * sw + (sw - 1) * off / 32.0f,
-                                 grid_min.y + (k / per_row) * (sh + 0.4f * E)),
-                       false});
-    }
-    const int rows_used = std::max(1, (shown_lines + per_row - 1) / per_row);
-    st.wavefront_rows = 0;
-    ImGui::Dummy(ImVec2(margin + 32 * cw, (grid_min.y - o.y) + rows_used * (sh + 0.4f * E)));
-    if (int(lines.size()) > shown_lines)
-      ImGui::TextDisabled("... and %d more lines (the numbers above count them all)", int(lines.size()) - shown_lines);
   }
+  ImGui::Dummy(ImVec2(L.width, L.height));
+  if (!shared && L.lines_total > L.lines_drawn)
+    ImGui::TextDisabled("... and %d more lines (the numbers above count them all)", L.lines_total - L.lines_drawn);
 
   // Links from lanes to what they touch (drawn last: over the gap, under nothing).
-  for (const Link& k : links) {
-    const ImVec2 from(lanes_min.x + k.lane * cw + (cw - 1) / 2, lanes_min.y + lane_h);
+  for (const AccessMapLayout::Link& k : L.links) {
     const bool hl = hovered_lane == k.lane || s.sel.lane == k.lane;
     const ImVec4 c = shared ? (k.conflict ? vc.conflict : vc.ok) : vc.global;
-    dl->AddLine(from, k.to, u32(c, hl ? 1.0f : 0.75f), hl ? 2.5f : 1.2f);
+    dl->AddLine(ImVec2(o.x + k.x0, o.y + k.y0), ImVec2(o.x + k.x1, o.y + k.y1), u32(c, hl ? 1.0f : 0.75f), hl ? 2.5f : 1.2f);
   }
 
   // Legend.

@@ -195,11 +195,12 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   const bool scrolls = height + 2 > room;
   const float canvas_w =
       std::floor(std::max(avail.x - label_w - (scrolls ? ImGui::GetStyle().ScrollbarSize + 2 : 0.0f), 8 * E));
-  const float fit = canvas_w / float(g.columns);
+  // The zoom is kept in font units: an export at twice the font shows the same columns.
+  const float fit = canvas_w / float(g.columns) / E;
   if (st.zoom <= 0) st.zoom = fit;
   if (zoom_in) st.zoom *= 2;
   if (zoom_out) st.zoom = std::max(st.zoom / 2, fit);
-  const float col_px = st.zoom;
+  const float col_px = st.zoom * E;
   const float visible_cols = canvas_w / col_px;
   st.col0 = std::clamp(st.col0, 0.0f, std::max(0.0f, float(g.columns) - visible_cols));
   // Taller than the panel (many warps): the bands scroll, the legend stays.
@@ -308,7 +309,7 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
       } else {
         const float at = st.col0 + (mp.x - gmin.x) / col_px;
         st.zoom = std::max(fit, st.zoom * (io.MouseWheel > 0 ? 1.25f : 0.8f));
-        st.col0 = at - (mp.x - gmin.x) / st.zoom;
+        st.col0 = at - (mp.x - gmin.x) / (st.zoom * E);
       }
     }
     if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) st.col0 -= io.MouseDelta.x / col_px;

@@ -23,7 +23,7 @@ struct TimelineView final : View {
   std::string prepare_picture(Session& s) override;               // waits for the comparison run
 
   analysis::TimelineMode mode = analysis::TimelineMode::AlignedSteps;
-  float zoom = 0;     // pixels per column; 0 = fit the width
+  float zoom = 0;     // font sizes (ems) per column; 0 = fit the width
   float col0 = 0;     // first visible column (pan)
   ws::viz::Canvas canvas;
   ws::viz::TimelineRenderer renderer;

@@ -1,0 +1,136 @@
+#include "views/access_map_layout.h"
+
+#include "ws/analysis/views.h"
+#include "ws/rules/global_sectors.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace ws::app {
+
+namespace {
+
+// Shared memory: a bank column per lane column, a row per wavefront.
+void lay_out_shared(const analysis::InstructionMetrics& m, const Allocation* a, float grid_y, float mem_y,
+                    float E, AccessMapLayout& L) {
+  const float cw = L.cell_w;
+  for (int b = 0; b < 32; ++b)
+    L.bank_headers.push_back({L.margin + b * cw, mem_y, L.margin + (b + 1) * cw - 1, grid_y});
+  L.labels.push_back({0, mem_y, grid_y - mem_y, "bank", true});
+  L.rows = int(m.shared.wavefronts);
+  for (int r = 0; r < L.rows; ++r) {
+    const float y0 = grid_y + r * L.row_h;
+    L.labels.push_back({0, y0, L.row_h, "pass " + std::to_string(r + 1), false});
+    for (int b = 0; b < 32; ++b)
+      L.empty_cells.push_back({L.margin + b * cw, y0, L.margin + (b + 1) * cw - 1, y0 + L.row_h - 1});
+  }
+  // The first wavefront of each phase: a word served later in its phase waited for a conflict.
+  int phase_first[4] = {1 << 30, 1 << 30, 1 << 30, 1 << 30};
+  for (const auto& w : m.shared.words) phase_first[w.phase & 3] = std::min<int>(phase_first[w.phase & 3], w.wavefront);
+  const uint64_t base_word = a ? a->base / 4 : 0;
+  for (const auto& w : m.shared.words) {
+    AccessMapLayout::Cell c;
+    c.word = w;
+    c.conflict = w.wavefront > phase_first[w.phase & 3];
+    c.box = {L.margin + w.bank * cw, grid_y + w.wavefront * L.row_h, 0, 0};
+    c.box.x1 = c.box.x0 + cw - 1;
+    c.box.y1 = c.box.y0 + L.row_h - 1;
+    // The element in the word (for 4-byte elements, the index; else the word number).
+    c.element = a && a->elem_size ? ((w.word - base_word) * 4) / a->elem_size : w.word;
+    c.multicast = std::popcount(w.lanes) > 1;
+    for (uint32_t lm = w.lanes; lm; lm &= lm - 1)
+      L.links.push_back({std::countr_zero(lm), 0, 0, (c.box.x0 + c.box.x1) / 2, c.box.y0, c.conflict});
+    L.cells.push_back(c);
+  }
+  L.height = grid_y + L.rows * L.row_h + 0.3f * E;
+}
+
+// Global memory: 128-byte lines of four 32-byte sectors; a line spans 8 lane columns when there
+// are many (4 lines per row), the whole lane width when there is one (a coalesced load reads
+// straight down).
+void lay_out_global(const analysis::InstructionMetrics& m, float grid_y, float mem_y, float E, AccessMapLayout& L) {
+  const auto masks = analysis::sector_byte_masks(m);
+  const auto& sectors = m.global.sector_addresses;
+  const std::vector<uint64_t>& lines = m.global.line_addresses;
+  const int per_row = m.global.lines <= 1 ? 1 : m.global.lines <= 2 ? 2 : 4;
+  const float line_w = 32 * L.cell_w / float(per_row);
+  const float sw = line_w / 4, sh = L.row_h, pitch = sh + 0.4f * E;
+  constexpr int kMaxRows = 8;
+  L.lines_total = int(lines.size());
+  L.lines_drawn = std::min<int>(L.lines_total, per_row * kMaxRows);
+  const uint64_t first_line = lines.empty() ? 0 : lines.front();
+  L.labels.push_back({0, mem_y, grid_y - mem_y, "lines", true});
+  auto line_x = [&](int k) { return L.margin + float(k % per_row) * line_w; };
+  auto line_y = [&](int k) { return grid_y + float(k / per_row) * pitch; };
+  for (int k = 0; k < L.lines_drawn; ++k) {
+    const float x0 = line_x(k), y0 = line_y(k);
+    if (k % per_row == 0) L.labels.push_back({0, y0, sh, "+" + std::to_string(lines[size_t(k)] - first_line), true});
+    L.line_boxes.push_back({x0, y0, x0 + 4 * sw - 1, y0 + sh - 1});
+  }
+  auto line_index = [&](uint64_t address) {
+    const uint64_t line = address / rules::kLineBytes * rules::kLineBytes;
+    return int(std::lower_bound(lines.begin(), lines.end(), line) - lines.begin());
+  };
+  for (size_t si = 0; si < sectors.size(); ++si) {
+    const int k = line_index(sectors[si]);
+    if (k >= L.lines_drawn) continue;
+    AccessMapLayout::Sector s;
+    s.address = sectors[si];
+    s.used = masks[si];
+    s.line = k;
+    s.quarter = int((sectors[si] - lines[size_t(k)]) / rules::kSectorBytes);
+    const float x0 = line_x(k) + s.quarter * sw, y0 = line_y(k);
+    s.box = {x0, y0, x0 + sw - 1, y0 + sh - 1};
+    L.sectors.push_back(s);
+  }
+  for (int l = 0; l < 32; ++l) {
+    const int si = m.global.lane_sector[size_t(l)];
+    if (si < 0) continue;
+    const uint64_t sec = sectors[size_t(si)];
+    const int k = line_index(sec);
+    if (k >= L.lines_drawn) continue;
+    const int q = int((sec - lines[size_t(k)]) / rules::kSectorBytes);
+    const float off = float(m.lane_address[size_t(l)] - sec) + float(m.width) / 2;
+    L.links.push_back({l, 0, 0, line_x(k) + q * sw + (sw - 1) * off / 32.0f, line_y(k), false});
+  }
+  const int rows_used = std::max(1, (L.lines_drawn + per_row - 1) / per_row);
+  L.height = grid_y + rows_used * pitch;
+}
+
+}  // namespace
+
+AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc,
+                                  float width_px, float font_px, float digit_px) {
+  AccessMapLayout L;
+  const float E = font_px;
+  L.shared = e.space == MemSpace::Shared;
+  L.margin = std::floor(4.2f * E);
+  L.cell_w = std::floor(std::max((width_px - L.margin - 2) / 32.0f, 0.6f * E));
+  L.lane_h = std::floor(1.5f * E);
+  L.row_h = std::floor(1.5f * E);
+  const float link_h = std::floor(2.6f * E);
+  L.label_px = digit_px > 0 ? std::min(E, std::floor(E * (L.cell_w - 3) / digit_px)) : E;
+  L.labels.push_back({0, 0, L.lane_h, "lanes", false});
+  for (int l = 0; l < 32; ++l) {
+    AccessMapLayout::Lane& lane = L.lanes[size_t(l)];
+    lane.box = {L.margin + l * L.cell_w, 0, L.margin + l * L.cell_w + L.cell_w - 1, L.lane_h};
+    lane.active = (e.mask >> l) & 1u;
+    lane.live = uint32_t(l) < m.live_lanes;
+  }
+  const float mem_y = L.lane_h + link_h;
+  const float grid_y = mem_y + E * 1.1f;
+  if (L.shared)
+    lay_out_shared(m, alloc, grid_y, mem_y, E, L);
+  else
+    lay_out_global(m, grid_y, mem_y, E, L);
+  // Every link starts under its lane's box.
+  for (AccessMapLayout::Link& k : L.links) {
+    k.x0 = L.margin + k.lane * L.cell_w + (L.cell_w - 1) / 2;
+    k.y0 = L.lane_h;
+  }
+  L.width = L.margin + 32 * L.cell_w;
+  return L;
+}
+
+}  // namespace ws::app

@@ -1,0 +1,88 @@
+// Where everything of the warp access map goes, computed from the instruction's metrics alone:
+// no ImGui window, no GL, so it is tested without a display, and a 2x export is the same layout
+// with every length doubled (all sizes are in font units, `em`).
+//
+//   lanes    [0][1][2] ... [31]          one box per lane, active / inactive / past the block
+//              |   |   |
+//   shared:  bank 0 1 2 ... 31            one row per wavefront ("pass"), a cell per word served;
+//   pass 1   [..][..]                     a word served after its phase's first pass waited
+//   pass 2   [..]                         (a bank conflict)
+//   global:  +0   [sector|sector|...]     128-byte lines of four 32-byte sectors, the bytes used
+//            +128 [.....]                 filled; lines beyond the room are counted, not drawn
+//
+//   AccessMapLayout L = access_map_layout(m, alloc, width_px, font_px, digit_px);
+//   for (const AccessMapLayout::Cell& c : L.cells) paint(c.box, c.conflict ? vermillion : green);
+#pragma once
+
+#include "ws/analysis/instruction.h"
+#include "ws/trace/trace.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ws::app {
+
+struct AccessMapLayout {
+  struct Box {
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // relative to the picture's top-left
+    bool contains(float x, float y) const { return x >= x0 && x < x1 && y >= y0 && y < y1; }
+  };
+  struct Lane {
+    Box box;
+    bool active = false;  // in the instruction's mask
+    bool live = true;     // exists (a partial last warp has fewer lanes)
+  };
+  // A row label at the left margin ("lanes", "bank", "pass 2", "+128").
+  struct Label {
+    float x = 0, y = 0, h = 0;  // top-left of the row it names and its height
+    std::string text;
+    bool dim = false;
+  };
+  // Shared: one 4-byte word served in one wavefront.
+  struct Cell {
+    Box box;
+    rules::SharedWord word;
+    bool conflict = false;    // served after its phase's first pass: it waited
+    uint64_t element = 0;     // the element index in the allocation (the cell's number)
+    bool multicast = false;   // several lanes read this one word
+  };
+  // Global: one 32-byte sector of a drawn line.
+  struct Sector {
+    Box box;
+    uint64_t address = 0;
+    uint32_t used = 0;   // bit b: byte b of the sector is used by a lane
+    int line = 0;        // index into the instruction's lines
+    int quarter = 0;     // which of the line's four sectors
+  };
+  struct Link {
+    int lane = 0;
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    bool conflict = false;
+  };
+
+  bool shared = false;
+  float margin = 0;      // width of the row labels at the left
+  float cell_w = 0;      // one lane / bank column
+  float lane_h = 0, row_h = 0;
+  float label_px = 0;    // size of the numbers inside cells: the font, or smaller so "999" fits
+  std::array<Lane, 32> lanes{};
+  std::vector<Label> labels;
+  std::vector<Box> bank_headers;   // shared: the 32 bank numbers' boxes, bank b at [b]
+  std::vector<Box> empty_cells;    // shared: every (row, bank) cell, drawn empty under the words
+  std::vector<Cell> cells;
+  std::vector<Box> line_boxes;     // global: the outline of each drawn line
+  std::vector<Sector> sectors;
+  std::vector<Link> links;
+  int rows = 0;                    // shared: wavefronts
+  int lines_drawn = 0, lines_total = 0;
+  float width = 0, height = 0;     // the whole picture
+};
+
+// `width_px`: the width available; `font_px`: the font size (1 em); `digit_px`: the width of
+// "999" at the font size (the cell numbers shrink until it fits a cell).
+AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc,
+                                  float width_px, float font_px, float digit_px);
+
+}  // namespace ws::app
