@@ -90,8 +90,9 @@ int run_headless_cli(const Options& opt) {
     }
     run.mouse = ImVec2(float(at->x), float(at->y));
   }
-  if (!opt.kernel.empty() || !opt.variant.empty() || opt.n || !opt.block.empty() || !opt.dtype.empty() ||
-      opt.seed_given || !opt.select.empty() || !opt.params.empty() || !opt.backend.empty()) {
+  const LaunchText& l = opt.launch;
+  if (!opt.kernel.empty() || !l.variant.empty() || !l.n.empty() || !l.block.empty() || !l.dtype.empty() ||
+      !l.seed.empty() || !opt.select.empty() || !l.params.empty() || !opt.backend.empty()) {
     std::string err;
     RunRequest req;
     if (!request_from_options(opt, req, err)) {
@@ -128,42 +129,9 @@ bool request_from_options(const Options& opt, RunRequest& req, std::string& erro
     req.config.n = 0;
     req.config.block = {0, 1, 1};
   }
-  if (!opt.variant.empty()) req.config.variant = opt.variant;
-  if (opt.n) req.config.n = opt.n;
-  if (!opt.block.empty()) {
-    unsigned v[3] = {1, 1, 1};
-    int k = 0;
-    const char* p = opt.block.c_str();
-    const char* end = p + opt.block.size();
-    while (p < end && k < 3) {
-      auto [q, ec] = std::from_chars(p, end, v[k]);
-      if (ec != std::errc() || v[k] == 0) break;
-      ++k;
-      p = q;
-      if (p < end && *p == ',') ++p; else break;
-    }
-    if (k == 0 || p != end) {
-      error = "--block '" + opt.block + "' is not X[,Y[,Z]] with numbers >= 1";
-      return false;
-    }
-    req.config.block = {v[0], v[1], v[2]};
-  }
-  if (!opt.dtype.empty()) req.config.dtype = opt.dtype;
-  if (opt.seed_given) req.config.seed = opt.seed;
   if (opt.backend == "gpu-trace") req.backend = BackendKind::GpuTrace;
-  for (const std::string& p : opt.params) {
-    const auto eq = p.find('=');
-    long long v = 0;
-    const char* b = p.data() + (eq == std::string::npos ? 0 : eq + 1);
-    const char* e = p.data() + p.size();
-    auto [q, ec] = std::from_chars(b, e, v);
-    if (eq == std::string::npos || eq == 0 || ec != std::errc() || q != e) {
-      error = "--param '" + p + "' must be NAME=VALUE with an integer VALUE (e.g. stride=8)";
-      return false;
-    }
-    req.config.params[p.substr(0, eq)] = v;
-  }
-  return true;
+  error = apply_launch_text(opt.launch, req.config);
+  return error.empty();
 }
 
 // Every view's options, from the registry: "memory-heatmap: color = accesses|conflicts|first-touch; ...".
@@ -273,15 +241,16 @@ int run_command_line(int argc, char** argv) {
                  "--size is the view's size (default 1000x640), --scale multiplies the pixels (2 for slides)")
       ->type_name("NAME");
   app.add_option("--kernel", opt.kernel, "With --view: catalog kernel to run (default reduce)")->type_name("K");
-  app.add_option("--variant", opt.variant, "With --view: variant id (default 1)")->type_name("V");
-  app.add_option("--n", opt.n, "With --view: problem size (default 4096)")->type_name("N");
-  app.add_option("--block", opt.block, "With --view: block shape X[,Y[,Z]] (default 256)")->type_name("B");
-  app.add_option("--dtype", opt.dtype, "With --view: element type (int, float)")->type_name("T");
-  auto* seed_opt = app.add_option("--seed", opt.seed, "With --view: seed of the random input")->type_name("S");
+  app.add_option("--variant", opt.launch.variant, "With --view: variant id (default 1)")->type_name("V");
+  app.add_option("--n", opt.launch.n, "With --view: problem size, 1 to 4294967295 (default 4096)")->type_name("N");
+  app.add_option("--block", opt.launch.block, "With --view: block shape X[,Y[,Z]], each >= 1 (default 256)")
+      ->type_name("B");
+  app.add_option("--dtype", opt.launch.dtype, "With --view: element type (int, float)")->type_name("T");
+  app.add_option("--seed", opt.launch.seed, "With --view: seed of the random input")->type_name("S");
   app.add_option("--backend", opt.backend, "With --view: emu (default) or gpu-trace (needs a CUDA device)")
       ->check(CLI::IsMember({"emu", "gpu-trace"}))
       ->type_name("B");
-  app.add_option("--param", opt.params, "With --view: kernel parameter NAME=VALUE, repeatable (e.g. stride=8)")
+  app.add_option("--param", opt.launch.params, "With --view: kernel parameter NAME=VALUE, repeatable (e.g. stride=8)")
       ->type_name("NAME=VALUE");
   app.add_option("--color", opt.color,
                  "With --view memory-heatmap: color elements by accesses (default), conflicts (bank conflicts "
@@ -322,7 +291,6 @@ int run_command_line(int argc, char** argv) {
   int rc = run_selected_command(app);
   if (rc >= 0) return rc;
   opt.scale_given = scale_opt->count() > 0;
-  opt.seed_given = seed_opt->count() > 0;
 
   if (!size_text.empty()) {
     std::string err;

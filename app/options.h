@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "ws/run/launch_text.h"
+
 namespace ws::app {
 
 inline constexpr int kMaxImageSide = 16384;  // the largest texture any GL 3.3 driver we target makes
@@ -19,19 +21,17 @@ struct Options {
   std::string screenshot;  // "" = none
   int frames = 0;          // 0 = default (4 headless; run until quit in a window)
   bool presentation = false;
-  std::string program = "warpscope";
+  std::string program = "warpscope";  // argv[0], so hints show a command that runs as typed
   // One view alone (--view): what to run and select. Empty kernel: the viewer's default run.
   std::string view;
-  std::string kernel, variant, block, dtype, select;
+  std::string kernel, select;
+  LaunchText launch;  // --variant, --n, --block, --dtype, --seed, --param (ws::apply_launch_text checks them)
   std::string color;  // --color for --view memory-heatmap: accesses, conflicts, first-touch
   std::string timeline_x;  // --timeline-x for --view divergence-timeline: steps, clock, time
   bool compare = false;    // --compare for --view divergence-timeline: the other backend below
   std::vector<std::string> view_options;  // --view-option KEY=VALUE: any view's own options
-  std::vector<std::string> params;  // NAME=VALUE, the kernel's own parameters
   std::string backend;              // "", emu, gpu-trace
   std::string mouse;                // --mouse X,Y: hover there in the picture ("" = nowhere)
-  uint64_t n = 0, seed = 1;
-  bool seed_given = false;  // argv[0], so hints show a command that runs as typed
 };
 
 struct Size {

@@ -101,7 +101,7 @@ int cmd_run(const LaunchOptions& opt) {
   RunResult r;
   if (int rc = run_kernel(opt, r, false); rc) return rc;
   std::printf("%s %s on %s\n", opt.kernel.c_str(),
-              r.launches.empty() ? opt.variant.c_str() : r.launches.front().launch.variant.c_str(),
+              r.launches.empty() ? opt.launch.variant.c_str() : r.launches.front().launch.variant.c_str(),
               r.launches.empty() ? opt.backend.c_str() : r.launches.front().launch.device.c_str());
   for (const Trace& t : r.launches)
     std::printf("  launch %-16s grid %-8s block %-8s %llu warp instructions recorded%s\n", t.launch.entry.c_str(),
@@ -213,11 +213,11 @@ int cmd_crosscheck(State& s) {
       return 2;
     }
     for (const VariantSpec& v : e->spec.variants) {
-      if (v.gpu_only || (!s.launch.variant.empty() && v.id != s.launch.variant)) continue;
+      if (v.gpu_only || (!s.launch.launch.variant.empty() && v.id != s.launch.launch.variant)) continue;
       LaunchOptions opt = s.launch;
       opt.kernel = e->spec.name;
-      opt.variant = v.id;
-      if (opt.blocks.empty()) opt.blocks = "0,1";
+      opt.launch.variant = v.id;
+      if (opt.launch.blocks.empty()) opt.launch.blocks = "0,1";
       RunResult emu, gpu;
       opt.backend = "emu";
       if (run_kernel(opt, emu, true) != 0) continue;

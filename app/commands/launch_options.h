@@ -7,18 +7,15 @@
 #include <vector>
 
 #include "ws/run/catalog.h"
+#include "ws/run/launch_text.h"
 
 namespace CLI { class App; }
 
 namespace ws::app {
 
 struct LaunchOptions {
-  std::string kernel, variant, block, grid, dtype, backend = "emu";
-  uint64_t n = 0, seed = 1;
-  unsigned workers = 0;
-  std::vector<std::string> params;
-  std::string blocks;  // recorded blocks: "0,1,5" or "all"
-  uint64_t max_events = 4'000'000;
+  std::string kernel, backend = "emu";
+  LaunchText launch;  // as typed; ws::apply_launch_text checks it
   bool no_counters = false;  // gpu-trace: record the --blocks only, no per-site counters for the grid
 
   // Adds the options to `cmd`. With `kernel_required` false, --kernel may be left out (analyze
@@ -31,8 +28,5 @@ struct LaunchOptions {
 // Runs the kernel; prints refusals and faults to stderr. Returns the process exit code the
 // subcommand should end with if it cannot go on (2: refused input, 1: fault), or 0.
 int run_kernel(const LaunchOptions& opt, RunResult& result, bool quiet);
-
-// "(x,y,z)" parsing of "X[,Y[,Z]]"
-bool parse_dim3(const std::string& text, Dim3& out);
 
 }  // namespace ws::app

@@ -96,6 +96,32 @@ TEST(LaunchOptions, NoCountersTurnsOffTheGridCounters) {
   EXPECT_NE(help.out.find("--no-counters"), std::string::npos) << help.out;
 }
 
+// Every way into warpscope reads a launch with the same rules (ws::apply_launch_text): a value
+// nothing can run is refused before anything runs, with what is allowed, exit 2 everywhere.
+TEST(LaunchOptions, TheCommandsAndTheViewerRefuseTheSameValuesWithTheSameWords) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"--block 0", "block '0' is not a shape: write X, X,Y or X,Y,Z with whole numbers >= 1"},
+      {"--n -5", "n = -5: n is a whole number from 1 to 4294967295"},
+      {"--n 0", "n = 0: n is a whole number from 1 to 4294967295"},
+      {"--seed -1", "seed = -1: seed is a whole number >= 0"},
+      {"--param stride=x", "parameter stride = 'x': the value is a whole number"},
+  };
+  for (const auto& [args, message] : cases) {
+    RunResult cmd = run_warpscope("run -k reduce " + args);
+    EXPECT_EQ(cmd.exit_code, 2) << args << "\n" << cmd.out;
+    EXPECT_NE(cmd.out.find(message), std::string::npos) << args << "\n" << cmd.out;
+    RunResult view = run_warpscope("--headless --view lab --screenshot /tmp/never-written.png " + args);
+    EXPECT_EQ(view.exit_code, 2) << args << "\n" << view.out;
+    EXPECT_NE(view.out.find(message), std::string::npos) << args << "\n" << view.out;
+  }
+  RunResult blocks = run_warpscope("run -k reduce --blocks 4294967296");
+  EXPECT_EQ(blocks.exit_code, 2);
+  EXPECT_NE(blocks.out.find("block indices from 0 to 4294967295"), std::string::npos) << blocks.out;
+  RunResult matadd = run_warpscope("run -k matadd --block 0,4");
+  EXPECT_EQ(matadd.exit_code, 2);
+  EXPECT_NE(matadd.out.find("block '0,4' is not a shape"), std::string::npos) << matadd.out;
+}
+
 // `analyze` with one recorded block still reports the whole grid (the emulator counts every block):
 // reduce 2 at n = 4096 is 16 blocks of 70 load conflicts each; --no-counters drops the section.
 TEST(Analyze, WholeGridSectionWithOneRecordedBlock) {
