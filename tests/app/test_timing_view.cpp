@@ -7,6 +7,8 @@
 #include "timing_runner.h"
 #include "views/timing.h"
 
+#include "synthetic_table.h"
+
 #include "ws/viz/colormap.h"
 #include "ws/viz/headless_context.h"
 #include "ws/viz/panel_capture.h"
@@ -26,36 +28,6 @@ using ws::app::TimingView;
 
 namespace {
 
-// A table as a GPU would have given it: 2^24 ints (64 MiB) at 500, 1000, 1500, 2000 GB/s for
-// variants 1-4 and 2500 GB/s for CUB, under a 4000 GB/s read ceiling.
-ws::timing::ReductionTable synthetic_table() {
-  ws::timing::ReductionTable t;
-  t.n = 1u << 24;
-  t.block = 256;
-  t.dtype = "int";
-  t.ceilings.ok = true;
-  t.ceilings.read_gbps = 4000;
-  t.ceilings.copy_gbps = 3600;
-  const char* variants[] = {"1", "2", "3", "4", "cub"};
-  for (int k = 0; k < 5; ++k) {
-    ws::timing::TableRow r;
-    r.m.kernel = "reduce";
-    r.m.variant = variants[k];
-    r.m.variant_name = "variant " + r.m.variant;
-    r.m.ok = true;
-    r.m.passed = true;
-    const double ms = double(uint64_t(4) << 24) / (500.0 * (k + 1) * 1e6);
-    r.m.samples = {ms * 0.99, ms, ms * 1.01, ms, ms};
-    r.m.stats = ws::analysis::summarize(r.m.samples);
-    r.m.bytes = uint64_t(4) << 24;
-    r.m.gbps = ws::analysis::gigabytes_per_second(r.m.bytes, r.m.stats.median);
-    t.rows.push_back(r);
-  }
-  t.complete = true;
-  ws::timing::fill_speedups(t);
-  return t;
-}
-
 class TimingPanel : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -68,30 +40,12 @@ class TimingPanel : public ::testing::Test {
 
 }  // namespace
 
-TEST(TimingTable, SpeedupsFromMedians) {
-  const ws::timing::ReductionTable t = synthetic_table();
-  // Times in the ratio 1 : 1/2 : 1/3 : 1/4: step speedups 2, 1.5, 1.333; cumulative 2, 3, 4.
-  EXPECT_NEAR(t.rows[1].step_speedup, 2.0, 1e-12);
-  EXPECT_NEAR(t.rows[2].step_speedup, 1.5, 1e-12);
-  EXPECT_NEAR(t.rows[3].cumulative_speedup, 4.0, 1e-12);
-  EXPECT_NEAR(t.rows[3].vs_cub, 2000.0 / 2500.0, 1e-12);  // CUB's time over variant 4's
-  EXPECT_EQ(t.rows[4].step_speedup, 0.0);                 // CUB is not a lecture step
-  EXPECT_NEAR(t.rows[3].pct_of_read, 50.0, 1e-9);         // 2000 of 4000 GB/s
-  ASSERT_NE(t.best(), nullptr);
-  EXPECT_EQ(t.best()->m.variant, "4");  // the fastest that is not CUB
-  EXPECT_EQ(t.cub()->m.variant, "cub");
-  // The text table names the lecture's G80 step speedups beside ours.
-  const std::string text = ws::timing::format_table(t);
-  EXPECT_NE(text.find("2.33x/2.33x"), std::string::npos) << text;
-  EXPECT_NE(text.find("2.00x"), std::string::npos) << text;
-}
-
 // The Variants tab with a table in hand: one bar per variant, each as tall as its GB/s, in the
 // series' color; the ceiling is a line above them.
 TEST_F(TimingPanel, VariantBarsAreTheirBandwidth) {
   TimingRunner runner;
   TimingSnapshot snap;
-  snap.table = synthetic_table();
+  snap.table = wstest::synthetic_table();
   snap.ceilings = snap.table->ceilings;
   runner.set_snapshot(snap);
   TimingView st(runner);
