@@ -3,7 +3,7 @@
 //   counters only (every block counted on the device, nothing recorded in full),
 //   full records for 1 block (+ counters), full records for 1 block only (no counters:
 //   RunConfig::count_every_block = false, `--no-counters`), full records for every block (+ counters).
-// Targets (issue 4): counters only <= 3x, full records for a few blocks <= 5x.
+// Targets: counters only <= 3x, full records for a few blocks <= 5x.
 //
 //   build/bench/bench_gpu_trace [n]
 #define WS_GPU_TRACE 1

@@ -1,6 +1,6 @@
 // Floors of exact per-site counting on the GPU: what each way of counting every block's accesses
 // costs at the least, on the lecture's reduce 3 (sequential addressing), n = 2^24 ints, block 256.
-// Issue 4 asks for gpu-trace's counters-only level at <= 3x of gpu-fast; this says which designs
+// The target for gpu-trace's counters-only level is <= 3x of gpu-fast; this says which designs
 // can get there. Each variant is written by hand, inside the kernel, with whatever it needs kept in
 // registers (the kernel API cannot keep per-thread state between two accesses, nor knows the
 // recording mode at compile time), so its time is a lower bound for any implementation of that
@@ -182,6 +182,6 @@ int main() {
   };
   std::printf("%-58s %8s\n", "what every counted access does", "x plain");
   for (const auto& row : rows_to_time) std::printf("%-58s %8.2f\n", row.what, time_kernel(row.kernel) / plain);
-  std::printf("(issue 4's target for counters only: <= 3x; gpu-trace's own counters: see bench_gpu_trace)\n");
+  std::printf("(the target for counters only: <= 3x; gpu-trace's own counters: see bench_gpu_trace)\n");
   return 0;
 }

@@ -1,5 +1,5 @@
-// Frame cost of the large views (issue 7: "a 1M-cell heatmap or a 64-warp x 10k-step timeline
-// stays interactive"), rendered headless into a 1600x1000 framebuffer by our shaders, as the
+// Frame cost of the large views (a 1M-cell heatmap or a 64-warp x 10k-step timeline must
+// stay interactive), rendered headless into a 1600x1000 framebuffer by our shaders, as the
 // views draw them. Prints the median and the 90th percentile of 30 frames for:
 //   heatmap  1024 x 1024 cells: new data each frame (upload + draw), and the same data again;
 //   timeline 64 warps x 32 lanes x 10000 steps: new data (upload + draw), and a pan (draw only),

@@ -1,4 +1,4 @@
-// Reduction lab (issue 6, "In the viewer"): the kernel's variants in lecture order, each with the
+// A lab: the kernel's variants in lecture order, each with the
 // one line of what the step changes; n, block size, dtype and seed; the result and its check; and
 // the key numbers from the analysis, next to those of the variants already run with the same
 // launch, so moving from step 2 to step 3 visibly removes the bank conflicts. Every change re-runs

@@ -72,7 +72,7 @@ struct Allocation {
 // Identity across backends is (file, line, rank): nvcc and g++ report different columns for the
 // same expression, but the same line and the same order of columns within a line.
 struct Site {
-  std::string file;   // path relative to the kernels/ folder, e.g. "reduction/reduction.cuh"
+  std::string file;   // path relative to the kernels/ folder, e.g. "reduction/reduce.cuh"
   uint32_t line = 0;
   uint32_t column = 0;
   uint32_t rank = 0;  // position of this column among the trace's sites on the same line
