@@ -1,6 +1,7 @@
 // The Timing panel: drawn headless with synthetic samples (the bars' pixels are the numbers'),
 // the emulator's counts where there is no GPU (checked against the lecture: variant 2 has bank
 // conflicts, 3 none), the runner's background jobs, and `warpscope bench` without a GPU.
+#include "headless_gl.h"
 #include "run_binary.h"
 
 #include "session.h"
@@ -28,15 +29,7 @@ using ws::app::TimingView;
 
 namespace {
 
-class TimingPanel : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string err;
-    ctx_ = ws::viz::HeadlessContext::create(err);
-    ASSERT_TRUE(ctx_) << err;
-  }
-  std::unique_ptr<ws::viz::HeadlessContext> ctx_;
-};
+using TimingPanel = wstest::HeadlessGl;
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 // the divergence timeline's lit cells are the trace's active masks, the access map draws one row
 // per wavefront, the reduction lab shows PASS. Also the session (background runs, superseding,
 // refusals) and `warpscope --headless --view`.
+#include "headless_gl.h"
 #include "run_binary.h"
 
 #include "session.h"
@@ -85,15 +86,7 @@ std::string rgb(const uint8_t* p) {
   return ::testing::AssertionSuccess();
 }
 
-class Views : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string err;
-    ctx_ = ws::viz::HeadlessContext::create(err);
-    ASSERT_TRUE(ctx_) << err;
-  }
-  std::unique_ptr<ws::viz::HeadlessContext> ctx_;
-};
+using Views = wstest::HeadlessGl;
 
 }  // namespace
 
