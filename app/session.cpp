@@ -66,6 +66,7 @@ KeyNumbers key_numbers(const SessionData& d) {
   if (!d.error.empty() && d.reports.empty()) return k;
   k.valid = true;
   k.passed = d.result.passed;
+  k.verdict = analysis::verdict(d.result.completed, d.result.passed, d.reports).verdict;
   analysis::Totals t;
   for (const analysis::Report& r : d.reports) t += r.totals;
   for (size_t i = 0; i < 3; ++i) {
@@ -76,6 +77,7 @@ KeyNumbers key_numbers(const SessionData& d) {
     k.global_requests += t.global[i].requests;
   }
   k.hazards = t.hazards;
+  k.lockstep_hazards = t.lockstep_hazards;
   k.instructions = t.divergence.instructions;
   k.simd_efficiency = t.divergence.simd_efficiency();
   k.global_load_efficiency = t.global[analysis::kLd].efficiency();
@@ -211,6 +213,7 @@ bool Session::poll() {
   if (d->error.empty() || !d->reports.empty())
     history[history_key(d->request.kernel, d->resolved)] = key_numbers(*d);
   data_ = std::move(d);
+  hazard_pair = {};
   fix_selection();
   ++sel_version;
   return true;
@@ -284,7 +287,29 @@ void Session::select_event(int64_t event) {
   sel.warp = e.warp;
   sel.site = e.site;
   if (e.type == EventType::Access) sel.alloc = e.alloc;
+  hazard_pair = {};
   ++sel_version;
+}
+
+void Session::select_hazard(const analysis::Hazard& h) {
+  if (!data_) return;
+  for (size_t l = 0; l < data_->reports.size(); ++l)
+    for (const analysis::Hazard& x : data_->reports[l].hazards) {
+      if (&x != &h) continue;
+      sel.launch = uint32_t(l);
+      select_event(int64_t(h.first.event));
+      sel.lane = int(h.first.lane);
+      hazard_pair.launch = uint32_t(l);
+      hazard_pair.first_event = int64_t(h.first.event);
+      hazard_pair.second_event = int64_t(h.second.event);
+      hazard_pair.first_site = h.first_site;
+      hazard_pair.second_site = h.second_site;
+      hazard_pair.first_lane = h.first.lane;
+      hazard_pair.second_lane = h.second.lane;
+      hazard_pair.first_warp = h.first.warp;
+      hazard_pair.second_warp = h.second.warp;
+      return;
+    }
 }
 
 void Session::set_cursor(int64_t cursor) {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "ws/analysis/analysis.h"
+#include "ws/analysis/verdict.h"
 #include "ws/run/catalog.h"
 #include "ws/trace/trace.h"
 
@@ -68,11 +69,13 @@ struct SessionData {
 struct KeyNumbers {
   bool valid = false;
   bool passed = false;
+  analysis::Verdict verdict = analysis::Verdict::Fail;  // what the run comes to (analysis/verdict.h)
   uint64_t shared_conflicts = 0, shared_wavefronts = 0, shared_instructions = 0;
   double simd_efficiency = 0;
   double global_load_efficiency = 0, global_store_efficiency = 0;
   uint64_t global_sectors = 0, global_requests = 0;
-  uint64_t hazards = 0;
+  uint64_t hazards = 0;           // racing access pairs (different warps, or one instruction)
+  uint64_t lockstep_hazards = 0;  // pairs inside a warp: right only in lockstep
   uint64_t instructions = 0;
   uint64_t recorded_blocks = 0, total_blocks = 0;  // summed over launches
   // The GPU's whole-grid counters (gpu-trace, "count every block"), when every launch has them.
@@ -114,6 +117,16 @@ class Session {
   Selection sel;
   uint64_t sel_version = 0;  // bump when the selection changes (views redraw their caches)
   void select_event(int64_t event);  // also sets warp, block, site from the event
+  // Selects a hazard's first access (launch, block, warp, instruction) and remembers the pair:
+  // the source view marks both lines, the access map both instructions.
+  void select_hazard(const analysis::Hazard& h);
+  struct HazardPair {
+    uint32_t launch = 0;
+    int64_t first_event = -1, second_event = -1;
+    uint32_t first_site = 0xffffffffu, second_site = 0xffffffffu;
+    uint32_t first_lane = 0, second_lane = 0, first_warp = 0, second_warp = 0;
+    bool valid() const { return first_event >= 0; }
+  } hazard_pair;
   void set_cursor(int64_t cursor);   // playback position (clamped to the block's events)
 
   // The selected launch's trace / report, or null.

@@ -28,7 +28,7 @@ MadeView make_view(std::string_view name, std::span<const std::string> options, 
 std::string apply_selection(Session& s, const std::string& spec) {
   std::stringstream in(spec);
   std::string item;
-  int64_t event = -1, step = -1, cursor = -2;
+  int64_t event = -1, step = -1, cursor = -2, hazard = -1;
   while (std::getline(in, item, ',')) {
     if (item.empty()) continue;
     const auto eq = item.find('=');
@@ -48,15 +48,25 @@ std::string apply_selection(Session& s, const std::string& spec) {
     else if (key == "alloc") s.sel.alloc = uint32_t(v);
     else if (key == "element") s.sel.element = v;
     else if (key == "cursor") cursor = v;
+    else if (key == "hazard") hazard = v;
     else
-      return "unknown key '" + key + "' in --select (keys: launch, block, warp, event, step, site, lane, alloc, element, cursor)";
+      return "unknown key '" + key +
+             "' in --select (keys: launch, block, warp, event, step, site, lane, alloc, element, cursor, hazard)";
   }
   const Trace* t = s.trace();
   if (!t) return s.data() && !s.data()->error.empty() ? std::string() : "the run has no trace to select in";
   if (s.sel.launch >= s.data()->result.launches.size())
     return "launch " + std::to_string(s.sel.launch) + " does not exist (the run has " +
            std::to_string(s.data()->result.launches.size()) + ")";
-  if (event >= 0) {
+  if (hazard >= 0) {
+    // The launch's hazard pair number `hazard` (races first, then lockstep-only ones).
+    const analysis::Report* rep = s.report();
+    const size_t count = rep ? rep->hazards.size() : 0;
+    if (size_t(hazard) >= count)
+      return "hazard " + std::to_string(hazard) + " does not exist (launch " + std::to_string(s.sel.launch) + " has " +
+             std::to_string(count) + ")";
+    s.select_hazard(rep->hazards[size_t(hazard)]);
+  } else if (event >= 0) {
     if (size_t(event) >= t->events.size())
       return "event " + std::to_string(event) + " is past the trace's " + std::to_string(t->events.size()) + " events";
     s.select_event(event);

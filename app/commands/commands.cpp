@@ -15,6 +15,7 @@
 #include "launch_options.h"
 #include "ws/analysis/analysis.h"
 #include "ws/analysis/crosscheck.h"
+#include "ws/analysis/verdict.h"
 #include "ws/run/catalog.h"
 #include "ws/trace/trace_io.h"
 
@@ -97,24 +98,46 @@ int cmd_list(bool json) {
 
 // --- run -------------------------------------------------------------------------------------
 
-int cmd_run(const LaunchOptions& opt) {
+// The run's verdict (analysis/verdict.h: FAULT, RACE, FAIL, LOCKSTEP ONLY or PASS) from its
+// check and the hazards of every recorded launch; exit 0 only for PASS.
+int cmd_run(const LaunchOptions& opt, bool json) {
   RunResult r;
-  if (int rc = run_kernel(opt, r, false); rc) return rc;
-  std::printf("%s %s on %s\n", opt.kernel.c_str(),
-              r.launches.empty() ? opt.launch.variant.c_str() : r.launches.front().launch.variant.c_str(),
+  if (int rc = run_kernel(opt, r, json); rc) return rc;
+  std::vector<analysis::Report> reports;
+  analysis::Options ao;
+  ao.per_event = false;
+  ao.heat_bins = 0;
+  for (const Trace& t : r.launches) reports.push_back(analysis::analyze(t, ao));
+  const analysis::RunVerdict v = analysis::verdict(r.completed, r.passed, reports);
+  const std::string variant = r.launches.empty() ? opt.launch.variant : r.launches.front().launch.variant;
+  if (json) {
+    nlohmann::json out = {{"kernel", opt.kernel},          {"variant", variant},
+                          {"backend", opt.backend},        {"verdict", v.word},
+                          {"detail", v.sentence},          {"completed", r.completed},
+                          {"passed", r.passed},            {"result", r.result},
+                          {"expected", r.expected},        {"check", r.check},
+                          {"racing_pairs", v.races},       {"lockstep_pairs", v.lockstep},
+                          {"launches", r.launches.size()}, {"notes", r.notes}};
+    out["errors"] = nlohmann::json::array();
+    for (const Diagnostic& d : r.errors) out["errors"].push_back({{"code", d.code}, {"message", d.message}});
+    std::printf("%s\n", out.dump(2).c_str());
+    return v.ok() ? 0 : 1;
+  }
+  std::printf("%s %s on %s\n", opt.kernel.c_str(), variant.c_str(),
               r.launches.empty() ? opt.backend.c_str() : r.launches.front().launch.device.c_str());
   for (const Trace& t : r.launches)
     std::printf("  launch %-16s grid %-8s block %-8s %llu warp instructions recorded%s\n", t.launch.entry.c_str(),
                 dims(t.launch.grid).c_str(), dims(t.launch.block).c_str(),
                 static_cast<unsigned long long>(t.events.size()), t.truncated ? " (truncated)" : "");
   for (const std::string& note : r.notes) std::printf("  note: %s\n", note.c_str());
-  if (!r.completed) {
-    std::printf("  FAULT: the kernel stopped before it finished (see above)\n");
-    return 1;
-  }
-  std::printf("  result:   %s\n  expected: %s\n  check:    %s\n  %s\n", r.result.c_str(), r.expected.c_str(),
-              r.check.c_str(), r.passed ? "PASS" : "FAIL");
-  return r.passed ? 0 : 1;
+  if (r.completed)
+    std::printf("  result:   %s\n  expected: %s\n  check:    %s\n", r.result.c_str(), r.expected.c_str(),
+                r.check.c_str());
+  std::printf("  %s%s%s\n", v.word, v.sentence.empty() ? "" : ": ", v.sentence.c_str());
+  if (v.races + v.lockstep > 1)
+    std::printf("  (%llu racing access pairs, %llu lockstep-only; `warpscope analyze` lists them all)\n",
+                static_cast<unsigned long long>(v.races), static_cast<unsigned long long>(v.lockstep));
+  return v.ok() ? 0 : 1;
 }
 
 // --- trace -----------------------------------------------------------------------------------
@@ -263,8 +286,10 @@ void register_commands(CLI::App& app) {
   s.list = app.add_subcommand("list", "List the kernel catalog: kernels, variants, parameters");
   s.list->add_flag("--json", s.json, "Machine-readable output");
 
-  s.run = app.add_subcommand("run", "Run a kernel, check it against the CPU reference, print pass/fail");
+  s.run = app.add_subcommand(
+      "run", "Run a kernel, check it against the CPU reference and its hazards: PASS, FAIL, RACE, LOCKSTEP ONLY or FAULT");
   s.launch.add_to(*s.run, true);
+  s.run->add_flag("--json", s.json, "The verdict, its first hazard pair and the check as JSON");
 
   s.trace = app.add_subcommand("trace", "Run a kernel and save its trace (.wst, instruction JSON or Chrome trace)");
   s.launch.add_to(*s.trace, true);
@@ -290,7 +315,7 @@ int run_selected_command(CLI::App&) {
   if (state().crosscheck && state().crosscheck->parsed()) return cmd_crosscheck(state());
   State& s = state();
   if (s.list && s.list->parsed()) return cmd_list(s.json);
-  if (s.run && s.run->parsed()) return cmd_run(s.launch);
+  if (s.run && s.run->parsed()) return cmd_run(s.launch, s.json);
   if (s.trace && s.trace->parsed()) return cmd_trace(s);
   if (s.analyze && s.analyze->parsed()) return cmd_analyze(s);
   return run_bench_if_selected();

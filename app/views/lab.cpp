@@ -7,6 +7,7 @@
 #include "views/lab.h"
 #include "views/view_common.h"
 
+#include "ws/analysis/verdict.h"
 #include "ws/viz/colormap.h"
 
 #include <algorithm>
@@ -54,6 +55,7 @@ void badge(const char* text, ImVec4 color, LabView& st, bool pass) {
   st.verdict_min = p;
   st.verdict_max = q;
   st.verdict = pass ? 1 : 0;
+  st.verdict_word = text;
   ImGui::Dummy(ImVec2(q.x - p.x, q.y - p.y));
 }
 
@@ -266,12 +268,25 @@ void LabView::draw(Session& s) {
     ImGui::TextWrapped("%s", d->error.c_str());
     ImGui::PopStyleColor();
   } else {
-    badge(res.passed ? "PASS" : "FAIL", res.passed ? vc.ok : vc.conflict, st, res.passed);
+    // One verdict for the run, the same as `warpscope run` prints: a race or a lockstep-only
+    // hazard is not a pass, whatever the sum came to.
+    const analysis::RunVerdict v = analysis::verdict(res.completed, res.passed, d->reports);
+    const ImVec4 color = v.verdict == analysis::Verdict::Pass           ? vc.ok
+                         : v.verdict == analysis::Verdict::LockstepOnly ? vc.barrier
+                                                                         : vc.conflict;
+    badge(v.word, color, st, v.ok());
     ImGui::SameLine(0, 0.6f * E);
     ImGui::BeginGroup();
     ImGui::Text("%s   (expected %s)", res.result.c_str(), res.expected.c_str());
     ImGui::TextDisabled("check: %s", res.check.c_str());
     ImGui::EndGroup();
+    if (!v.sentence.empty() && v.first) {
+      ImGui::PushStyleColor(ImGuiCol_Text, color);
+      ImGui::TextWrapped("%s", v.sentence.c_str());
+      ImGui::PopStyleColor();
+      // The pair's first access in the views (the source view marks both lines).
+      if (ImGui::SmallButton("show this pair")) s.select_hazard(*v.first);
+    }
   }
   for (const std::string& n : res.notes) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -303,7 +318,7 @@ void LabView::draw(Session& s) {
     if (any_grid) ImGui::TableSetupColumn("grid confl.");
     ImGui::TableSetupColumn("SIMD eff.");
     ImGui::TableSetupColumn("gld eff.");
-    ImGui::TableSetupColumn("check");
+    ImGui::TableSetupColumn("verdict");
     ImGui::TableHeadersRow();
     for (const VariantSpec& v : spec.variants) {
       RunConfig c = d->resolved;
@@ -335,8 +350,10 @@ void LabView::draw(Session& s) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(h.global_load_efficiency > 0 ? percent(h.global_load_efficiency).c_str() : "-");
       ImGui::TableNextColumn();
-      if (h.passed) ImGui::TextColored(vc.ok, "pass");
-      else ImGui::TextColored(vc.conflict, "fail");
+      ImGui::TextColored(h.verdict == analysis::Verdict::Pass           ? vc.ok
+                         : h.verdict == analysis::Verdict::LockstepOnly ? vc.barrier
+                                                                         : vc.conflict,
+                         "%s", analysis::to_string(h.verdict));
     }
     ImGui::EndTable();
   }
@@ -350,10 +367,12 @@ void LabView::draw(Session& s) {
                        percent(k.grid_simd_efficiency).c_str(), loads.c_str());
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("This run: %llu shared wavefronts, %llu warp instructions, %llu hazard%s. Each variant run with this "
-                     "n, block, dtype and seed stays in the table for comparison.",
+  ImGui::TextWrapped("This run: %llu shared wavefronts, %llu warp instructions, %llu racing access pair%s, %llu "
+                     "lockstep-only. Each variant run with this n, block, dtype and seed stays in the table for "
+                     "comparison.",
                      static_cast<unsigned long long>(k.shared_wavefronts), static_cast<unsigned long long>(k.instructions),
-                     static_cast<unsigned long long>(k.hazards), k.hazards == 1 ? "" : "s");
+                     static_cast<unsigned long long>(k.hazards), k.hazards == 1 ? "" : "s",
+                     static_cast<unsigned long long>(k.lockstep_hazards));
   ImGui::PopStyleColor();
 }
 

@@ -22,7 +22,8 @@ struct LabView final : View {
   std::string invalid;  // the catalog's refusal of the controls' combination ("" = fine)
   // Last draw: the PASS / FAIL badge (tests check its color).
   ImVec2 verdict_min{0, 0}, verdict_max{0, 0};
-  int verdict = -1;  // -1 none, 0 fail, 1 pass
+  int verdict = -1;  // -1 none, 0 anything but a pass, 1 pass
+  std::string verdict_word;  // the badge: PASS, FAIL, RACE, LOCKSTEP ONLY, FAULT
 };
 
 }  // namespace ws::app

@@ -12,7 +12,9 @@
 #include "ws/viz/fonts.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 namespace ws::app {
@@ -43,16 +45,67 @@ void SourceView::draw(Session& s) {
     while (std::getline(in, l)) lines.push_back(l);
   }
   const uint32_t sel_line = s.sel.site < t.sites.size() ? t.sites[s.sel.site].line : 0;
+  // The hazard pair the lab showed: both of its lines are marked.
+  const Session::HazardPair& hp = s.hazard_pair;
+  auto pair_line = [&](uint32_t site) {
+    return hp.valid() && hp.launch == s.sel.launch && site < t.sites.size() && t.sites[site].file == file
+               ? t.sites[site].line
+               : 0u;
+  };
+  const uint32_t pair_first = pair_line(hp.first_site), pair_second = pair_line(hp.second_site);
   ImGui::TextDisabled("kernels/%s (recorded blocks of launch %u)", file.c_str(), s.sel.launch);
+
+  // The gutter's numbers for every line, then each column as wide as its widest value.
+  enum { kInstr, kConfl, kSect, kSimd, kRace, kColumns };
+  static const char* const kHeads[kColumns] = {"instr", "confl", "sect", "simd", "race"};
+  std::vector<std::array<std::string, kColumns>> cells(lines.size());
+  std::vector<const analysis::LineMetrics*> metrics(lines.size(), nullptr);
+  size_t width[kColumns];
+  for (int c = 0; c < kColumns; ++c) width[c] = std::strlen(kHeads[c]);
+  if (rep)
+    for (const auto& m : rep->lines)
+      if (m.file == file && m.line >= 1 && m.line <= lines.size()) metrics[m.line - 1] = &m;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const analysis::LineMetrics* lm = metrics[i];
+    if (!lm) continue;
+    std::array<std::string, kColumns>& c = cells[i];
+    c[kInstr] = std::to_string(lm->instructions);
+    c[kConfl] = std::to_string(lm->shared_conflicts);
+    char b[32];
+    if (lm->global_requests) std::snprintf(b, sizeof b, "%.1f", double(lm->global_sectors) / double(lm->global_requests));
+    c[kSect] = lm->global_requests ? b : "-";
+    double active = 0;
+    uint64_t instr = 0;
+    for (const auto& dv : rep->divergence)
+      if (dv.site < t.sites.size() && t.sites[dv.site].line == i + 1 && t.sites[dv.site].file == file)
+        active += double(dv.active_lanes), instr += dv.instructions;
+    std::snprintf(b, sizeof b, "%.0f", instr ? 100 * active / (32.0 * double(instr)) : 0.0);
+    c[kSimd] = instr ? b : "-";
+    c[kRace] = lm->hazards ? std::to_string(lm->hazards) : lm->lockstep_hazards ? std::to_string(lm->lockstep_hazards) + "L" : "-";
+    for (int k = 0; k < kColumns; ++k) width[k] = std::max(width[k], c[k].size());
+  }
   ImGui::PushFont(ws::viz::mono_font());
   const float ch = ImGui::CalcTextSize("0").x;
-  const float gutter = ch * 26;
-  // Column heads over the gutter: warp instructions, bank conflicts, sectors per request, SIMD %.
-  ImGui::TextDisabled("%5s %5s %5s %4s %4s", "instr", "confl", "sect", "simd", "line");
+  float col_x[kColumns + 1];
+  col_x[0] = 0;
+  for (int c = 0; c < kColumns; ++c) col_x[c + 1] = col_x[c] + ch * float(width[c] + 1);
+  const size_t line_digits = std::max<size_t>(std::to_string(lines.size()).size(), 4);  // at least "line"
+  const float gutter = col_x[kColumns] + ch * float(line_digits + 2);
+  // Column heads over the gutter, right-aligned like the numbers.
+  {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (int c = 0; c < kColumns; ++c)
+      dl->AddText(ImVec2(p.x + col_x[c + 1] - ch * float(std::strlen(kHeads[c]) + 1), p.y),
+                  ImGui::GetColorU32(ImGuiCol_TextDisabled), kHeads[c]);
+    dl->AddText(ImVec2(p.x + gutter - ch * 5, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), "line");
+    ImGui::Dummy(ImVec2(gutter, ImGui::GetTextLineHeight()));
+  }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("instr: warp instructions on the line\nconfl: shared-memory bank conflicts\n"
                       "sect: global 32-byte sectors per request (4 = coalesced 4-byte loads)\n"
-                      "simd: active lanes / 32, in percent");
+                      "simd: active lanes / 32, in percent\n"
+                      "race: shared-memory access pairs that race here (L: only inside a warp, right in lockstep)");
   const float lh = ImGui::GetTextLineHeightWithSpacing();
   if (ImGui::BeginChild("##source", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar)) {
     const uint64_t want = ws::viz::hash_mix(s.sel_version, s.sel.site);
@@ -66,10 +119,7 @@ void SourceView::draw(Session& s) {
     while (clip.Step()) {
       for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
         const uint32_t ln = uint32_t(i + 1);
-        const analysis::LineMetrics* lm = nullptr;
-        if (rep)
-          for (const auto& m : rep->lines)
-            if (m.line == ln && m.file == file) lm = &m;
+        const analysis::LineMetrics* lm = metrics[size_t(i)];
         ImGui::PushID(i);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const bool selected = ln == sel_line;
@@ -90,30 +140,33 @@ void SourceView::draw(Session& s) {
               break;
             }
         }
-        char g[64] = "";
+        const float row_h = ImGui::GetTextLineHeight();
         if (lm) {
-          char conf[16], sec[16], simd[16];
-          std::snprintf(conf, sizeof conf, "%llu", static_cast<unsigned long long>(lm->shared_conflicts));
-          if (lm->global_requests)
-            std::snprintf(sec, sizeof sec, "%.1f", double(lm->global_sectors) / double(lm->global_requests));
-          else
-            std::snprintf(sec, sizeof sec, "-");
-          double active = 0;
-          uint64_t instr = 0;
-          for (const auto& dv : rep->divergence)
-            if (dv.site < t.sites.size() && t.sites[dv.site].line == ln && t.sites[dv.site].file == file)
-              active += double(dv.active_lanes), instr += dv.instructions;
-          if (instr) std::snprintf(simd, sizeof simd, "%.0f", 100 * active / (32.0 * double(instr)));
-          else std::snprintf(simd, sizeof simd, "-");
-          std::snprintf(g, sizeof g, "%5llu %5s %5s %4s", static_cast<unsigned long long>(lm->instructions), conf, sec, simd);
+          const std::array<std::string, kColumns>& c = cells[size_t(i)];
           if (lm->shared_conflicts)
-            dl->AddRectFilled(ImVec2(p.x + ch * 6, p.y), ImVec2(p.x + ch * 12, p.y + ImGui::GetTextLineHeight()),
+            dl->AddRectFilled(ImVec2(p.x + col_x[kConfl], p.y), ImVec2(p.x + col_x[kConfl + 1] - ch * 0.5f, p.y + row_h),
                               ImGui::ColorConvertFloat4ToU32(ImVec4(vc.conflict.x, vc.conflict.y, vc.conflict.z, 0.35f)));
+          if (lm->hazards || lm->lockstep_hazards) {
+            const ImVec4 rc = lm->hazards ? vc.conflict : vc.barrier;
+            dl->AddRectFilled(ImVec2(p.x + col_x[kRace], p.y), ImVec2(p.x + col_x[kRace + 1] - ch * 0.5f, p.y + row_h),
+                              ImGui::ColorConvertFloat4ToU32(ImVec4(rc.x, rc.y, rc.z, 0.45f)));
+          }
+          for (int k = 0; k < kColumns; ++k)
+            dl->AddText(ImVec2(p.x + col_x[k + 1] - ch * float(c[k].size() + 1), p.y), ImGui::GetColorU32(ImGuiCol_Text),
+                        c[k].c_str());
         }
-        dl->AddText(p, ImGui::GetColorU32(lm ? ImGuiCol_Text : ImGuiCol_TextDisabled), g);
+        // The two lines of the hazard pair the lab showed: outlined, the earlier access first.
+        if (ln == pair_first || ln == pair_second) {
+          const ImU32 mark = ImGui::ColorConvertFloat4ToU32(vc.conflict);
+          dl->AddRect(ImVec2(p.x + gutter - ch * 0.5f, p.y - 1),
+                      ImVec2(p.x + gutter + ImGui::CalcTextSize(lines[size_t(i)].c_str()).x + ch * 5, p.y + row_h + 1), mark,
+                      2.0f, 0, 2.0f);
+          const char* tag = ln == pair_first && ln == pair_second ? "<- 1, 2" : ln == pair_first ? "<- 1" : "<- 2";
+          dl->AddText(ImVec2(p.x + gutter + ImGui::CalcTextSize(lines[size_t(i)].c_str()).x + ch, p.y), mark, tag);
+        }
         char num[16];
-        std::snprintf(num, sizeof num, "%4u", ln);
-        dl->AddText(ImVec2(p.x + gutter - ch * 5, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);
+        std::snprintf(num, sizeof num, "%*u", int(line_digits), ln);
+        dl->AddText(ImVec2(p.x + gutter - ch * float(line_digits + 1), p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);
         dl->AddText(ImVec2(p.x + gutter, p.y), ImGui::GetColorU32(ImGuiCol_Text), lines[size_t(i)].c_str());
         if (lm && ImGui::IsItemHovered()) {
           ImGui::BeginTooltip();

@@ -122,6 +122,24 @@ TEST(LaunchOptions, TheCommandsAndTheViewerRefuseTheSameValuesWithTheSameWords) 
   EXPECT_NE(matadd.out.find("block '0,4' is not a shape"), std::string::npos) << matadd.out;
 }
 
+// `warpscope run` says the same verdict as the lab: a race or a lockstep-only hazard is not a
+// pass (exit 1) even where the sum came out right; the first pair is named.
+TEST(RunCommand, TheVerdictIsRaceLockstepOrPass) {
+  RunResult race = run_warpscope("run -k race -v 0");
+  EXPECT_EQ(race.exit_code, 1) << race.out;
+  EXPECT_NE(race.out.find("RACE: thread (0,0,0) writes cache["), std::string::npos) << race.out;
+  EXPECT_NE(race.out.find("different warps, no __syncthreads() between"), std::string::npos) << race.out;
+  RunResult unsafe = run_warpscope("run -k reduce -v 5u --n 4096");
+  EXPECT_EQ(unsafe.exit_code, 1) << unsafe.out;
+  EXPECT_NE(unsafe.out.find("LOCKSTEP ONLY: thread "), std::string::npos) << unsafe.out;
+  RunResult fine = run_warpscope("run -k reduce -v 3 --n 4096");
+  EXPECT_EQ(fine.exit_code, 0) << fine.out;
+  EXPECT_NE(fine.out.find("  PASS\n"), std::string::npos) << fine.out;
+  RunResult json = run_warpscope("run -k dot -v nosync --json");
+  EXPECT_EQ(json.exit_code, 1) << json.out;
+  EXPECT_NE(json.out.find("\"verdict\": \"RACE\""), std::string::npos) << json.out;
+}
+
 // `analyze` with one recorded block still reports the whole grid (the emulator counts every block):
 // reduce 2 at n = 4096 is 16 blocks of 70 load conflicts each; --no-counters drops the section.
 TEST(Analyze, WholeGridSectionWithOneRecordedBlock) {

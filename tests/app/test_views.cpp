@@ -247,6 +247,35 @@ TEST_F(Views, ReductionLabShowsPass) {
   }
 }
 
+// Broken on purpose looks broken: the seeds' cache[2] race and the lecture's first step 5 (no
+// volatile, no __syncwarp) compute the right sum on the emulator, and still get no PASS: RACE in
+// the conflict color, LOCKSTEP ONLY in the warning color, and the first pair in words.
+TEST_F(Views, ARaceIsNoPass) {
+  struct Case {
+    RunRequest req;
+    const char* word;
+  };
+  RunRequest race;
+  race.kernel = "race";
+  race.config.variant = "0";
+  RunRequest unsafe = reduce("5u");
+  for (const Case& c : {Case{race, "RACE"}, Case{unsafe, "LOCKSTEP ONLY"}}) {
+    Session s;
+    run(s, c.req);
+    ASSERT_TRUE(s.data()->result.passed) << c.word;  // the sum is right...
+    LabView st;
+    ws::viz::ViewColors vc;
+    ws::viz::Image img = render(520, 760, [&] {
+      vc = ws::viz::view_colors();
+      st.draw(s);
+    });
+    EXPECT_EQ(st.verdict, 0) << c.word;  // ...and it is no pass
+    EXPECT_EQ(st.verdict_word, c.word);
+    const float y = (st.verdict_min.y + st.verdict_max.y) / 2;
+    EXPECT_TRUE(near(img, st.verdict_min.x + 3, y, std::string(c.word) == "RACE" ? vc.conflict : vc.barrier, c.word));
+  }
+}
+
 // Compare: the same launch on the other backend below. A run that says it came from the GPU gets
 // an emulator run as its companion (here both are emulator traces, so the two timelines must be
 // cell for cell the same); without a GPU, an emulator run's companion says why it has no trace.
