@@ -259,23 +259,30 @@ void Session::fix_selection() {
   sel.element = -1;
   sel.cursor = -1;
   playing = false;
-  // The selected event: the selected warp's shared access with the most bank conflicts (the one
-  // a lecturer wants on the wall; the first shared access when none conflicts), else its first
-  // access.
+  // The selected event: the instruction the variant is about (its lesson line, KernelSpec), else
+  // the selected warp's costliest one (bank conflicts, sectors past the ideal, atomic contention),
+  // else its first shared access, else its first access: the picture a lecturer wants on the wall.
   sel.event = -1;
+  sel.site = kNone;
+  std::string focus;
+  if (const CatalogEntry* e = catalog_.find(data_->request.kernel))
+    if (const VariantSpec* v = e->spec.variant(data_->resolved.variant)) focus = v->focus;
   auto [first, last] = analysis::block_events(*t, sel.block);
-  int64_t any = -1;
-  uint32_t worst = 0;
+  int64_t any = -1, any_shared = -1, focused = -1;
+  uint64_t focused_cost = 0;
   for (size_t i = first; i < last; ++i) {
     const Event& e = t->events[i];
     if (e.warp != sel.warp || e.type != EventType::Access) continue;
     if (any < 0) any = int64_t(i);
-    if (e.space != MemSpace::Shared || (sel.site != kNone && e.site != sel.site)) continue;
-    const uint32_t conflicts = analysis::metrics_of(*t, e).shared.conflicts;
-    if (sel.event < 0 || conflicts > worst) sel.event = int64_t(i), worst = conflicts;
+    if (any_shared < 0 && e.space == MemSpace::Shared) any_shared = int64_t(i);
+    if (focus.empty() || e.site >= t->sites.size() || t->sites[e.site].text.find(focus) == std::string::npos) continue;
+    // The focus line's costliest instance (a tree step's worst pass), else its first.
+    const uint64_t c = analysis::excess_cost(analysis::metrics_of(*t, e));
+    if (focused < 0 || c > focused_cost) focused = int64_t(i), focused_cost = c;
   }
-  if (sel.event < 0) sel.event = any;
-  if (sel.event >= 0 && sel.site == kNone) sel.site = t->events[size_t(sel.event)].site;
+  sel.event = focused >= 0 ? focused : analysis::costliest_access(*t, sel.block, sel.warp);
+  if (sel.event < 0) sel.event = any_shared >= 0 ? any_shared : any;
+  if (sel.event >= 0) sel.site = t->events[size_t(sel.event)].site;
 }
 
 void Session::select_event(int64_t event) {
@@ -308,6 +315,7 @@ void Session::select_hazard(const analysis::Hazard& h) {
       hazard_pair.second_lane = h.second.lane;
       hazard_pair.first_warp = h.first.warp;
       hazard_pair.second_warp = h.second.warp;
+      hazard_pair.sentence = analysis::hazard_sentence(data_->reports[l], h);
       return;
     }
 }

@@ -125,6 +125,7 @@ class Session {
     int64_t first_event = -1, second_event = -1;
     uint32_t first_site = 0xffffffffu, second_site = 0xffffffffu;
     uint32_t first_lane = 0, second_lane = 0, first_warp = 0, second_warp = 0;
+    std::string sentence;  // analysis::hazard_sentence: who touches what, where
     bool valid() const { return first_event >= 0; }
   } hazard_pair;
   void set_cursor(int64_t cursor);   // playback position (clamped to the block's events)

@@ -2,6 +2,7 @@
 #include "ws/analysis/views.h"
 
 #include "ws/analysis/instruction.h"
+#include "ws/rules/global_sectors.h"
 
 #include <algorithm>
 #include <bit>
@@ -231,6 +232,32 @@ std::vector<uint32_t> sector_byte_masks(const InstructionMetrics& m) {
     }
   }
   return out;
+}
+
+uint64_t excess_cost(const InstructionMetrics& m) {
+  if (!m.is_access) return 0;
+  uint64_t cost = 0;
+  if (m.space == MemSpace::Shared) {
+    cost = m.shared.conflicts;
+  } else {
+    const uint64_t ideal = (m.global.bytes_unique + rules::kSectorBytes - 1) / rules::kSectorBytes;
+    cost = m.global.sectors > ideal ? m.global.sectors - ideal : 0;
+  }
+  if (m.kind == AccessKind::Atomic && m.atomic.max_same_address > 1) cost += m.atomic.max_same_address - 1;
+  return cost;
+}
+
+int64_t costliest_access(const Trace& trace, uint32_t block, uint32_t warp) {
+  auto [first, last] = block_events(trace, block);
+  int64_t best = -1;
+  uint64_t worst = 0;
+  for (size_t i = first; i < last; ++i) {
+    const Event& e = trace.events[i];
+    if (e.warp != warp || e.type != EventType::Access) continue;
+    const uint64_t c = excess_cost(metrics_of(trace, e));
+    if (c > worst) best = int64_t(i), worst = c;
+  }
+  return best;
 }
 
 }  // namespace ws::analysis

@@ -122,29 +122,24 @@ void AccessMapView::draw(Session& s) {
   const Allocation* a = e.alloc < t.allocations.size() ? &t.allocations[e.alloc] : nullptr;
   const bool shared = e.space == MemSpace::Shared;
   st.shared = shared;
-  char numbers[256];
-  if (shared) {
-    std::snprintf(numbers, sizeof numbers, "%s %s %s, %u B/lane, %u of 32 lanes  |  %u wavefront%s (ideal %u), %u bank conflict%s%s",
-                  "shared", to_string(e.kind), a ? a->name.c_str() : "?", m.width, m.active_lanes, m.shared.wavefronts,
-                  m.shared.wavefronts == 1 ? "" : "s", m.shared.ideal_wavefronts, m.shared.conflicts,
-                  m.shared.conflicts == 1 ? "" : "s",
-                  m.shared.max_ways > 1 ? (" (" + std::to_string(m.shared.max_ways) + "-way)").c_str() : "");
-  } else {
-    std::snprintf(numbers, sizeof numbers,
-                  "global %s %s, %u B/lane, %u of 32 lanes  |  %u sector%s in %u line%s, %llu B requested / %llu B moved = %.0f%%",
-                  to_string(e.kind), a ? a->name.c_str() : "?", m.width, m.active_lanes, m.global.sectors,
-                  m.global.sectors == 1 ? "" : "s", m.global.lines, m.global.lines == 1 ? "" : "s",
-                  static_cast<unsigned long long>(m.global.bytes_requested),
-                  static_cast<unsigned long long>(m.global.bytes_moved), 100.0 * m.global.efficiency);
-  }
-  ImGui::PushStyleColor(ImGuiCol_Text, (shared && m.shared.conflicts) ? vc.conflict : vc.text);
-  ImGui::TextWrapped("%s", numbers);
+  const AccessMapCaption cap = access_map_caption(m, e, a);
+  ImGui::TextWrapped("%s", cap.what.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, cap.costly ? vc.conflict : vc.text);
+  ImGui::TextWrapped("%s", cap.numbers.c_str());
   ImGui::PopStyleColor();
-  if (!shared && m.global.bytes_requested > m.global.bytes_moved) {
-    // Over 100% (as in Nsight Compute's bytes-per-sector metric): lanes share words.
-    ImGui::TextColored(vc.text_dim, "over 100%%: lanes read the same words (%.1f lanes per word on average), "
-                                    "each sector is moved once for all of them",
-                       m.global.efficiency);
+  // Half of the racing pair the lab showed: its lane is outlined below, the pair said here.
+  const Session::HazardPair& hp = s.hazard_pair;
+  const bool pair_here = hp.valid() && hp.launch == s.sel.launch && (hp.first_event == ev || hp.second_event == ev);
+  const int pair_lane = !pair_here ? -1 : hp.first_event == ev ? int(hp.first_lane) : int(hp.second_lane);
+  if (pair_here) {
+    ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
+    ImGui::TextWrapped("%s access of the pair: %s", hp.first_event == ev ? "first" : "second", hp.sentence.c_str());
+    ImGui::PopStyleColor();
+  }
+  for (const AccessMapCaption::Note& note : cap.notes) {
+    ImGui::PushStyleColor(ImGuiCol_Text, note.costly ? vc.conflict : vc.text_dim);
+    ImGui::TextWrapped("%s", note.text.c_str());
+    ImGui::PopStyleColor();
   }
 
   // What goes where (access_map_layout), then the paint, at the cursor.
@@ -176,6 +171,9 @@ void AccessMapView::draw(Session& s) {
     const ImVec4 c = !lane.live ? vc.empty : lane.active ? vc.active : vc.inactive;
     dl->AddRectFilled(p0(lane.box), p1(lane.box), u32(c));
     if (s.sel.lane == l) dl->AddRect(p0(lane.box), p1(lane.box), u32(vc.selection), 0, 0, 2.0f);
+    if (pair_lane == l)
+      dl->AddRect(ImVec2(p0(lane.box).x - 2, p0(lane.box).y - 2), ImVec2(p1(lane.box).x + 2, p1(lane.box).y + 2),
+                  u32(vc.conflict), 0, 0, 3.0f);
     char num[8];
     std::snprintf(num, sizeof num, "%d", l);
     centered_text(dl, p0(lane.box), p1(lane.box), lane.active ? ink_for(c) : text_dim, num);

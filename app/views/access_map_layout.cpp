@@ -98,7 +98,62 @@ void lay_out_global(const analysis::InstructionMetrics& m, float grid_y, float m
   L.height = grid_y + rows_used * pitch;
 }
 
+std::string plural(uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 }  // namespace
+
+AccessMapCaption access_map_caption(const analysis::InstructionMetrics& m, const Event& e, const Allocation* a) {
+  AccessMapCaption c;
+  const std::string name = a ? a->name : "?";
+  c.what = std::string(e.space == MemSpace::Shared ? "shared " : "global ") + to_string(e.kind) + " " + name + ", " +
+           std::to_string(m.width) + " B/lane, " + std::to_string(m.active_lanes) + " of 32 lanes";
+  if (e.space == MemSpace::Shared) {
+    c.numbers = plural(m.shared.wavefronts, "wavefront", "wavefronts") + " (ideal " +
+                std::to_string(m.shared.ideal_wavefronts) + "), " +
+                plural(m.shared.conflicts, "bank conflict", "bank conflicts") +
+                (m.shared.max_ways > 1 ? " (" + std::to_string(m.shared.max_ways) + "-way)" : "");
+    c.costly = m.shared.conflicts > 0;
+  } else {
+    const rules::GlobalMetrics& g = m.global;
+    const uint64_t used_pct = g.bytes_moved ? (100 * g.bytes_unique + g.bytes_moved / 2) / g.bytes_moved : 0;
+    c.numbers = plural(g.sectors, "sector", "sectors") + " in " + plural(g.lines, "line", "lines") + ": " +
+                std::to_string(g.bytes_requested) + " B requested, " + std::to_string(g.bytes_moved) + " B moved, " +
+                std::to_string(used_pct) + "% of it used";
+    if (g.bytes_requested > g.bytes_unique)
+      c.notes.push_back({"broadcast: " + plural(m.active_lanes, "lane", "lanes") + " ask for " +
+                             std::to_string(g.bytes_requested) + " B but only " + std::to_string(g.bytes_unique) +
+                             " B are distinct; each sector is moved once for all of them"});
+    const uint64_t ideal = (g.bytes_unique + rules::kSectorBytes - 1) / rules::kSectorBytes;
+    c.costly = g.sectors > ideal;
+    // Lines that are not next to each other are drawn side by side: say what lies between.
+    const std::vector<uint64_t>& lines = g.line_addresses;
+    if (lines.size() > 1) {
+      const uint64_t span = (lines.back() - lines.front()) / rules::kLineBytes + 1;
+      const uint64_t skipped = span - lines.size();
+      bool even = true;
+      for (size_t k = 2; k < lines.size(); ++k) even = even && lines[k] - lines[k - 1] == lines[1] - lines[0];
+      if (skipped > 0 && even)
+        c.notes.push_back({"the lines are " + std::to_string(lines[1] - lines[0]) + " B apart: " +
+                           plural((lines[1] - lines[0]) / rules::kLineBytes - 1, "line", "lines") +
+                           " skipped between each two drawn side by side"});
+      else if (skipped > 0)
+        c.notes.push_back({plural(lines.size(), "line", "lines") + " spread over " + std::to_string(span) + ": " +
+                           plural(skipped, "line", "lines") + " between them are not touched"});
+    }
+  }
+  if (e.kind == AccessKind::Atomic) {
+    if (m.atomic.max_same_address > 1)
+      c.notes.push_back({"atomic: " + plural(m.atomic.max_same_address, "lane", "lanes") +
+                             " on one address: the atomic unit does their updates one after another (" +
+                             plural(m.atomic.distinct_addresses, "distinct address", "distinct addresses") + ")",
+                         true});
+    else
+      c.notes.push_back({"atomic: every lane on an address of its own: no lane waits for another"});
+  }
+  return c;
+}
 
 AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc,
                                   float width_px, float font_px, float digit_px) {

@@ -80,6 +80,21 @@ struct AccessMapLayout {
   float width = 0, height = 0;     // the whole picture
 };
 
+// What the picture says in words, above it: what the instruction is, what it costs, and (global)
+// what the drawing leaves out. Percentages only where they mean what they say (the share of the
+// moved bytes the lanes used, never over 100%).
+struct AccessMapCaption {
+  std::string what;     // "global store out, 4 B/lane, 32 of 32 lanes"
+  std::string numbers;  // "32 sectors in 32 lines: 128 B requested, 1024 B moved, 12% of it used"
+  bool costly = false;  // `numbers` says of a cost: bank conflicts, or sectors past the ideal
+  struct Note {
+    std::string text;  // broadcast, atomic contention, lines skipped
+    bool costly = false;  // lanes waiting on one address
+  };
+  std::vector<Note> notes;
+};
+AccessMapCaption access_map_caption(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc);
+
 // `width_px`: the width available; `font_px`: the font size (1 em); `digit_px`: the width of
 // "999" at the font size (the cell numbers shrink until it fits a cell).
 AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc,

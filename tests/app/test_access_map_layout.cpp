@@ -3,6 +3,7 @@
 // length (a 2x export is the 1x picture at twice the resolution).
 #include "views/access_map_layout.h"
 
+#include "ws/rules/atomic_contention.h"
 #include "ws/rules/global_sectors.h"
 #include "ws/rules/shared_banks.h"
 
@@ -131,4 +132,29 @@ TEST(AccessMapLayout, TwiceTheFontIsTwiceTheLayout) {
   }
   EXPECT_NEAR(b.height, 2 * a.height, 3.0f);
   EXPECT_FLOAT_EQ(b.label_px, 2 * a.label_px);
+}
+
+// What the picture says in words: a column walk's sectors are its cost, the lines it skips are
+// said; lanes on one atomic address are contention and a broadcast, not "400% efficient".
+TEST(AccessMapCaption, SaysTheCostAndWhatTheDrawingLeavesOut) {
+  const Instr column = make(ws::MemSpace::Global, 4, 0x10000, [](uint32_t t) { return 384ull * t; });
+  const ws::app::AccessMapCaption c = ws::app::access_map_caption(column.m, column.e, &column.a);
+  EXPECT_EQ(c.numbers, "32 sectors in 32 lines: 128 B requested, 1024 B moved, 13% of it used");
+  EXPECT_TRUE(c.costly);
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_EQ(c.notes[0].text, "the lines are 384 B apart: 2 lines skipped between each two drawn side by side");
+
+  Instr atomic = make(ws::MemSpace::Global, 4, 0x10000, [](uint32_t) { return 0ull; });
+  atomic.e.kind = ws::AccessKind::Atomic;
+  atomic.m.kind = ws::AccessKind::Atomic;
+  std::vector<uint64_t> same(32, 0x10000);
+  atomic.m.atomic = ws::rules::atomic_contention(kFull, same);
+  const ws::app::AccessMapCaption a = ws::app::access_map_caption(atomic.m, atomic.e, &atomic.a);
+  EXPECT_EQ(a.numbers, "1 sector in 1 line: 128 B requested, 32 B moved, 13% of it used");
+  EXPECT_FALSE(a.costly);  // one sector is the fewest that holds 4 bytes
+  ASSERT_EQ(a.notes.size(), 2u);
+  EXPECT_EQ(a.notes[0].text.rfind("broadcast: 32 lanes ask for 128 B but only 4 B are distinct", 0), 0u);
+  EXPECT_EQ(a.notes[1].text.rfind("atomic: 32 lanes on one address", 0), 0u);
+  EXPECT_TRUE(a.notes[1].costly);
+  EXPECT_EQ(a.numbers.find("400"), std::string::npos);
 }

@@ -276,6 +276,30 @@ TEST_F(Views, ARaceIsNoPass) {
   }
 }
 
+// Without --select each picture opens on the instruction its lesson is about: the naive
+// transpose's column store (32 sectors), not its coalesced row read; the atomics' atomicAdd on one
+// word, not the load before it.
+TEST_F(Views, TheDefaultPictureIsTheCostliestInstruction) {
+  struct Case {
+    const char* kernel;
+    const char* variant;
+    ws::AccessKind kind;
+  };
+  for (const Case& c : {Case{"transpose", "naive", ws::AccessKind::Store}, Case{"atomics", "add", ws::AccessKind::Atomic}}) {
+    Session s;
+    RunRequest r;
+    r.kernel = c.kernel;
+    r.config.variant = c.variant;
+    run(s, r);
+    ASSERT_NE(s.trace(), nullptr) << c.kernel;
+    ASSERT_GE(s.sel.event, 0) << c.kernel;
+    const ws::Event& e = s.trace()->events[size_t(s.sel.event)];
+    EXPECT_EQ(e.kind, c.kind) << c.kernel;
+    EXPECT_EQ(e.space, ws::MemSpace::Global) << c.kernel;
+    EXPECT_GT(ws::analysis::excess_cost(ws::analysis::metrics_of(*s.trace(), e)), 0u) << c.kernel;
+  }
+}
+
 // Compare: the same launch on the other backend below. A run that says it came from the GPU gets
 // an emulator run as its companion (here both are emulator traces, so the two timelines must be
 // cell for cell the same); without a GPU, an emulator run's companion says why it has no trace.

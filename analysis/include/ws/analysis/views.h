@@ -109,6 +109,15 @@ ElementCounts element_counts(const Trace& trace, uint32_t alloc, size_t first, s
 // popcount of all masks = bytes_unique; sectors x 32 = bytes_moved.
 std::vector<uint32_t> sector_byte_masks(const InstructionMetrics& m);
 
+// What one memory instruction costs beyond the ideal, in the unit of its kind: shared bank
+// conflicts (wavefronts past one per phase), global sectors past the fewest that hold the bytes
+// asked for (a coalesced 4-byte load: 0; a column walk: 28), an atomic's lanes waiting on the same
+// address. 0 for an instruction that costs nothing extra.
+uint64_t excess_cost(const InstructionMetrics& m);
+// The selected warp's costliest memory instruction in `block` (the picture a lesson is about when
+// nothing else names it), or -1 when none costs anything extra.
+int64_t costliest_access(const Trace& trace, uint32_t block, uint32_t warp);
+
 // The element index of lane_offset in `a` (offset / elem_size).
 inline uint64_t element_of(const Allocation& a, uint64_t lane_offset) {
   return a.elem_size ? lane_offset / a.elem_size : lane_offset;

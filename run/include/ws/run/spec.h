@@ -32,6 +32,9 @@ struct VariantSpec {
   bool broken = false;   // kept on purpose to show a bug; `broken_note` says which
   std::string broken_note;
   bool gpu_only = false; // e.g. CUB's DeviceReduce::Sum
+  // The instruction this variant is about (its lesson line), as text of its source line, e.g.
+  // "sdata[index] += sdata[index + s]": the views open on it. Empty: the costliest instruction.
+  std::string focus;
   // Which accesses happen depends on the order threads run (e.g. "am I the last block?", or an
   // atomicMax whose old value decides a second atomic): the backend cross-check reports these
   // but cannot expect identical accesses.
