@@ -101,12 +101,17 @@ int run_headless_cli(const Options& opt) {
     }
     run.request = req;
     run.select = opt.select;
+    if (SelectionSpec sel; !(err = parse_selection(opt.select, sel)).empty()) {
+      std::cerr << "warpscope: " << err << "\n";
+      return 2;
+    }
   }
   ws::viz::Image img;
   std::string renderer, error;
-  if (!render_headless(run, img, renderer, error)) {
-    std::cerr << "warpscope: headless rendering failed: " << error << "\n";
-    return 1;
+  bool bad_input = false;
+  if (!render_headless(run, img, renderer, error, &bad_input)) {
+    std::cerr << "warpscope: " << (bad_input ? "" : "headless rendering failed: ") << error << "\n";
+    return bad_input ? 2 : 1;
   }
   error = ws::viz::save_png(opt.screenshot, img);
   if (!error.empty()) {
@@ -131,6 +136,17 @@ bool request_from_options(const Options& opt, RunRequest& req, std::string& erro
   }
   if (opt.backend == "gpu-trace") req.backend = BackendKind::GpuTrace;
   error = apply_launch_text(opt.launch, req.config);
+  if (!error.empty()) return false;
+  // What the catalog refuses (no such kernel or variant, a block it cannot take) is refused here,
+  // before anything runs: a picture of a refusal is no picture.
+  const Catalog& cat = Catalog::instance();
+  const CatalogEntry* e = cat.find(req.kernel);
+  if (!e) {
+    error = cat.run(req.kernel, req.config, req.backend).refused;
+    return false;
+  }
+  RunConfig resolved = req.config;
+  error = cat.resolve(*e, resolved);
   return error.empty();
 }
 
@@ -168,6 +184,10 @@ int run_view_cli(const Options& opt) {
     return 2;
   }
   run.select = opt.select;
+  if (SelectionSpec sel; !(err = parse_selection(opt.select, sel)).empty()) {
+    std::cerr << "warpscope: " << err << "\n";
+    return 2;
+  }
   if (opt.size_given) {
     run.width = opt.width;
     run.height = opt.height;
@@ -184,9 +204,10 @@ int run_view_cli(const Options& opt) {
     run.mouse = ImVec2(float(at->x), float(at->y));
   }
   ws::viz::Image img;
-  if (!render_view(run, img, err)) {
+  bool bad_input = false;
+  if (!render_view(run, img, err, &bad_input)) {
     std::cerr << "warpscope: " << err << "\n";
-    return 1;
+    return bad_input ? 2 : 1;
   }
   err = ws::viz::save_png(opt.screenshot, img);
   if (!err.empty()) {

@@ -15,8 +15,9 @@
 
 namespace ws::app {
 
-bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& renderer,
-                     std::string& error) {
+bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& renderer, std::string& error,
+                     bool* bad_input) {
+  if (bad_input) *bad_input = false;
   auto ctx = ws::viz::HeadlessContext::create(error);
   if (!ctx) return false;
   renderer = ctx->renderer();
@@ -48,6 +49,7 @@ bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& r
   if (!run.select.empty())
     if (std::string err = apply_selection(ses, run.select); !err.empty()) {
       error = err;
+      if (bad_input) *bad_input = true;
       return false;
     }
   auto last = std::chrono::steady_clock::now();

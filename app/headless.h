@@ -31,6 +31,6 @@ struct HeadlessRun {
 
 // Renders the shell; on success `out` is the last frame. `renderer` gets GL_RENDERER.
 bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& renderer,
-                     std::string& error);
+                     std::string& error, bool* bad_input = nullptr);
 
 }  // namespace ws::app

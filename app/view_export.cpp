@@ -4,6 +4,7 @@
 #include "ws/viz/headless_context.h"
 #include "ws/viz/panel_capture.h"
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
 
@@ -25,78 +26,148 @@ MadeView make_view(std::string_view name, std::span<const std::string> options, 
   return m;
 }
 
-std::string apply_selection(Session& s, const std::string& spec) {
+namespace {
+
+// "0-3, 7" for {0, 1, 2, 3, 7} (sorted).
+std::string ranges_text(std::vector<uint32_t> v) {
+  std::sort(v.begin(), v.end());
+  std::string out;
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + std::to_string(v[i]) + (j > i ? "-" + std::to_string(v[j]) : "");
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string parse_selection(const std::string& spec, SelectionSpec& out) {
+  static const char* const kKeys[] = {"launch", "block", "warp", "event", "step", "site",
+                                      "lane",   "alloc", "element", "cursor", "hazard"};
+  out = {};
   std::stringstream in(spec);
   std::string item;
-  int64_t event = -1, step = -1, cursor = -2, hazard = -1;
   while (std::getline(in, item, ',')) {
     if (item.empty()) continue;
     const auto eq = item.find('=');
     if (eq == std::string::npos) return "'" + item + "' in --select is not key=value";
     const std::string key = item.substr(0, eq), val = item.substr(eq + 1);
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
+      return "unknown key '" + key +
+             "' in --select (keys: launch, block, warp, event, step, site, lane, alloc, element, cursor, hazard)";
     int64_t v = 0;
     auto [p, ec] = std::from_chars(val.data(), val.data() + val.size(), v);
     if (ec != std::errc() || p != val.data() + val.size() || v < 0)
       return "'" + val + "' for " + key + " in --select is not a number >= 0";
-    if (key == "launch") s.sel.launch = uint32_t(v);
-    else if (key == "block") s.sel.block = uint32_t(v);
-    else if (key == "warp") s.sel.warp = uint32_t(v);
-    else if (key == "event") event = v;
-    else if (key == "step") step = v;
-    else if (key == "site") s.sel.site = uint32_t(v);
-    else if (key == "lane") s.sel.lane = int(v);
-    else if (key == "alloc") s.sel.alloc = uint32_t(v);
-    else if (key == "element") s.sel.element = v;
-    else if (key == "cursor") cursor = v;
-    else if (key == "hazard") hazard = v;
-    else
-      return "unknown key '" + key +
-             "' in --select (keys: launch, block, warp, event, step, site, lane, alloc, element, cursor, hazard)";
+    out.keys[key] = v;
   }
-  const Trace* t = s.trace();
-  if (!t) return s.data() && !s.data()->error.empty() ? std::string() : "the run has no trace to select in";
-  if (s.sel.launch >= s.data()->result.launches.size())
-    return "launch " + std::to_string(s.sel.launch) + " does not exist (the run has " +
-           std::to_string(s.data()->result.launches.size()) + ")";
-  if (hazard >= 0) {
+  return {};
+}
+
+std::string apply_selection(Session& s, const std::string& spec) {
+  SelectionSpec sel;
+  if (std::string err = parse_selection(spec, sel); !err.empty()) return err;
+  return apply_selection(s, sel);
+}
+
+std::string apply_selection(Session& s, const SelectionSpec& spec) {
+  auto given = [&](const char* k) { return spec.keys.count(k) > 0; };
+  auto get = [&](const char* k) { return spec.keys.at(k); };
+  const auto d = s.data();
+  if (!d || d->result.launches.empty())
+    return d && !d->error.empty() ? "nothing to select in: " + d->error : "the run has no trace to select in";
+  const size_t launches = d->result.launches.size();
+  if (given("launch")) {
+    if (size_t(get("launch")) >= launches)
+      return "launch " + std::to_string(get("launch")) + " does not exist (the run has " + std::to_string(launches) +
+             ", numbered from 0)";
+    s.sel.launch = uint32_t(get("launch"));
+  }
+  const Trace& t = d->result.launches[s.sel.launch];
+  if (given("block")) {
+    const uint64_t b = uint64_t(get("block"));
+    if (std::find(t.recorded_blocks.begin(), t.recorded_blocks.end(), b) == t.recorded_blocks.end()) {
+      std::vector<uint32_t> rec(t.recorded_blocks.begin(), t.recorded_blocks.end());
+      return "block " + std::to_string(b) + " was not recorded (recorded blocks: " +
+             (rec.empty() ? std::string("none") : ranges_text(rec)) + ")";
+    }
+    s.sel.block = uint32_t(b);
+  }
+  const uint64_t warps = (t.launch.block.count() + 31) / 32;
+  if (given("warp")) {
+    if (uint64_t(get("warp")) >= warps)
+      return "warp " + std::to_string(get("warp")) + " does not exist: a block of " +
+             std::to_string(t.launch.block.count()) + " threads has warps 0-" + std::to_string(warps - 1);
+    s.sel.warp = uint32_t(get("warp"));
+  }
+  if (given("site")) {
+    if (size_t(get("site")) >= t.sites.size())
+      return "site " + std::to_string(get("site")) + " does not exist (the trace has " + std::to_string(t.sites.size()) +
+             " sites, numbered from 0)";
+    s.sel.site = uint32_t(get("site"));
+  }
+  if (given("lane") && get("lane") > 31) return "lane " + std::to_string(get("lane")) + " does not exist: lanes are 0-31";
+  if (given("alloc")) {
+    if (size_t(get("alloc")) >= t.allocations.size())
+      return "alloc " + std::to_string(get("alloc")) + " does not exist (the trace has " +
+             std::to_string(t.allocations.size()) + " allocations, numbered from 0)";
+    s.sel.alloc = uint32_t(get("alloc"));
+  }
+  if (given("element")) {
+    if (s.sel.alloc == kNone || s.sel.alloc >= t.allocations.size()) return "element needs alloc=N first";
+    if (uint64_t(get("element")) >= t.allocations[s.sel.alloc].extent)
+      return "element " + std::to_string(get("element")) + " is past " + t.allocations[s.sel.alloc].name + "'s " +
+             std::to_string(t.allocations[s.sel.alloc].extent) + " elements";
+    s.sel.element = get("element");
+  }
+  if (given("hazard")) {
     // The launch's hazard pair number `hazard` (races first, then lockstep-only ones).
     const analysis::Report* rep = s.report();
     const size_t count = rep ? rep->hazards.size() : 0;
-    if (size_t(hazard) >= count)
-      return "hazard " + std::to_string(hazard) + " does not exist (launch " + std::to_string(s.sel.launch) + " has " +
-             std::to_string(count) + ")";
-    s.select_hazard(rep->hazards[size_t(hazard)]);
-  } else if (event >= 0) {
-    if (size_t(event) >= t->events.size())
-      return "event " + std::to_string(event) + " is past the trace's " + std::to_string(t->events.size()) + " events";
-    s.select_event(event);
-  } else if (step >= 0) {
+    if (size_t(get("hazard")) >= count)
+      return "hazard " + std::to_string(get("hazard")) + " does not exist (launch " + std::to_string(s.sel.launch) +
+             " has " + std::to_string(count) + ")";
+    s.select_hazard(rep->hazards[size_t(get("hazard"))]);
+  } else if (given("event")) {
+    if (size_t(get("event")) >= t.events.size())
+      return "event " + std::to_string(get("event")) + " is past the trace's " + std::to_string(t.events.size()) + " events";
+    s.select_event(get("event"));
+  } else if (given("step")) {
     // The warp's step-th instruction in the block.
-    auto [first, last] = analysis::block_events(*t, s.sel.block);
+    auto [first, last] = analysis::block_events(t, s.sel.block);
     int64_t found = -1;
     for (size_t i = first; i < last; ++i)
-      if (t->events[i].warp == s.sel.warp && t->events[i].step == uint64_t(step)) found = int64_t(i);
-    if (found < 0) return "warp " + std::to_string(s.sel.warp) + " of block " + std::to_string(s.sel.block) + " has no step " + std::to_string(step);
+      if (t.events[i].warp == s.sel.warp && t.events[i].step == uint64_t(get("step"))) found = int64_t(i);
+    if (found < 0)
+      return "warp " + std::to_string(s.sel.warp) + " of block " + std::to_string(s.sel.block) + " has no step " +
+             std::to_string(get("step"));
     s.select_event(found);
-  } else {
-    // Block / warp given alone: the warp's first memory instruction.
-    auto [first, last] = analysis::block_events(*t, s.sel.block);
-    if (first == last) return "block " + std::to_string(s.sel.block) + " was not recorded";
-    for (size_t i = first; i < last; ++i)
-      if (t->events[i].warp == s.sel.warp && t->events[i].type == EventType::Access &&
-          (s.sel.site == kNone || t->events[i].site == s.sel.site)) {
+  } else if (given("block") || given("warp") || given("site")) {
+    // Block / warp / site given alone: the warp's first memory instruction (at the site).
+    auto [first, last] = analysis::block_events(t, s.sel.block);
+    bool found = false;
+    for (size_t i = first; i < last && !found; ++i)
+      if (t.events[i].warp == s.sel.warp && t.events[i].type == EventType::Access &&
+          (s.sel.site == kNone || t.events[i].site == s.sel.site)) {
         const uint32_t site = s.sel.site;
         s.select_event(int64_t(i));
         if (site != kNone) s.sel.site = site;
-        break;
+        found = true;
       }
+    if (!found && given("site"))
+      return "warp " + std::to_string(s.sel.warp) + " of block " + std::to_string(s.sel.block) +
+             " has no instruction at site " + std::to_string(s.sel.site);
   }
-  if (cursor >= 0) s.set_cursor(cursor);
+  if (given("lane")) s.sel.lane = int(get("lane"));
+  if (given("cursor")) s.set_cursor(get("cursor"));
   ++s.sel_version;
   return {};
 }
 
-bool render_view(const ViewRun& run, ws::viz::Image& out, std::string& error) {
+bool render_view(const ViewRun& run, ws::viz::Image& out, std::string& error, bool* bad_input) {
+  if (bad_input) *bad_input = true;
   MadeView m = make_view(run.view, run.options, error);
   if (!m.view) return false;
   Session& s = session();
@@ -110,6 +181,7 @@ bool render_view(const ViewRun& run, ws::viz::Image& out, std::string& error) {
       error = err;
       return false;
     }
+  if (bad_input) *bad_input = false;  // what goes wrong from here on is not the input's fault
   if (std::string err = m.view->prepare_picture(s); !err.empty()) {
     error = err;
     return false;

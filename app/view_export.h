@@ -11,6 +11,7 @@
 
 #include <imgui.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -37,9 +38,18 @@ struct MadeView {
   std::unique_ptr<View> view;
 };
 MadeView make_view(std::string_view name, std::span<const std::string> options, std::string& error);
-// Applies "key=value,..." to the session's selection; returns "" or what was wrong.
+// A selection as typed ("block=0,warp=1,event=12"): its keys checked, not yet against a run.
+struct SelectionSpec {
+  std::map<std::string, int64_t> keys;  // launch, block, warp, event, step, site, lane, alloc, element, cursor, hazard
+};
+// Returns "" or what is wrong with the text (a key that does not exist, a value that is no number).
+std::string parse_selection(const std::string& spec, SelectionSpec& out);
+// Applies a selection to the session's run; returns "" or what does not exist in it ("warp 99
+// does not exist: a block of 256 threads has warps 0-7"), leaving the selection as it was then.
+std::string apply_selection(Session& s, const SelectionSpec& spec);
 std::string apply_selection(Session& s, const std::string& spec);
-// Runs, selects, renders. Returns false with a message on failure.
-bool render_view(const ViewRun& run, ws::viz::Image& out, std::string& error);
+// Runs, selects, renders. Returns false with a message on failure; `bad_input` (when given) says
+// whether the failure was the input's (a view, option or selection that does not exist: exit 2).
+bool render_view(const ViewRun& run, ws::viz::Image& out, std::string& error, bool* bad_input = nullptr);
 
 }  // namespace ws::app

@@ -640,7 +640,23 @@ TEST(ViewCli, RendersOneView) {
   EXPECT_EQ(color.exit_code, 2);
   EXPECT_NE(color.out.find("accesses, conflicts or first-touch"), std::string::npos) << color.out;
   RunResult bad = run_warpscope("--headless --view timeline --select warp=x --screenshot " + png.string());
-  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.out.find("not a number"), std::string::npos) << bad.out;
+  // What the command line names must exist: a kernel, a variant, a warp of the block, a recorded
+  // block. Refused (exit 2) with what exists, never a picture of something else.
+  const std::pair<std::string, std::string> wrong[] = {
+      {"--view lab --kernel reduse", "no kernel named 'reduse' (kernels: reduce,"},
+      {"--view lab --variant 42", "kernel 'reduce' has no variant '42' (variants: 1, 2,"},
+      {"--view access --select warp=99", "warp 99 does not exist: a block of 256 threads has warps 0-7"},
+      {"--view access --select block=9", "block 9 was not recorded (recorded blocks: 0-3)"},
+      {"--view access --select lane=32", "lane 32 does not exist: lanes are 0-31"},
+      {"--select warp=99", "warp 99 does not exist"},
+  };
+  for (const auto& [args, message] : wrong) {
+    RunResult r = run_warpscope("--headless " + args + " --screenshot " + png.string());
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find(message), std::string::npos) << args << "\n" << r.out;
+    EXPECT_FALSE(fs::exists(png)) << args;
+  }
   EXPECT_FALSE(fs::exists(png));
 }
