@@ -17,6 +17,7 @@
 #include "ws/analysis/crosscheck.h"
 #include "ws/analysis/verdict.h"
 #include "ws/run/catalog.h"
+#include "ws/timing/timing.h"
 #include "ws/trace/trace_io.h"
 
 namespace ws::app {
@@ -227,6 +228,10 @@ int cmd_crosscheck(State& s) {
     std::fprintf(stderr, "warpscope: no kernel named '%s'\n", s.launch.kernel.c_str());
     return 2;
   }
+  if (!timing::device().present) {
+    std::fprintf(stderr, "warpscope: crosscheck compares the emulator with a GPU: %s\n", timing::device().why_not.c_str());
+    return 2;
+  }
   int failures = 0, compared = 0;
   std::printf("%-12s %-16s %-7s %12s %12s  %-10s %s\n", "kernel", "variant", "launch", "emu acc.", "gpu acc.",
               "accesses", "grouping differences");
@@ -246,10 +251,6 @@ int cmd_crosscheck(State& s) {
       if (run_kernel(opt, emu, true) != 0) continue;
       opt.backend = "gpu-trace";
       if (run_kernel(opt, gpu, true) != 0) continue;
-      if (!gpu.errors.empty() && gpu.errors[0].code == "no-cuda-device") {
-        std::fprintf(stderr, "warpscope: crosscheck needs a GPU: %s\n", gpu.errors[0].message.c_str());
-        return 2;
-      }
       if (!gpu.completed) {
         std::printf("%-12s %-16s gpu-trace fault: %s\n", e->spec.name.c_str(), v.id.c_str(),
                     gpu.errors.empty() ? "?" : gpu.errors[0].message.c_str());

@@ -18,6 +18,54 @@
 
 namespace ws::app {
 
+BlockGrid block_grid(Dim3 b, int max_cols, int max_rows) {
+  BlockGrid g;
+  const int X = int(b.x), Y = int(b.y), Z = int(b.z);
+  max_cols = std::max(max_cols, 1);
+  max_rows = std::max(max_rows, 1);
+  // Along x: whole warps per piece where a warp fits, else whatever fits.
+  int xp = X;
+  if (X > max_cols) xp = max_cols >= 32 ? max_cols / 32 * 32 : max_cols;
+  const int nx = (X + xp - 1) / xp;
+  // Along y, when x was not cut and the rows do not fit: whole warps per piece where X divides 32.
+  int yp = Y;
+  const int plane_h_x = nx * Y + (nx - 1);
+  if (nx == 1 && plane_h_x > max_rows && Y > 1) {
+    const int rows_per_warp = X < 32 && 32 % X == 0 ? 32 / X : 1;
+    yp = std::max(rows_per_warp, max_rows / rows_per_warp * rows_per_warp);
+    yp = std::min(yp, Y);
+  }
+  const int ny = (Y + yp - 1) / yp;
+  const int plane_w = ny * xp + (ny - 1);
+  const int plane_h = nx > 1 ? plane_h_x : yp;
+  g.planes_across = Z * plane_w + (Z - 1) <= max_cols || Z * plane_h + (Z - 1) > max_rows;
+  g.cols = g.planes_across ? Z * plane_w + (Z - 1) : plane_w;
+  g.rows = g.planes_across ? plane_h : Z * plane_h + (Z - 1);
+  g.x_piece = xp, g.y_piece = yp, g.x_pieces = nx, g.y_pieces = ny;
+  const size_t n = size_t(X) * size_t(Y) * size_t(Z);
+  g.col.resize(n);
+  g.row.resize(n);
+  for (size_t tid = 0; tid < n; ++tid) {
+    const int x = int(tid % size_t(X)), y = int(tid / size_t(X) % size_t(Y)), z = int(tid / (size_t(X) * size_t(Y)));
+    int c = (y / yp) * (xp + 1) + x % xp;
+    int r = (x / xp) * (Y + 1) + y % yp;
+    if (g.planes_across) c += z * (plane_w + 1);
+    else r += z * (plane_h + 1);
+    g.col[tid] = c;
+    g.row[tid] = r;
+  }
+  std::string how;
+  if (nx > 1)
+    how = "x cut into " + std::to_string(nx) + " pieces of " + std::to_string(xp) + " threads, one under another";
+  if (ny > 1)
+    how = "y cut into " + std::to_string(ny) + " pieces of " + std::to_string(yp) + " rows, side by side";
+  if (Z > 1)
+    how += std::string(how.empty() ? "" : "; ") + "the " + std::to_string(Z) + " z planes " +
+           (g.planes_across ? "side by side" : "one under another");
+  g.caption = how;
+  return g;
+}
+
 void BlockLayoutView::draw(Session& s) {
   BlockLayoutView& st = *this;
   if (!view_ready(s, "the block layout shows the block's threads colored by warp.")) return;
@@ -39,17 +87,25 @@ void BlockLayoutView::draw(Session& s) {
   }
   if (auto d = s.data(); d && !d->error.empty() && d->result.launches.empty()) ImGui::TextColored(vc.conflict, "%s", d->error.c_str());
 
-  // Grid: x across, y down, z slices side by side. A 1D block wider than 32 wraps at 32 (a row
-  // is then a warp).
-  const bool one_d = b.y == 1 && b.z == 1;
-  const int cols_per_slice = one_d ? int(std::min<uint32_t>(b.x, 32)) : int(b.x);
-  const int rows = one_d ? int((b.x + 31) / 32) : int(b.y);
-  const int slices = int(b.z);
-  const int cols = cols_per_slice * slices + (slices - 1);  // a blank column between slices
-  ImGui::TextDisabled("block (%u,%u,%u) = %llu threads, %llu warps%s", b.x, b.y, b.z, static_cast<unsigned long long>(b.count()),
-                      static_cast<unsigned long long>((b.count() + 31) / 32), one_d && b.x > 32 ? "; 32 threads per row" : "");
+  // The block in its shape (block_grid): cells no smaller than a third of the font, pieces of
+  // whole warps where a row or column does not fit.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float foot_h = 5.5f * ImGui::GetTextLineHeightWithSpacing();
+  // Cells of 0.6 em where the block fits so (a row cut into pieces if need be), else smaller.
+  const float room_h = std::max(avail.y - foot_h, 4 * E);
+  BlockGrid g;
+  for (float min_cell : {std::floor(0.6f * E), std::floor(0.35f * E), 2.0f}) {
+    min_cell = std::max(min_cell, 2.0f);
+    g = block_grid(b, int(avail.x / min_cell), int(room_h / min_cell));
+    if (float(g.cols) * min_cell <= avail.x && float(g.rows) * min_cell <= room_h) break;
+  }
+  const int cols = g.cols, rows = g.rows;
+  ImGui::TextDisabled("block (%u,%u,%u) = %llu threads, %llu warps: x across, y down", b.x, b.y, b.z,
+                      static_cast<unsigned long long>(b.count()), static_cast<unsigned long long>((b.count() + 31) / 32));
+  if (!g.caption.empty()) ImGui::TextDisabled("%s", g.caption.c_str());
   uint64_t key = ws::viz::hash_mix(ws::viz::kHashSeed, s.data()->generation);
   key = ws::viz::hash_mix(key, s.sel.launch);
+  key = ws::viz::hash_mix(key, uint64_t(cols) << 32 | uint64_t(rows));
   if (key != st.cache_key) {
     st.cache_key = key;
     st.map = ws::viz::Heatmap{};
@@ -57,21 +113,15 @@ void BlockLayoutView::draw(Session& s) {
     st.map.rows = rows;
     st.map.categories = true;
     st.map.values.assign(size_t(cols) * size_t(rows), NAN);
+    st.thread_at.assign(size_t(cols) * size_t(rows), -1);
     for (uint64_t tid = 0; tid < b.count(); ++tid) {
-      int c, r;
-      if (one_d) {
-        c = int(tid % 32), r = int(tid / 32);
-      } else {
-        const uint64_t x = tid % b.x, y = (tid / b.x) % b.y, z = tid / (uint64_t(b.x) * b.y);
-        c = int(z) * (cols_per_slice + 1) + int(x), r = int(y);
-      }
-      st.map.values[size_t(r) * size_t(cols) + size_t(c)] = float(tid / 32);
+      const size_t at = size_t(g.row[tid]) * size_t(cols) + size_t(g.col[tid]);
+      st.map.values[at] = float(tid / 32);
+      st.thread_at[at] = int64_t(tid);
     }
   }
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float foot_h = 4.5f * ImGui::GetTextLineHeightWithSpacing();
-  float cell = std::floor(std::min(avail.x / float(cols), std::max(avail.y - foot_h, 4 * E) / float(rows)));
-  cell = std::clamp(cell, 2.0f, 2.2f * E);
+  float cell = std::floor(std::min(avail.x / float(cols), room_h / float(rows)));
+  cell = std::clamp(cell, 1.0f, 2.2f * E);
   st.map.line = cell >= 6 ? 1.0f / cell : 0.0f;
   ImVec2 o = ImGui::GetCursorScreenPos();
   o = ImVec2(std::floor(o.x), std::floor(o.y));
@@ -87,11 +137,7 @@ void BlockLayoutView::draw(Session& s) {
     ImGui::TextColored(vc.conflict, "cannot draw the block: %s", err.c_str());
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  auto cell_of = [&](uint64_t tid) {
-    if (one_d) return ImVec2(o.x + float(tid % 32) * cell, o.y + float(tid / 32) * cell);
-    const uint64_t x = tid % b.x, y = (tid / b.x) % b.y, z = tid / (uint64_t(b.x) * b.y);
-    return ImVec2(o.x + float(z * (cols_per_slice + 1) + x) * cell, o.y + float(y) * cell);
-  };
+  auto cell_of = [&](uint64_t tid) { return ImVec2(o.x + float(g.col[tid]) * cell, o.y + float(g.row[tid]) * cell); };
   // Warp numbers where a warp's first cell is big enough to hold one.
   if (cell >= ImGui::CalcTextSize("00").x + 2)
     for (uint64_t w = 0; w * 32 < b.count(); ++w) {
@@ -117,14 +163,9 @@ void BlockLayoutView::draw(Session& s) {
     const ImVec2 mp = ImGui::GetIO().MousePos;
     const int c = int((mp.x - o.x) / cell), r = int((mp.y - o.y) / cell);
     if (c >= 0 && c < cols && r >= 0 && r < rows) {
-      const float v = st.map.values[size_t(r) * size_t(cols) + size_t(c)];
-      if (!std::isnan(v)) {
-        uint64_t tid;
-        if (one_d) tid = uint64_t(r) * 32 + uint64_t(c);
-        else {
-          const int z = c / (cols_per_slice + 1), x = c % (cols_per_slice + 1);
-          tid = uint64_t(x) + uint64_t(r) * b.x + uint64_t(z) * b.x * b.y;
-        }
+      const int64_t at = st.thread_at[size_t(r) * size_t(cols) + size_t(c)];
+      if (at >= 0) {
+        const uint64_t tid = uint64_t(at);
         const Dim3 th = t.thread_index(uint32_t(tid / 32), uint32_t(tid % 32));
         ImGui::SetTooltip("threadIdx (%u,%u,%u), thread %llu\nwarp %llu, lane %llu\nclick: select this warp and lane", th.x, th.y,
                           th.z, static_cast<unsigned long long>(tid), static_cast<unsigned long long>(tid / 32),

@@ -3,14 +3,34 @@
 
 #include "views/view.h"
 
+#include "ws/trace/trace.h"
+
 #include "ws/viz/canvas.h"
 #include "ws/viz/heatmap.h"
 
 #include <imgui.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace ws::app {
+
+// Where each thread of a block goes in the picture: x across, y down, z planes side by side (or
+// one under another when they do not fit), in the block's real shape. A row longer than the room
+// is cut into pieces of whole warps stacked one under another, a column taller than the room into
+// pieces side by side, with an empty line between pieces: 1024x1 stays a long strip cut in pieces,
+// never the 32x32 square it would look like wrapped.
+struct BlockGrid {
+  int cols = 0, rows = 0;        // the grid drawn, the empty lines between pieces included
+  std::vector<int> col, row;     // per thread (linear index: x fastest, then y, then z)
+  int x_piece = 0, y_piece = 0;  // threads along x / rows along y per piece
+  int x_pieces = 1, y_pieces = 1;
+  bool planes_across = true;     // z planes side by side (else one under another)
+  std::string caption;           // how the picture is cut, in words ("" when it is not)
+};
+// `max_cols` x `max_rows`: the cells that fit at the smallest readable cell size.
+BlockGrid block_grid(Dim3 block, int max_cols, int max_rows);
 
 struct BlockLayoutView final : View {
   void draw(Session& s) override;
@@ -18,6 +38,7 @@ struct BlockLayoutView final : View {
   ws::viz::Canvas canvas;
   ws::viz::HeatmapRenderer renderer;
   ws::viz::Heatmap map;
+  std::vector<int64_t> thread_at;  // per cell of `map`: the thread drawn there, or -1
   uint64_t cache_key = ~0ull;
   int edit_block[3] = {0, 0, 0};
   // Last draw.

@@ -27,7 +27,9 @@ const Device& device() {
     out.mem_clock_mhz = g.mem_clock_khz / 1000;
     out.bus_width_bits = g.bus_width_bits;
 #else
-    out.why_not = "this build of warpscope has no CUDA (it was configured without nvcc)";
+    out.why_not =
+        "this build of warpscope has no CUDA (it was configured without nvcc): timing and GPU recording need a "
+        "CUDA build and an NVIDIA GPU; everything else runs on the CPU emulator";
 #endif
     return out;
   }();

@@ -15,7 +15,10 @@ const DeviceInfo& device() {
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess || count == 0) {
-      info.why_not = err != cudaSuccess ? "no CUDA device (" + error_text(err) + ")" : "no CUDA device";
+      // No device, or no driver (CUDA says "insufficient driver" then): the usual laptop or CI
+      // machine, said in words a student reads; any other error keeps CUDA's own words.
+      const bool none = err == cudaSuccess || err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver;
+      info.why_not = none ? std::string(kNoGpu) : std::string(kNoGpu) + " (" + error_text(err) + ")";
       cudaGetLastError();  // clear it: the emulator goes on without a GPU
       return;
     }

@@ -12,6 +12,12 @@ void register_runner(Catalog& c) {
   const std::string name = Entry::spec().name;
   c.add_runner(name, Backend::kind, [name](const RunConfig& cfg) {
     RunResult out;
+    // A backend this machine cannot run (no GPU) refuses the run rather than faulting in it.
+    if constexpr (requires { Backend::unavailable(); })
+      if (std::string why = Backend::unavailable(); !why.empty()) {
+        out.refused = std::move(why);
+        return out;
+      }
     Backend be(name, cfg, out);
     Entry::run(be, cfg, out);
     if constexpr (requires { be.time_replays(); })

@@ -8,9 +8,13 @@
 
 namespace ws::gpu {
 
+// Why GPU work cannot run on a machine without an NVIDIA GPU or driver (a laptop, CI).
+inline constexpr const char* kNoGpu =
+    "no NVIDIA GPU or driver found: timing and GPU recording need one; everything else runs on the CPU emulator";
+
 struct DeviceInfo {
   bool present = false;
-  std::string why_not;       // when !present: "no CUDA device (cudaGetDeviceCount: ...)"
+  std::string why_not;       // when !present: kNoGpu, or CUDA's words for an unusual error
   std::string name;          // "NVIDIA H100 80GB HBM3"
   int major = 0, minor = 0;  // compute capability
   int sm_count = 0;

@@ -55,6 +55,14 @@ class GpuBackend {
   static constexpr BackendKind kind = BackendKind::GpuFast;
 #endif
 
+  // Why this backend cannot run on this machine ("" when it can): a run is then refused, not
+  // faulted (register_runner).
+  static std::string unavailable() {
+    const gpu::DeviceInfo& d = gpu::device();
+    if (!d.present) return d.why_not;
+    return gpu::usable() ? std::string() : gpu::unusable_reason();
+  }
+
   GpuBackend(const std::string& kernel, const RunConfig& cfg, RunResult& out)
       : kernel_(kernel), cfg_(cfg), out_(out) {
     const gpu::DeviceInfo& d = gpu::device();
