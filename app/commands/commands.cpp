@@ -34,6 +34,8 @@ struct State {
   LaunchOptions launch;
   std::string output, format, trace_file;
   size_t launch_index = 0;
+  CLI::Option* trace_launch = nullptr;  // trace's --launch, to tell "given" from the default
+  bool launch_given() const { return trace_launch && trace_launch->count() > 0; }
 };
 
 State& state() {
@@ -164,17 +166,28 @@ int cmd_trace(State& s) {
     };
     format = ends(".json") ? "json" : "wst";
   }
+  // A Chrome trace holds every launch of the run unless --launch picks one.
+  const bool all_launches = format == "chrome" && !s.launch_given();
   std::string err = format == "json"     ? export_json(t, s.output)
-                    : format == "chrome" ? export_chrome_trace(t, s.output)
+                    : format == "chrome" ? export_chrome_trace(all_launches ? std::span<const Trace>(r.launches)
+                                                                            : std::span<const Trace>(&t, 1),
+                                                               s.output)
                                          : save_trace(t, s.output);
   if (!err.empty()) {
     std::fprintf(stderr, "warpscope: %s\n", err.c_str());
     return 1;
   }
-  std::printf("wrote %s (%s): %s launch %zu of %zu, %llu warp instructions, %llu lane accesses%s\n", s.output.c_str(),
-              format.c_str(), t.launch.entry.c_str(), s.launch_index, r.launches.size(),
-              static_cast<unsigned long long>(t.events.size()),
-              static_cast<unsigned long long>(t.lane_offsets.size()), t.truncated ? ", TRUNCATED" : "");
+  if (all_launches) {
+    uint64_t events = 0;
+    for (const Trace& x : r.launches) events += x.events.size();
+    std::printf("wrote %s (chrome): all %zu launch(es), %llu warp instructions\n", s.output.c_str(), r.launches.size(),
+                static_cast<unsigned long long>(events));
+  } else {
+    std::printf("wrote %s (%s): %s launch %zu of %zu, %llu warp instructions, %llu lane accesses%s\n", s.output.c_str(),
+                format.c_str(), t.launch.entry.c_str(), s.launch_index, r.launches.size(),
+                static_cast<unsigned long long>(t.events.size()),
+                static_cast<unsigned long long>(t.lane_offsets.size()), t.truncated ? ", TRUNCATED" : "");
+  }
   return r.completed ? 0 : 1;
 }
 
@@ -297,7 +310,9 @@ void register_commands(CLI::App& app) {
   s.trace->add_option("-o,--output", s.output, "Output file")->required();
   s.trace->add_option("--format", s.format, "wst (binary trace), json (warp instructions), chrome (timeline for Perfetto)")
       ->check(CLI::IsMember({"wst", "json", "chrome"}));
-  s.trace->add_option("--launch", s.launch_index, "Which launch of a multi-launch run (0 = first)")->capture_default_str();
+  s.trace_launch = s.trace->add_option("--launch", s.launch_index,
+                                       "Which launch of a multi-launch run (0 = first; a Chrome trace holds them all "
+                                       "unless this is given)");
 
   s.analyze = app.add_subcommand("analyze", "Bank conflicts, coalescing, divergence and hazards of a launch");
   s.analyze->add_option("--trace", s.trace_file, "A saved trace (.wst) instead of running a kernel");

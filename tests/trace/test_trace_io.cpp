@@ -1,6 +1,8 @@
 // Save -> load gives the same trace; damaged or foreign files are refused with a message.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -115,4 +117,25 @@ TEST(TraceIo, ChromeTraceHasOneSlicePerInstruction) {
   size_t slices = 0;
   for (const auto& ev : j["traceEvents"]) slices += ev["ph"] == "X";
   EXPECT_EQ(slices, t.events.size());
+}
+
+// Every launch of a run, each block a process of its own named with its launch; an emulator's
+// time axis is said to be issue steps, not time.
+TEST(TraceIo, ChromeTraceHoldsEveryLaunchAndNamesItsTimeAxis) {
+  std::vector<Trace> launches = {reduction_trace(), reduction_trace()};
+  launches[1].launch.entry = "second";
+  const auto j = nlohmann::json::parse(to_chrome_trace(launches));
+  size_t slices = 0;
+  std::set<uint64_t> pids;
+  std::vector<std::string> names;
+  for (const auto& ev : j["traceEvents"]) {
+    if (ev["ph"] == "X") ++slices, pids.insert(ev["pid"].get<uint64_t>());
+    if (ev["ph"] == "M" && ev["name"] == "process_name") names.push_back(ev["args"]["name"]);
+  }
+  EXPECT_EQ(slices, launches[0].events.size() + launches[1].events.size());
+  EXPECT_EQ(pids.size(), launches[0].recorded_blocks.size() + launches[1].recorded_blocks.size());
+  ASSERT_FALSE(names.empty());
+  EXPECT_NE(names.back().find("launch 1 second, block"), std::string::npos) << names.back();
+  EXPECT_NE(names.back().find("x = issue steps"), std::string::npos) << names.back();
+  EXPECT_NE(j["otherData"]["time"].get<std::string>().find("issue steps"), std::string::npos);
 }

@@ -125,58 +125,78 @@ std::string to_json(const Trace& t) {
   return o;
 }
 
-std::string to_chrome_trace(const Trace& t) {
-  // Time axis: nanoseconds on the GPU (%globaltimer); on the emulator the block-local issue
-  // clock, shown as one microsecond per issued instruction.
-  const bool gpu_time = t.launch.backend.rfind("gpu", 0) == 0;
-  std::string o = "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";
+std::string to_chrome_trace(std::span<const Trace> launches) {
+  // The trace format counts "ts" in microseconds. A GPU trace has real time (%globaltimer, in ns:
+  // shown as microseconds with three decimals); the emulator has none, only the block's issue
+  // clock: one issue step is written as one microsecond, and every process says so.
+  std::string o = "{\"displayTimeUnit\": \"ns\", \"otherData\": {\"time\": ";
+  bool any_emu = false, any_gpu = false;
+  for (const Trace& t : launches) (t.launch.backend.rfind("gpu", 0) == 0 ? any_gpu : any_emu) = true;
+  o += any_emu && any_gpu ? "\"gpu launches: nanoseconds of %globaltimer; emulator launches: issue steps, 1 step = 1 us\""
+       : any_gpu          ? "\"nanoseconds of the GPU's %globaltimer\""
+                          : "\"issue steps of the emulator's block clock, 1 step written as 1 us: an order, not a time\"";
+  o += "}, \"traceEvents\": [\n";
   bool first = true;
   auto sep = [&] {
     if (!first) o += ",\n";
     first = false;
   };
-  uint64_t t0 = UINT64_MAX;
-  if (gpu_time)
-    for (const Event& e : t.events) t0 = std::min(t0, e.time);
-  for (uint32_t b : t.recorded_blocks) {
-    sep();
-    o += "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " + std::to_string(b) +
-         ", \"args\": {\"name\": \"block " + std::to_string(b) + "\"}}";
-  }
-  uint32_t last_block = UINT32_MAX, warps_named = 0;
-  for (const Event& e : t.events) {
-    if (e.block != last_block) last_block = e.block, warps_named = 0;
-    if (e.warp >= warps_named) {
-      for (; warps_named <= e.warp; ++warps_named) {
-        sep();
-        o += "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": " + std::to_string(e.block) +
-             ", \"tid\": " + std::to_string(warps_named) + ", \"args\": {\"name\": \"warp " +
-             std::to_string(warps_named) + "\"}}";
-      }
+  for (size_t l = 0; l < launches.size(); ++l) {
+    const Trace& t = launches[l];
+    const bool gpu_time = t.launch.backend.rfind("gpu", 0) == 0;
+    // One process per (launch, block): pid = launch * 2^20 + block (blocks of a recorded launch
+    // stay far below 2^20 in what a trace holds).
+    const uint64_t pid_base = uint64_t(l) << 20;
+    const std::string axis = gpu_time ? "" : ", x = issue steps";
+    uint64_t t0 = UINT64_MAX;
+    if (gpu_time)
+      for (const Event& e : t.events) t0 = std::min(t0, e.time);
+    for (uint32_t b : t.recorded_blocks) {
+      sep();
+      o += "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " + std::to_string(pid_base + b) +
+           ", \"args\": {\"name\": ";
+      escape(o, "launch " + std::to_string(l) + " " + t.launch.entry + ", block " + std::to_string(b) + axis);
+      o += "}}";
     }
-    const double ts = gpu_time ? double(e.time - t0) / 1000.0 : double(e.time);
-    char tsbuf[32];
-    std::snprintf(tsbuf, sizeof tsbuf, "%.3f", ts);
-    sep();
-    o += "{\"ph\": \"X\", \"pid\": " + std::to_string(e.block) + ", \"tid\": " + std::to_string(e.warp) +
-         ", \"ts\": " + tsbuf + ", \"dur\": " + (gpu_time ? "0.001" : "1") + ", \"name\": ";
-    escape(o, instruction_name(t, e));
-    o += ", \"cat\": \"" + std::string(to_string(e.type)) + "\", \"args\": {\"mask\": \"" + hex32(e.mask) +
-         "\", \"active_lanes\": " + std::to_string(std::popcount(e.mask)) + ", \"line\": " +
-         std::to_string(e.site < t.sites.size() ? t.sites[e.site].line : 0) + ", \"source\": ";
-    escape(o, e.site < t.sites.size() ? trim(t.sites[e.site].text) : std::string());
-    o += "}}";
+    uint32_t last_block = UINT32_MAX, warps_named = 0;
+    for (const Event& e : t.events) {
+      const uint64_t pid = pid_base + e.block;
+      if (e.block != last_block) last_block = e.block, warps_named = 0;
+      if (e.warp >= warps_named) {
+        for (; warps_named <= e.warp; ++warps_named) {
+          sep();
+          o += "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": " + std::to_string(pid) +
+               ", \"tid\": " + std::to_string(warps_named) + ", \"args\": {\"name\": \"warp " +
+               std::to_string(warps_named) + "\"}}";
+        }
+      }
+      const double ts = gpu_time ? double(e.time - t0) / 1000.0 : double(e.time);
+      char tsbuf[32];
+      std::snprintf(tsbuf, sizeof tsbuf, "%.3f", ts);
+      sep();
+      o += "{\"ph\": \"X\", \"pid\": " + std::to_string(pid) + ", \"tid\": " + std::to_string(e.warp) +
+           ", \"ts\": " + tsbuf + ", \"dur\": " + (gpu_time ? "0.001" : "1") + ", \"name\": ";
+      escape(o, instruction_name(t, e));
+      o += ", \"cat\": \"" + std::string(to_string(e.type)) + "\", \"args\": {\"mask\": \"" + hex32(e.mask) +
+           "\", \"active_lanes\": " + std::to_string(std::popcount(e.mask)) + ", \"line\": " +
+           std::to_string(e.site < t.sites.size() ? t.sites[e.site].line : 0) + ", \"step\": " + std::to_string(e.step) +
+           ", \"source\": ";
+      escape(o, e.site < t.sites.size() ? trim(t.sites[e.site].text) : std::string());
+      o += "}}";
+    }
   }
   o += "\n]}\n";
   return o;
 }
 
+std::string to_chrome_trace(const Trace& t) { return to_chrome_trace(std::span<const Trace>(&t, 1)); }
+
 std::string export_json(const Trace& t, const std::filesystem::path& path) {
   return write_file_atomic(path, to_json(t));
 }
 
-std::string export_chrome_trace(const Trace& t, const std::filesystem::path& path) {
-  return write_file_atomic(path, to_chrome_trace(t));
+std::string export_chrome_trace(std::span<const Trace> launches, const std::filesystem::path& path) {
+  return write_file_atomic(path, to_chrome_trace(launches));
 }
 
 }  // namespace ws

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <filesystem>
+#include <span>
 #include <string>
 
 #include "ws/trace/trace.h"
@@ -37,9 +38,12 @@ LoadResult deserialize_trace(const std::string& bytes);
 std::string export_json(const Trace& t, const std::filesystem::path& path);
 std::string to_json(const Trace& t);
 
-// The per-warp timeline as Chrome trace JSON (open it in Perfetto or chrome://tracing): one
-// process per block, one thread per warp, one slice per issued instruction.
-std::string export_chrome_trace(const Trace& t, const std::filesystem::path& path);
+// The per-warp timelines of a run's launches as Chrome trace JSON (open it in Perfetto or
+// chrome://tracing): one process per launch and block, one thread per warp, one slice per issued
+// instruction. Its time axis says what it is: GPU traces in nanoseconds of %globaltimer, emulator
+// traces in issue steps (written as microseconds, and named so in each process and in otherData).
+std::string export_chrome_trace(std::span<const Trace> launches, const std::filesystem::path& path);
+std::string to_chrome_trace(std::span<const Trace> launches);
 std::string to_chrome_trace(const Trace& t);
 
 }  // namespace ws
