@@ -94,16 +94,29 @@ void device_line(const timing::Device& d, const TimingSnapshot& snap, TimingRunn
 // [SECTION] Without a GPU: the emulator's counts per variant
 // =================================================================================================
 
-const char* const kCountMetrics[] = {"warp instructions", "shared wavefronts", "bank conflicts", "global sectors",
-                                     "SIMD efficiency"};
+// What the emulator counts per variant, in the order a reduction lecture tells its steps: the
+// barriers every block waits at (fewer with each step from 4 on), bank conflicts (gone at 3), SIMD
+// efficiency (up at 2), then the memory work.
+const char* const kCountMetrics[] = {"barriers (__syncthreads passed)", "bank conflicts", "SIMD efficiency",
+                                     "memory + warp-sync instructions", "shared wavefronts", "global sectors"};
+const char* const kCountHelp[] = {
+    "__syncthreads() passed, summed over every block: each one waits for the slowest warp of its block",
+    "shared-memory bank conflicts: extra wavefronts past one per phase (Nsight Compute's "
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared)",
+    "active lanes per warp instruction, in percent: divergent branches leave lanes idle",
+    "warp instructions that touch memory or synchronize a warp (no arithmetic: the emulator does not see it)",
+    "shared-memory passes: one per phase without conflicts",
+    "32-byte sectors moved from global memory"};
+constexpr int kSimdMetric = 2;
 
 double count_value(const timing::VariantCounts& c, int metric) {
   switch (metric) {
-    case 0: return double(c.warp_instructions);
-    case 1: return double(c.shared_wavefronts);
-    case 2: return double(c.shared_conflicts);
-    case 3: return double(c.global_sectors);
-    default: return 100.0 * c.simd_efficiency;
+    case 0: return double(c.barriers);
+    case 1: return double(c.shared_conflicts);
+    case 2: return 100.0 * c.simd_efficiency;
+    case 3: return double(c.warp_instructions);
+    case 4: return double(c.shared_wavefronts);
+    default: return double(c.global_sectors);
   }
 }
 
@@ -118,7 +131,7 @@ void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timing
     r.request_counts(req.kernel, req.config);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
-  ImGui::TextWrapped("No GPU timing here: %s", timing::device().why_not.c_str());
+  ImGui::TextWrapped("Times need a GPU, and there is none here: %s", timing::device().why_not.c_str());
   ImGui::PopStyleColor();
   // (0 in the request means the kernel's default: say which.)
   uint64_t n = req.config.n;
@@ -128,34 +141,35 @@ void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timing
     if (!block) block = e->spec.default_block;
   }
   ImGui::TextWrapped(
-      "Instead: what the CPU emulator counts for every variant of %s at the lab's launch (n = %s, block %u). "
-      "These are counts of the work the hardware would do, not time; with a CUDA GPU this panel times the real "
-      "kernels.",
+      "What the CPU emulator counts instead, for every variant of %s at the lab's launch (n = %s, block %u): "
+      "the work that explains the steps, not their time. With a CUDA GPU this panel times the real kernels.",
       req.kernel.c_str(), pow2_text(n).c_str(), block);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Count:");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(12 * E);
+  ImGui::SetNextItemWidth(17 * E);
   ImGui::Combo("##metric", &st.count_metric, kCountMetrics, int(std::size(kCountMetrics)));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kCountHelp[st.count_metric]);
   ImGui::SameLine();
   if (ImGui::Button("Count again")) r.request_counts(req.kernel, req.config);
 
   viz::PlotSpec spec;
   spec.title = snap.counts_kernel + ": " + kCountMetrics[st.count_metric] + " per variant (emulator counts, not time)";
   spec.x = {"variant", ""};
-  spec.y = {kCountMetrics[st.count_metric], st.count_metric == 4 ? "%" : "count"};
+  spec.y = {kCountMetrics[st.count_metric], st.count_metric == kSimdMetric ? "%" : "count"};
   viz::PlotSeries bars{"emulator", {}, {}, viz::PlotStyle::Bars, 1};
   std::vector<std::string> failed;
   for (const timing::VariantCounts& c : snap.counts) {
     spec.categories.push_back(c.variant);
     const double v = c.ok ? count_value(c, st.count_metric) : NAN;
     bars.y.push_back(v);
-    bars.labels.push_back(c.ok ? (st.count_metric == 4 ? fmt("%.0f%%", v) : fmt("%.0f", v)) : "");
+    bars.labels.push_back(c.ok ? (st.count_metric == kSimdMetric ? fmt("%.0f%%", v) : fmt("%.0f", v)) : "");
     if (!c.ok) failed.push_back(c.variant + ": " + c.error);
   }
   spec.series.push_back(std::move(bars));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  plot_with_csv(st, "counts", spec, st.counts_plot, ImVec2(avail.x, std::max(14 * E, avail.y - 3 * E)), "counts");
+  plot_with_csv(st, "counts", spec, st.counts_plot, ImVec2(avail.x, std::max(14 * E, avail.y - 4 * E)), "counts");
+  ImGui::TextColored(vc.text_dim, "%s", kCountHelp[st.count_metric]);
   for (const std::string& f : failed) ImGui::TextColored(vc.text_dim, "not counted: %s", f.c_str());
 }
 

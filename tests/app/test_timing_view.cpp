@@ -108,7 +108,7 @@ TEST_F(TimingPanel, WithoutAGpuItShowsTheEmulatorsCounts) {
   s.request(req);
   ASSERT_TRUE(s.wait_idle());
   st.counts_requested = ws::app::Session::history_key("reduce", s.last_request().config);
-  st.count_metric = 2;  // bank conflicts
+  st.count_metric = 1;  // bank conflicts
   ws::viz::PanelCapture cap{"Timing", ImVec2(1000, 640), ws::viz::Look{1.0f, false}, 1.0f,
                             [&] { st.draw(s); }};
   ws::viz::Image img;

@@ -29,4 +29,13 @@ TEST(TimingCounts, TheLecturesStepsInCounts) {
   EXPECT_LT(v1->simd_efficiency, v3->simd_efficiency);
   // Every variant reads the same 1024 ints once: at least 1024 * 4 / 32 = 128 sectors.
   for (const auto& c : counts) EXPECT_GE(c.global_sectors, 128u) << c.variant;
+  // Barriers: variants 1-3 wait at log2(128) = 7 tree steps + 1 after the load in each of the 8
+  // blocks, then the second pass over the 8 partial sums at block 128 (one block, 8 again):
+  // 72. Variant 4 adds two elements while loading: 4 blocks, then one: 5 * 8 = 40.
+  EXPECT_EQ(v1->barriers, 72u);
+  EXPECT_EQ(v3->barriers, 72u);
+  const ws::timing::VariantCounts* v4 = nullptr;
+  for (const auto& c : counts) if (c.variant == "4") v4 = &c;
+  ASSERT_NE(v4, nullptr);
+  EXPECT_EQ(v4->barriers, 40u);
 }

@@ -2,6 +2,8 @@
 #include "ws/analysis/analysis.h"
 #include "ws/timing/timing.h"
 
+#include <algorithm>
+
 namespace ws::timing {
 
 std::vector<VariantCounts> count_variants(const std::string& kernel, const RunConfig& base, const Progress& progress,
@@ -34,6 +36,11 @@ std::vector<VariantCounts> count_variants(const std::string& kernel, const RunCo
     for (const Trace& t : r.launches) {
       truncated |= t.truncated;
       tot += analysis::analyze(t, opt).totals;
+      // A block's barrier is one Barrier event per warp when it releases.
+      const uint64_t warps = std::max<uint64_t>(1, (t.launch.block.count() + 31) / 32);
+      uint64_t events = 0;
+      for (const Event& e : t.events) events += e.type == EventType::Barrier;
+      c.barriers += events / warps;
     }
     for (size_t k = 0; k < 3; ++k) {
       c.shared_wavefronts += tot.shared[k].wavefronts;

@@ -145,6 +145,7 @@ struct VariantCounts {
   bool ok = false;
   std::string error;
   uint64_t warp_instructions = 0;  // memory and warp-synchronous instructions issued
+  uint64_t barriers = 0;           // __syncthreads() passed, summed over every block
   uint64_t shared_wavefronts = 0, shared_conflicts = 0;
   uint64_t global_requests = 0, global_sectors = 0;
   double simd_efficiency = 0;
