@@ -8,6 +8,7 @@ namespace {
 // The single list the help overlay and the menus read, so they never disagree.
 const Shortcut kShortcuts[] = {
     {Action::ToggleHelp, "F1", "Show or hide this help"},
+    {Action::CloseOverlay, "Esc", "Close this help"},
     {Action::SaveScreenshot, "F12", "Save a screenshot of the whole window (PNG)"},
     {Action::TogglePresentation, "F11", "Presentation mode: fullscreen, large font, high contrast"},
     {Action::ScaleUp, "Ctrl +", "Larger UI"},

@@ -15,6 +15,7 @@ enum class Action {
   ScaleDown,
   ScaleReset,
   ResetLayout,
+  CloseOverlay,  // Esc: closes the help overlay when it is open
 };
 
 struct Shortcut {

@@ -61,6 +61,7 @@ void apply_action(ShellState& s, Action a) {
   Settings& st = s.settings;
   switch (a) {
     case Action::ToggleHelp: s.help_open = !s.help_open; break;
+    case Action::CloseOverlay: s.help_open = false; break;
     case Action::SaveScreenshot: s.want_screenshot = true; break;
     case Action::Quit: s.quit = true; break;
     case Action::TogglePresentation:
@@ -120,9 +121,6 @@ void shell_frame(ShellState& s, const FrameInput& in) {
     float ms = io.DeltaTime * 1000.0f;
     s.frame_ms = s.frame_ms == 0.0f ? ms : s.frame_ms * 0.9f + ms * 0.1f;
   }
-  // Esc closes the help overlay (ImGui 1.86 knows Escape through io.KeyMap in both drivers).
-  if (s.help_open && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
-    s.help_open = false;
 
   const ImVec2 display = in.display_size;
   if (display.x != s.last_display.x || display.y != s.last_display.y) {

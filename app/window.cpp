@@ -45,6 +45,8 @@ void on_key(GLFWwindow* window, int key, int, int action, int mods) {
   auto push = [&](Action a) { ws->pending.push_back(a); };
   if (action == GLFW_PRESS) {
     if (key == GLFW_KEY_F1) push(Action::ToggleHelp);
+    // Esc as an action, not through ImGui: whichever widget has the keyboard, the overlay closes.
+    if (key == GLFW_KEY_ESCAPE) push(Action::CloseOverlay);
     if (key == GLFW_KEY_F11) push(Action::TogglePresentation);
     if (key == GLFW_KEY_F12) push(Action::SaveScreenshot);
     if (ctrl && key == GLFW_KEY_Q) push(Action::Quit);

@@ -73,11 +73,19 @@ void BlockLayoutView::draw(Session& s) {
   const ws::viz::ViewColors vc = ws::viz::view_colors();
   const float E = em();
   const Dim3 b = t.launch.block;
-  if (st.edit_block[0] == 0) st.edit_block[0] = int(b.x), st.edit_block[1] = int(b.y), st.edit_block[2] = int(b.z);
+  // The shape fields show the session's request (whichever panel made it) unless typed in.
+  const RunRequest& req = s.last_request();
+  const std::string request_key = Session::history_key(req.kernel, req.config);
+  if (request_key != st.synced_key && !st.editing) {
+    const Dim3 want = req.config.block.x ? req.config.block : b;
+    st.edit_block[0] = int(want.x), st.edit_block[1] = int(want.y), st.edit_block[2] = int(want.z);
+    st.synced_key = request_key;
+  }
 
   // Shape editor.
   ImGui::SetNextItemWidth(9 * E);
   ImGui::InputInt3("##shape", st.edit_block);
+  st.editing = ImGui::IsItemActive();
   ImGui::SameLine();
   if (ImGui::Button("Run with this block")) {
     RunRequest r = s.last_request();

@@ -41,6 +41,8 @@ struct BlockLayoutView final : View {
   std::vector<int64_t> thread_at;  // per cell of `map`: the thread drawn there, or -1
   uint64_t cache_key = ~0ull;
   int edit_block[3] = {0, 0, 0};
+  std::string synced_key;  // the request the shape fields show
+  bool editing = false;    // the shape is being typed in
   // Last draw.
   ImVec2 grid_min{0, 0};
   float cell = 0;

@@ -81,13 +81,17 @@ void LabView::draw(Session& s) {
     return;
   }
   const KernelSpec& spec = entry->spec;
-  if (!st.synced) {
+  // One launch for every panel: when the session's request changes (this lab, another panel, a
+  // lesson step), the fields show it, unless the user is typing in one of them.
+  const std::string key = Session::history_key(req.kernel, req.config) + "/" + to_string(req.backend);
+  if (key != st.synced_key && !st.editing) {
     st.n = int(req.config.n ? req.config.n : spec.default_n);
     st.block = int(req.config.block.x ? req.config.block.x : spec.default_block);
     st.block_y = int(std::max(1u, req.config.block.y));
     st.seed = int(req.config.seed);
-    st.synced = true;
+    st.synced_key = key;
   }
+  st.editing = false;
 
   // Kernel picker (the catalog grows: dot products, atomics...), limited to this lab's kernels.
   auto in_lab = [&](const std::string& k) {
@@ -151,8 +155,10 @@ void LabView::draw(Session& s) {
   const float field = 6.5f * E;
   bool changed = false;
   RunRequest r = req;
+  // Typed values run when the field is left (Enter, Tab or a click elsewhere), never per key.
   ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt("n", &st.n, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue)) changed = true;
+  ImGui::InputInt("n", &st.n, 0, 0);
+  st.editing = st.editing || ImGui::IsItemActive();
   if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
   ImGui::SameLine(0, E);
   if (spec.block_2d) {
@@ -160,7 +166,8 @@ void LabView::draw(Session& s) {
     // catalog refuses impossible ones with the limit they break.
     int xy[2] = {st.block, st.block_y};
     ImGui::SetNextItemWidth(field);
-    if (ImGui::InputInt2("block x, y", xy, ImGuiInputTextFlags_EnterReturnsTrue)) changed = true;
+    ImGui::InputInt2("block x, y", xy);
+    st.editing = st.editing || ImGui::IsItemActive();
     if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
     st.block = xy[0];
     st.block_y = xy[1];
@@ -186,6 +193,7 @@ void LabView::draw(Session& s) {
   ImGui::SameLine(0, E);
   ImGui::SetNextItemWidth(field);
   if (ImGui::InputInt("seed", &st.seed, 1, 0)) changed = true;
+  st.editing = st.editing || ImGui::IsItemActive();
   // Where it runs: the emulator always; the GPU recorder when this build has CUDA and a device.
   // Every view reads either trace (same format); only the GPU's is the hardware's own grouping.
   const bool gpu = cuda_device_present() && entry->runners.count(BackendKind::GpuTrace);
@@ -227,6 +235,7 @@ void LabView::draw(Session& s) {
     r.config.block = {uint32_t(std::max(st.block, 1)), spec.block_2d ? uint32_t(std::max(st.block_y, 1)) : 1u, 1};
     r.config.seed = uint64_t(std::max(st.seed, 0));
     rerun(s, r, st);
+    st.editing = false;  // the fields now are the request: the next one that differs shows
   }
   if (!st.invalid.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);

@@ -18,7 +18,8 @@ struct LabView final : View {
 
   std::vector<std::string> kernels;
   int n = 0, block = 0, block_y = 1, seed = 1;
-  bool synced = false;  // controls initialised from the session's request
+  std::string synced_key;  // the request the fields show (Session::history_key + backend)
+  bool editing = false;    // a field is being typed in: the request does not overwrite it
   std::string invalid;  // the catalog's refusal of the controls' combination ("" = fine)
   // Last draw: the PASS / FAIL badge (tests check its color).
   ImVec2 verdict_min{0, 0}, verdict_max{0, 0};

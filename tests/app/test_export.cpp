@@ -150,5 +150,14 @@ TEST(Shell, HelpOverlayListsEveryShortcut) {
   EXPECT_GT(changed_center, 1000);
   EXPECT_EQ(changed_menu, 0);
   EXPECT_GE(ws::app::shortcuts().size(), 7u);
+  // Esc closes it, whatever had the keyboard: the picture is the plain one again.
+  run.actions = {ws::app::Action::ToggleHelp, ws::app::Action::CloseOverlay};
+  ws::viz::Image closed;
+  ASSERT_TRUE(ws::app::render_headless(run, closed, renderer, err)) << err;
+  int still_changed = 0;
+  for (int y = 300; y < 420; ++y)
+    for (int x = 540; x < 740; ++x) still_changed += std::memcmp(plain.pixel(x, y), closed.pixel(x, y), 3) != 0;
+  EXPECT_EQ(still_changed, 0);
+  EXPECT_STREQ(ws::app::shortcut_keys(ws::app::Action::CloseOverlay), "Esc");
   if (std::getenv("WS_KEEP_EXPORTS")) ws::viz::save_png(fs::temp_directory_path() / "ws-help.png", help);
 }

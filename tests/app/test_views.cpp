@@ -300,6 +300,30 @@ TEST_F(Views, TheDefaultPictureIsTheCostliestInstruction) {
   }
 }
 
+// One launch for every panel: a run asked for anywhere (the lab, the block layout, a lesson) shows
+// in every panel's fields, so "Run with this block" never runs a stale shape.
+TEST_F(Views, EveryPanelShowsTheLaunchOfTheLastRequest) {
+  Session s;
+  LabView lab;
+  BlockLayoutView layout;
+  run(s, reduce("3", 128, 1024));
+  render(520, 700, [&] {
+    lab.draw(s);
+    layout.draw(s);
+  });
+  EXPECT_EQ(lab.block, 128);
+  EXPECT_EQ(lab.n, 1024);
+  EXPECT_EQ(layout.edit_block[0], 128);
+  run(s, reduce("3", 64, 2048));  // asked for by someone else
+  render(520, 700, [&] {
+    lab.draw(s);
+    layout.draw(s);
+  });
+  EXPECT_EQ(lab.block, 64);
+  EXPECT_EQ(lab.n, 2048);
+  EXPECT_EQ(layout.edit_block[0], 64);
+}
+
 // Compare: the same launch on the other backend below. A run that says it came from the GPU gets
 // an emulator run as its companion (here both are emulator traces, so the two timelines must be
 // cell for cell the same); without a GPU, an emulator run's companion says why it has no trace.
