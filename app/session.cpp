@@ -371,4 +371,17 @@ void Session::advance_playback(float dt) {
   if (next >= n) s.playing = false;
 }
 
+void Session::notify(std::string text, bool is_error) {
+  std::lock_guard lock(mu_);
+  if (notices_.size() >= 16) notices_.erase(notices_.begin());
+  notices_.push_back({std::move(text), is_error});
+}
+
+std::vector<Session::Notice> Session::take_notices() {
+  std::lock_guard lock(mu_);
+  std::vector<Notice> out;
+  out.swap(notices_);
+  return out;
+}
+
 }  // namespace ws::app

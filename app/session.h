@@ -138,6 +138,15 @@ class Session {
   std::map<std::string, KeyNumbers> history;
   static std::string history_key(const std::string& kernel, const RunConfig& c);
 
+  // Messages for the status bar from the views (a CSV saved, or why it was not): the shell takes
+  // them each frame. At most 16 wait; older ones are dropped.
+  struct Notice {
+    std::string text;
+    bool is_error = false;
+  };
+  void notify(std::string text, bool is_error);
+  std::vector<Notice> take_notices();
+
   bool playing = false;
   float play_speed = 8.0f;  // events per second
   double play_accum = 0;
@@ -161,6 +170,7 @@ class Session {
   uint64_t generation_ = 0;
   RunRequest last_request_;
   bool default_started_ = false;
+  std::vector<Notice> notices_;
   const Catalog& catalog_;  // made before the worker starts, so it outlives it
   std::jthread thread_;  // last member: joined first
 };

@@ -82,6 +82,9 @@ void apply_action(ShellState& s, Action a) {
       break;
     }
     case Action::ResetLayout:
+      // The default layout is every panel in its tile: closed panels come back, so no tile is
+      // left empty.
+      st.hidden.clear();
       st.user_arranged = false;
       s.layout_dirty = true;
       s.settings_dirty = true;
@@ -115,6 +118,7 @@ void shell_frame(ShellState& s, const FrameInput& in) {
   ses.start_default();
   ses.poll();
   ses.advance_playback(io.DeltaTime);
+  for (Session::Notice& n : ses.take_notices()) notify(s, std::move(n.text), n.is_error);
   if (s.views.empty())
     for (const ViewType& v : view_types()) s.views.push_back(v.make());
   if (io.DeltaTime > 0) {

@@ -46,7 +46,7 @@ std::string pow2_text(uint64_t n) {
   return std::to_string(n);
 }
 
-void export_csv(TimingView& st, const viz::PlotSpec& spec, const char* what) {
+void export_csv(Session& s, TimingView& st, const viz::PlotSpec& spec, const char* what) {
   std::time_t now = std::time(nullptr);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
@@ -56,14 +56,15 @@ void export_csv(TimingView& st, const viz::PlotSpec& spec, const char* what) {
   const std::string err = write_file_atomic(p, viz::to_csv(spec));
   st.message = err.empty() ? "saved " + p.string() : err;
   st.message_is_error = !err.empty();
+  s.notify(st.message, st.message_is_error);  // the status bar says it too, as for PNG exports
 }
 
 // A plot with its CSV button under it.
-void plot_with_csv(TimingView& st, const char* id, const viz::PlotSpec& spec, viz::PlotState& ps, ImVec2 size,
+void plot_with_csv(Session& s, TimingView& st, const char* id, const viz::PlotSpec& spec, viz::PlotState& ps, ImVec2 size,
                    const char* csv_name) {
   viz::draw_plot(id, spec, ps, size);
   ImGui::PushID(id);
-  if (ImGui::SmallButton("Save CSV")) export_csv(st, spec, csv_name);
+  if (ImGui::SmallButton("Save CSV")) export_csv(s, st, spec, csv_name);
   ImGui::PopID();
 }
 
@@ -168,7 +169,7 @@ void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timing
   }
   spec.series.push_back(std::move(bars));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  plot_with_csv(st, "counts", spec, st.counts_plot, ImVec2(avail.x, std::max(14 * E, avail.y - 4 * E)), "counts");
+  plot_with_csv(s, st, "counts", spec, st.counts_plot, ImVec2(avail.x, std::max(14 * E, avail.y - 4 * E)), "counts");
   ImGui::TextColored(vc.text_dim, "%s", kCountHelp[st.count_metric]);
   for (const std::string& f : failed) ImGui::TextColored(vc.text_dim, "not counted: %s", f.c_str());
 }
@@ -190,7 +191,7 @@ void size_combo(TimingView& st) {
   }
 }
 
-void draw_variants(TimingRunner& r, const TimingSnapshot& snap, TimingView& st) {
+void draw_variants(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingView& st) {
   const viz::ViewColors vc = viz::view_colors();
   const float E = em();
   size_combo(st);
@@ -240,7 +241,7 @@ void draw_variants(TimingRunner& r, const TimingSnapshot& snap, TimingView& st) 
   const float table_h = (float(t.rows.size()) + 1.5f) * ImGui::GetFrameHeightWithSpacing();
   // The plot takes what the table leaves, but never less than 55% (the table scrolls then).
   const float plot_h = std::max({12 * E, 0.55f * avail.y, avail.y - table_h - 3.5f * E});
-  plot_with_csv(st, "variants", spec, st.variants_plot, ImVec2(avail.x, plot_h), "variants");
+  plot_with_csv(s, st, "variants", spec, st.variants_plot, ImVec2(avail.x, plot_h), "variants");
 
   // The table: seed 003's columns, ours and the G80's side by side (scrolls when it does not fit).
   const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
@@ -369,8 +370,8 @@ void draw_live(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingVi
   if (snap.ceilings && snap.ceilings->ok) bw.lines.push_back({snap.ceilings->read_gbps, "read ceiling"});
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float h = std::max(10 * E, (avail.y - 3 * E) / 2);
-  plot_with_csv(st, "live-ms", ms, st.live_ms_plot, ImVec2(avail.x, h), "live-time");
-  plot_with_csv(st, "live-gbps", bw, st.live_gbps_plot, ImVec2(avail.x, h), "live-bandwidth");
+  plot_with_csv(s, st, "live-ms", ms, st.live_ms_plot, ImVec2(avail.x, h), "live-time");
+  plot_with_csv(s, st, "live-gbps", bw, st.live_gbps_plot, ImVec2(avail.x, h), "live-bandwidth");
 }
 
 // =================================================================================================
@@ -433,7 +434,7 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
   spec.series.push_back(std::move(line));
   if (snap.ceilings && snap.ceilings->ok) spec.lines.push_back({snap.ceilings->read_gbps, "read ceiling"});
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  plot_with_csv(st, "sweep", spec, st.sweep_plot, ImVec2(avail.x, std::max(12 * E, avail.y - 2 * E)), "sweep");
+  plot_with_csv(s, st, "sweep", spec, st.sweep_plot, ImVec2(avail.x, std::max(12 * E, avail.y - 2 * E)), "sweep");
 }
 
 }  // namespace
@@ -475,7 +476,7 @@ void TimingView::draw(Session& s) {
     const ImGuiTabItemFlags third = st.open_tab == 2 ? ImGuiTabItemFlags_SetSelected : 0;
     st.open_tab = -1;  // applied once
     if (ImGui::BeginTabItem("Variants", nullptr, first)) {
-      draw_variants(r, *snap, st);
+      draw_variants(s, r, *snap, st);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Live", nullptr, second)) {

@@ -3,6 +3,7 @@
 #include "frame.h"
 #include "headless.h"
 #include "views/view.h"
+#include "session.h"
 #include "shell.h"
 
 #include "ws/viz/framebuffer.h"
@@ -160,4 +161,30 @@ TEST(Shell, HelpOverlayListsEveryShortcut) {
   EXPECT_EQ(still_changed, 0);
   EXPECT_STREQ(ws::app::shortcut_keys(ws::app::Action::CloseOverlay), "Esc");
   if (std::getenv("WS_KEEP_EXPORTS")) ws::viz::save_png(fs::temp_directory_path() / "ws-help.png", help);
+}
+
+// Reset layout is the default layout: every panel in its tile, the closed ones back.
+TEST(Shell, ResetLayoutBringsClosedPanelsBack) {
+  ws::app::ShellState s;
+  s.settings.hidden = {"memory-lab", "timing"};
+  s.settings.user_arranged = true;
+  ws::app::apply_action(s, ws::app::Action::ResetLayout);
+  EXPECT_TRUE(s.settings.hidden.empty());
+  EXPECT_FALSE(s.settings.user_arranged);
+  EXPECT_TRUE(s.layout_dirty);
+}
+
+// A view's message (a CSV saved, or why not) reaches the status bar through the session.
+TEST(Shell, ViewsSayThingsInTheStatusBar) {
+  ws::app::Session session;
+  session.notify("saved /tmp/x.csv", false);
+  session.notify("cannot write /nope/x.csv: No such file or directory", true);
+  const auto notices = session.take_notices();
+  ASSERT_EQ(notices.size(), 2u);
+  EXPECT_TRUE(notices[1].is_error);
+  EXPECT_TRUE(session.take_notices().empty());
+  for (int i = 0; i < 40; ++i) session.notify(std::to_string(i), false);
+  const auto kept = session.take_notices();
+  ASSERT_EQ(kept.size(), 16u);  // bounded: the oldest are dropped
+  EXPECT_EQ(kept.back().text, "39");
 }

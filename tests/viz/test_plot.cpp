@@ -181,5 +181,66 @@ TEST(PlotDraw, BarsHaveTheirColorsAndHeights) {
   EXPECT_FALSE(std::abs(above[0] - std::lround(c0.x * 255)) <= 3 && std::abs(above[1] - std::lround(c0.y * 255)) <= 3);
 }
 
+// In a panel that scrolls, the wheel over a plot scrolls the panel; the plot zooms only once it
+// was clicked (until the mouse leaves it) or while Ctrl is held, and then the panel stays put.
+TEST(PlotDraw, TheWheelScrollsThePanelUntilThePlotIsClicked) {
+  ImGuiContext* ctx = ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(800, 600);
+  unsigned char* pixels = nullptr;
+  int tw = 0, th = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
+  PlotSpec spec;
+  spec.categories = {"a", "b", "c"};
+  spec.series = {PlotSeries{"s", {}, {1, 2, 3}, PlotStyle::Bars}};
+  PlotState st;
+  float scroll = 0;
+  auto frame = [&](ImVec2 mouse, float wheel, bool down, bool ctrl) {
+    io.DeltaTime = 1.0f / 60.0f;
+    io.MousePos = mouse;
+    io.MouseWheel = wheel;
+    io.MouseDown[0] = down;
+    io.KeyCtrl = ctrl;
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(io.DisplaySize);
+    ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoMove);
+    ImGui::Dummy(ImVec2(10, 60));
+    draw_plot("p", spec, st, ImVec2(600, 300));
+    ImGui::Dummy(ImVec2(10, 2000));  // the panel is taller than the window: it scrolls
+    scroll = ImGui::GetScrollY();
+    ImGui::End();
+    ImGui::Render();
+  };
+  frame(ImVec2(-1, -1), 0, false, false);
+  const ImVec2 mid((st.area_min.x + st.area_max.x) / 2, (st.area_min.y + st.area_max.y) / 2);
+  frame(mid, 0, false, false);
+  frame(mid, -1, false, false);  // a passing wheel: the panel scrolls, the plot keeps its range
+  frame(mid, 0, false, false);
+  EXPECT_GT(scroll, 0.0f);
+  EXPECT_FALSE(st.user_range);
+  const float scrolled = scroll;
+  // Clicked: the wheel zooms the plot, the panel stays.
+  const ImVec2 on_plot((st.area_min.x + st.area_max.x) / 2, (st.area_min.y + st.area_max.y) / 2);
+  frame(on_plot, 0, true, false);
+  frame(on_plot, 0, false, false);
+  EXPECT_TRUE(st.engaged);
+  frame(on_plot, 1, false, false);
+  frame(on_plot, 0, false, false);
+  EXPECT_TRUE(st.user_range);
+  EXPECT_FLOAT_EQ(scroll, scrolled);
+  // The mouse leaves: the next wheel over it scrolls again; with Ctrl it zooms without a click.
+  frame(ImVec2(790, 590), 0, false, false);
+  EXPECT_FALSE(st.engaged);
+  st.user_range = false;
+  const ImVec2 again((st.area_min.x + st.area_max.x) / 2, (st.area_min.y + st.area_max.y) / 2);
+  frame(again, 0, false, true);
+  frame(again, 1, false, true);
+  frame(again, 0, false, true);
+  EXPECT_TRUE(st.user_range);
+  ImGui::DestroyContext(ctx);
+}
+
 }  // namespace
 }  // namespace ws::viz

@@ -6,6 +6,8 @@
 #include "ws/viz/colormap.h"
 #include "ws/viz/plot.h"
 
+#include <imgui_internal.h>  // SetItemUsingMouseWheel
+
 namespace ws::viz {
 
 namespace {
@@ -170,7 +172,12 @@ void draw_plot(const char* id, const PlotSpec& spec, PlotState& st, ImVec2 size)
   ImGui::InvisibleButton("plot-area", ImVec2(std::max(1.0f, a1.x - a0.x), std::max(1.0f, a1.y - a0.y)));
   const bool hovered = ImGui::IsItemHovered();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  if (hovered) {
+  // The wheel scrolls the panel around the plot unless the plot was clicked (until the mouse
+  // leaves it) or Ctrl is held: a plot in a scrolling panel is not zoomed by a passing wheel.
+  if (ImGui::IsItemClicked()) st.engaged = true;
+  if (!hovered) st.engaged = false;
+  if (hovered && (st.engaged || ImGui::GetIO().KeyCtrl)) {
+    ImGui::SetItemUsingMouseWheel();  // the panel does not scroll while the plot zooms
     const float wheel = ImGui::GetIO().MouseWheel;
     if (wheel != 0) {
       const double f = std::pow(0.85, double(wheel));
@@ -178,8 +185,8 @@ void draw_plot(const char* id, const PlotSpec& spec, PlotState& st, ImVec2 size)
       else zoom_range(st.range.x0, st.range.x1, m.inv_x(mouse.x), f);
       st.user_range = true;
     }
-    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) st.user_range = false;
   }
+  if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) st.user_range = false;
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.0f)) {
     const ImVec2 d = ImGui::GetIO().MouseDelta;
     const double dx = double(d.x) / double(a1.x - a0.x) * (st.range.x1 - st.range.x0);

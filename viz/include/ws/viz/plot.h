@@ -12,7 +12,8 @@
 //   ws::viz::draw_plot("variants", spec, state, ImVec2(40 * em, 20 * em));
 //   std::string csv = ws::viz::to_csv(spec);             // series,category,time (ms)
 //
-// Mouse: the wheel zooms the x axis around the pointer (with Shift: the y axis), dragging pans,
+// Mouse: once the plot is clicked (until the mouse leaves it), or with Ctrl held, the wheel zooms
+// the x axis around the pointer (with Shift: the y axis); otherwise it scrolls the panel. Dragging pans,
 // a double click fits the data again. Hovering a point or a bar shows its series, x and y.
 #pragma once
 
@@ -73,6 +74,7 @@ struct PlotRange {
 // Lives across frames: the user's zoom/pan (or auto-fit), and where the last draw put things.
 struct PlotState {
   bool user_range = false;  // false: fit the data every frame
+  bool engaged = false;     // clicked, and the mouse has stayed on it: the wheel zooms it
   PlotRange range;
   // Last draw (screen coordinates): the plotting rectangle inside the axes.
   ImVec2 area_min{0, 0}, area_max{0, 0};
