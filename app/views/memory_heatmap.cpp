@@ -81,7 +81,11 @@ void MemoryHeatmapView::draw(Session& s) {
                                 : float(A.counts.total(i));
         }
       }
-      const int cols = al.space == MemSpace::Shared ? 32 : n > 2048 ? 128 : 64;
+      // A matrix (its driver named the row length) as the matrix; else 32 columns for shared
+      // memory (a row is the 32 banks), wider rows for long global arrays.
+      const int cols = al.row_length && !binned ? int(al.row_length)
+                       : al.space == MemSpace::Shared ? 32
+                       : n > 2048 ? 128 : 64;
       A.cols = int(std::min<uint64_t>(n ? n : 1, uint64_t(cols)));
       const int rows = int((n + uint64_t(A.cols) - 1) / uint64_t(A.cols));
       A.map = ws::viz::Heatmap{};
@@ -120,8 +124,12 @@ void MemoryHeatmapView::draw(Session& s) {
       auto& A = *st.allocs[a];
       const Allocation& al = t.allocations[a];
       const bool binned = al.extent > kMaxElements;
-      ImGui::Text("%s %s %s[%llu]%s%s", to_string(al.space), al.type_name.c_str(), al.name.c_str(),
-                  static_cast<unsigned long long>(al.extent), binned ? "  (binned, all blocks: accesses)" : "",
+      const std::string matrix = al.row_length && !binned ? "  (" + std::to_string(al.extent / al.row_length) + " rows x " +
+                                                                 std::to_string(al.row_length) + ")"
+                                                           : "";
+      ImGui::Text("%s %s %s[%llu]%s%s%s", to_string(al.space), al.type_name.c_str(), al.name.c_str(),
+                  static_cast<unsigned long long>(al.extent), matrix.c_str(),
+                  binned ? "  (binned, all blocks: accesses)" : "",
                   st.mode == 1 && al.space != MemSpace::Shared ? "  (global memory has no banks)" : "");
       const float cell = std::clamp(std::floor((avail_w - E) / float(A.cols)), 2.0f, 1.6f * E);
       ImVec2 o = ImGui::GetCursorScreenPos();

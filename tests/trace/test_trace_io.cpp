@@ -63,6 +63,19 @@ TEST(TraceIo, SaveLoadRoundTrip) {
   std::filesystem::remove(path);
 }
 
+// A matrix's row length survives the file; one longer than the matrix is a damaged file.
+TEST(TraceIo, AMatrixKeepsItsShape) {
+  Trace t = reduction_trace();
+  t.allocations[0].row_length = uint32_t(t.allocations[0].extent / 4);
+  LoadResult r = deserialize_trace(serialize_trace(t));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.trace.allocations[0].row_length, t.allocations[0].row_length);
+  t.allocations[0].row_length = uint32_t(t.allocations[0].extent + 1);
+  r = deserialize_trace(serialize_trace(t));
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("has rows of"), std::string::npos) << r.error;
+}
+
 TEST(TraceIo, TruncatedFileIsRefused) {
   const std::string bytes = serialize_trace(reduction_trace());
   for (size_t cut : {size_t(5), size_t(30), bytes.size() / 2, bytes.size() - 1}) {

@@ -130,6 +130,7 @@ void write_payload(Writer& w, const Trace& t) {
     w.put(a.elem_size);
     w.put(a.extent);
     w.put(a.base);
+    w.put(a.row_length);
   }
   w.put<uint64_t>(t.sites.size());
   for (const Site& s : t.sites) {
@@ -196,7 +197,7 @@ E enum_in_range(Reader& r, uint8_t v, uint8_t max, const char* what) {
   return E(v);
 }
 
-void read_payload(Reader& r, Trace& t) {
+void read_payload(Reader& r, Trace& t, uint32_t version) {
   LaunchInfo& l = t.launch;
   l.kernel = r.str();
   l.variant = r.str();
@@ -212,7 +213,7 @@ void read_payload(Reader& r, Trace& t) {
     std::string k = r.str();
     l.params.emplace_back(std::move(k), r.str());
   }
-  t.allocations.resize(r.count(4 + 4 + 1 + 4 + 8 + 8, "allocations"));
+  t.allocations.resize(r.count(4 + 4 + 1 + 4 + 8 + 8 + (version >= 3 ? 4 : 0), "allocations"));
   for (Allocation& a : t.allocations) {
     a.name = r.str();
     a.type_name = r.str();
@@ -220,6 +221,7 @@ void read_payload(Reader& r, Trace& t) {
     a.elem_size = r.get<uint32_t>();
     a.extent = r.get<uint64_t>();
     a.base = r.get<uint64_t>();
+    if (version >= 3) a.row_length = r.get<uint32_t>();  // version 2 knew no matrix shapes
   }
   t.sites.resize(r.count(4 + 12 + 4, "sites"));
   for (Site& s : t.sites) {
@@ -283,6 +285,10 @@ void read_payload(Reader& r, Trace& t) {
 
 // Cross-references a well-formed file must satisfy.
 std::string check_consistency(const Trace& t) {
+  for (size_t i = 0; i < t.allocations.size(); ++i)
+    if (t.allocations[i].row_length > t.allocations[i].extent)
+      return "allocation " + std::to_string(i) + " has rows of " + std::to_string(t.allocations[i].row_length) +
+             " elements but only " + std::to_string(t.allocations[i].extent) + " elements";
   for (size_t i = 0; i < t.events.size(); ++i) {
     const Event& e = t.events[i];
     const std::string at = "event " + std::to_string(i);
@@ -332,9 +338,9 @@ LoadResult deserialize_trace(const std::string& bytes) {
     res.error = "damaged trace file: bad byte-order mark";
     return res;
   }
-  if (version != Trace::kFormatVersion) {
-    res.error = "trace format version " + std::to_string(version) + " is not supported (this warpscope reads version " +
-                std::to_string(Trace::kFormatVersion) + ")";
+  if (version < Trace::kOldestFormatVersion || version > Trace::kFormatVersion) {
+    res.error = "trace format version " + std::to_string(version) + " is not supported (this warpscope reads versions " +
+                std::to_string(Trace::kOldestFormatVersion) + " to " + std::to_string(Trace::kFormatVersion) + ")";
     return res;
   }
   if (size != bytes.size() - kHeaderBytes) {
@@ -348,7 +354,7 @@ LoadResult deserialize_trace(const std::string& bytes) {
     return res;
   }
   Reader r(payload, size);
-  read_payload(r, res.trace);
+  read_payload(r, res.trace, version);
   if (r.failed()) {
     res.error = "damaged trace file: " + r.error();
   } else if (std::string bad = check_consistency(res.trace); !bad.empty()) {

@@ -66,6 +66,9 @@ struct Allocation {
   // Byte address of element 0. Shared: offset in the block's shared-memory window (banks are
   // computed from it). Global: the address in the backend's global address space.
   uint64_t base = 0;
+  // A matrix stored row after row: the elements of one row (the views draw it as a matrix). 0: a
+  // vector, or a shape nobody named.
+  uint32_t row_length = 0;
 };
 
 // A source site: one array access (operator[]) or one intrinsic call in the kernel source.
@@ -152,7 +155,8 @@ struct SiteCounters {
 };
 
 struct Trace {
-  static constexpr uint32_t kFormatVersion = 2;
+  static constexpr uint32_t kFormatVersion = 3;        // 3: Allocation::row_length
+  static constexpr uint32_t kOldestFormatVersion = 2;  // still read
 
   LaunchInfo launch;
   std::vector<Allocation> allocations;

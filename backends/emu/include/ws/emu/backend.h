@@ -77,6 +77,11 @@ class EmuBackend {
   std::vector<std::remove_cv_t<T>> download(const global_array<T>& a) const {
     return mem_.download(a);
   }
+  // `a` is a matrix stored row after row, `row_length` elements a row: the views draw it so.
+  template <class T>
+  void shape(const global_array<T>& a, uint32_t row_length) {
+    mem_.set_row_length(a, row_length);
+  }
 
   // Launches `kernel(args...)` on a grid; returns false (and records why) when it faulted.
   template <class Kernel, class... Args>

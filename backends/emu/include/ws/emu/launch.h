@@ -123,6 +123,11 @@ class Memory {
   }
 
   const std::vector<Allocation>& table() const { return table_; }
+  // Names `a` a matrix of rows of `row_length` elements (the views draw it so).
+  template <class T>
+  void set_row_length(const global_array<T>& a, uint32_t row_length) {
+    if (a.alloc_id() < table_.size()) table_[a.alloc_id()].row_length = row_length <= a.size() ? row_length : 0;
+  }
 
  private:
   void* allocate(const std::string& name, const std::string& type, uint32_t elem_size, uint64_t count);

@@ -125,6 +125,12 @@ class GpuBackend {
     return out;
   }
 
+  // `a` is a matrix stored row after row, `row_length` elements a row: the views draw it so.
+  template <class T>
+  void shape(const global_array<T>& a, uint32_t row_length) {
+    if (a.alloc_id() < globals_.size()) globals_[a.alloc_id()].row_length = row_length <= a.size() ? row_length : 0;
+  }
+
   template <class Kernel, class... Args>
   bool launch(const std::string& entry, Dim3 grid, Dim3 block, uint32_t dynamic_shared, Kernel kernel,
               Args... args) {
