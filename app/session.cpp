@@ -140,6 +140,25 @@ void Session::request(RunRequest r) {
   cv_.notify_all();
 }
 
+std::shared_ptr<SessionData> Session::compute(RunRequest r, std::shared_ptr<std::atomic<bool>> cancel) {
+  r.config.cancel = std::move(cancel);
+  return execute(r);
+}
+
+void Session::show(std::shared_ptr<SessionData> d) {
+  default_started_ = true;
+  {
+    std::lock_guard lock(mu_);
+    pending_.reset();
+    ++requested_;  // a run still going is stale now: its result is dropped
+    if (running_cancel_) running_cancel_->store(true);
+    last_request_ = d->request;
+    last_request_.config.cancel.reset();
+    ready_ = std::move(d);
+  }
+  poll();
+}
+
 void Session::cancel() {
   std::lock_guard lock(mu_);
   pending_.reset();

@@ -106,6 +106,12 @@ class Session {
   bool poll();
   // Publishes `d` at once, as if a run had just finished (tests and tools with a trace in hand).
   void set_data(std::shared_ptr<SessionData> d);
+  // Runs `r` on the calling thread and returns what a run publishes (a lesson prefetching its
+  // next steps). `cancel`, when set to true, stops it early.
+  static std::shared_ptr<SessionData> compute(RunRequest r, std::shared_ptr<std::atomic<bool>> cancel = {});
+  // Shows `d` as the current run at once, as if it had been asked for and had just finished: the
+  // controls show its request, a run still going is dropped.
+  void show(std::shared_ptr<SessionData> d);
   // Waits until no run is queued or going and the last one is published (headless renders, tests).
   bool wait_idle(std::chrono::milliseconds timeout = std::chrono::seconds(60));
 

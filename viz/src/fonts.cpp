@@ -1,5 +1,6 @@
 #include "ws/viz/fonts.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
@@ -50,6 +51,10 @@ std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths) {
       warning = "code font not found (" + (paths.mono.empty() ? std::string("none configured") : paths.mono) +
                 "): install fonts-jetbrains-mono";
     // No second font: mono_font() falls back to the UI font.
+  } else {
+    // Headings (a lesson step's title) in the UI font at 1.5 times the size; only with both
+    // fonts, so that the mono font stays Fonts[1].
+    add_ttf(atlas, paths.ui, std::round(px * kHeadingFactor), kUiRanges);
   }
   atlas.Build();
   return warning;
@@ -58,6 +63,11 @@ std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths) {
 ImFont* mono_font() {
   ImFontAtlas* atlas = ImGui::GetIO().Fonts;
   return atlas->Fonts.Size > 1 ? atlas->Fonts[1] : atlas->Fonts[0];
+}
+
+ImFont* heading_font() {
+  ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  return atlas->Fonts.Size > 2 ? atlas->Fonts[2] : atlas->Fonts[0];
 }
 
 }  // namespace ws::viz

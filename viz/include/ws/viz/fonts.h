@@ -23,4 +23,9 @@ std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths);
 // The mono font of the current ImGui context (the UI font if the mono one is missing).
 ImFont* mono_font();
 
+// Headings (a lesson step's title): the UI font at kHeadingFactor times the size (the UI font
+// itself if a TTF is missing).
+inline constexpr float kHeadingFactor = 1.5f;
+ImFont* heading_font();
+
 }  // namespace ws::viz

@@ -1,0 +1,440 @@
+// [SECTION] Reading values: strings, whole numbers, block shapes, with their place in the file
+// [SECTION] A launch (kernel, variant, n, block ... compare's keys too)
+// [SECTION] A step: select, views, layout, compare
+// [SECTION] The file: title, defaults, steps; checking what it names
+// [SECTION] Writing a step back (Ctrl+S), the shipped lessons
+#include "lessons/lesson.h"
+
+#include "session.h"
+#include "view_export.h"
+#include "views/view.h"
+
+#include "ws/run/catalog.h"
+#include "ws/util/atomic_file.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace ws::app {
+
+namespace {
+
+// =================================================================================================
+// [SECTION] Reading values: strings, whole numbers, block shapes, with their place in the file
+// =================================================================================================
+
+// An error at a node's place: "FILE:LINE:COL: step 3: what".
+struct Failure {
+  std::string message;
+};
+
+struct Reader {
+  std::string file;
+  std::string context;  // "step 3: " while a step is read
+
+  [[noreturn]] void fail(const toml::node& at, const std::string& what) const { fail(at.source(), what); }
+  [[noreturn]] void fail(const toml::source_region& where, const std::string& what) const {
+    throw Failure{file + ":" + std::to_string(where.begin.line) + ":" + std::to_string(where.begin.column) + ": " +
+                  context + what};
+  }
+
+  std::string string(const toml::node& v, const char* key) const {
+    if (const auto* s = v.as_string()) return s->get();
+    fail(v, std::string(key) + " must be text in quotes");
+  }
+  int64_t integer(const toml::node& v, const char* key) const {
+    if (const auto* i = v.as_integer()) return i->get();
+    fail(v, std::string(key) + " must be a whole number");
+  }
+  // A launch value given as a number or as text ("65536", 65536): its text, for LaunchText.
+  std::string number_text(const toml::node& v, const char* key) const {
+    if (const auto* i = v.as_integer()) return std::to_string(i->get());
+    if (const auto* s = v.as_string()) return s->get();
+    fail(v, std::string(key) + " must be a whole number");
+  }
+  // A block or grid shape: 256, "16,16" or [16, 16].
+  std::string shape_text(const toml::node& v, const char* key) const {
+    if (const auto* a = v.as_array()) {
+      std::string out;
+      for (const toml::node& x : *a) out += (out.empty() ? "" : ",") + number_text(x, key);
+      if (a->empty() || a->size() > 3) fail(v, std::string(key) + " has one to three numbers: [x], [x, y] or [x, y, z]");
+      return out;
+    }
+    return number_text(v, key);
+  }
+};
+
+[[noreturn]] void unknown_key(const Reader& r, const toml::node& at, const std::string& key,
+                              std::initializer_list<const char*> allowed) {
+  std::string list;
+  for (const char* k : allowed) list += (list.empty() ? "" : ", ") + std::string(k);
+  r.fail(at, "unknown key '" + key + "' (keys here: " + list + ")");
+}
+
+// =================================================================================================
+// [SECTION] A launch (kernel, variant, n, block ... compare's keys too)
+// =================================================================================================
+
+// Applies one launch key to `l`; false when `key` is no launch key.
+bool read_launch_key(const Reader& r, const std::string& key, const toml::node& v, LessonLaunch& l) {
+  if (key == "kernel") l.kernel = r.string(v, "kernel");
+  else if (key == "variant") l.text.variant = r.number_text(v, "variant");
+  else if (key == "n") l.text.n = r.number_text(v, "n");
+  else if (key == "block") l.text.block = r.shape_text(v, "block");
+  else if (key == "grid") l.text.grid = r.shape_text(v, "grid");
+  else if (key == "dtype") l.text.dtype = r.string(v, "dtype");
+  else if (key == "seed") l.text.seed = r.number_text(v, "seed");
+  else if (key == "blocks") l.text.blocks = r.shape_text(v, "blocks");
+  else if (key == "max_events") l.text.max_events = r.number_text(v, "max_events");
+  else if (key == "backend") {
+    const std::string b = r.string(v, "backend");
+    if (b == "emu") l.backend = BackendKind::Emu;
+    else if (b == "gpu-trace") l.backend = BackendKind::GpuTrace;
+    else if (b == "gpu-fast") l.backend = BackendKind::GpuFast;
+    else r.fail(v, "backend is emu, gpu-trace or gpu-fast (not '" + b + "')");
+  } else if (key == "params") {
+    const toml::table* t = v.as_table();
+    if (!t) r.fail(v, "params is a table of whole numbers, e.g. params = { stride = 8 }");
+    for (auto&& [name, value] : *t) {
+      // A parameter given again replaces the inherited one.
+      const std::string text = std::string(name.str()) + "=" + r.number_text(value, "a parameter");
+      std::erase_if(l.text.params, [&](const std::string& p) { return p.rfind(std::string(name.str()) + "=", 0) == 0; });
+      l.text.params.push_back(text);
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+#define WS_LAUNCH_KEYS "kernel", "variant", "n", "block", "grid", "dtype", "seed", "params", "backend", "blocks", "max_events"
+
+// =================================================================================================
+// [SECTION] A step: select, views, layout, compare
+// =================================================================================================
+
+void read_select(const Reader& r, const toml::node& v, LessonSelect& s) {
+  const toml::table* t = v.as_table();
+  if (!t) r.fail(v, "select is a table, e.g. select = { warp = 0, line = \"sdata[tid] += sdata[tid + s]\" }");
+  for (auto&& [k, x] : *t) {
+    const std::string key(k.str());
+    auto whole = [&](const char* what, int64_t lo, int64_t hi) {
+      const int64_t n = r.integer(x, what);
+      if (n < lo || n > hi) r.fail(x, std::string(what) + " is from " + std::to_string(lo) + " to " + std::to_string(hi));
+      return n;
+    };
+    if (key == "launch") s.launch = uint32_t(whole("launch", 0, 1 << 20));
+    else if (key == "block") s.block = uint32_t(whole("block", 0, 0xffffffffll));
+    else if (key == "warp") s.warp = uint32_t(whole("warp", 0, 31));
+    else if (key == "lane") s.lane = int(whole("lane", 0, 31));
+    else if (key == "hazard") s.hazard = whole("hazard", 0, 1 << 20);
+    else if (key == "line") {
+      if (const auto* n = x.as_integer()) {
+        if (n->get() < 1) r.fail(x, "line is a line number from 1, or text the line contains");
+        s.line_number = uint32_t(n->get());
+      } else {
+        s.line_text = r.string(x, "line");
+        if (s.line_text.empty()) r.fail(x, "line is a line number from 1, or text the line contains (not empty)");
+      }
+    } else if (key == "occurrence") {
+      if (const auto* n = x.as_integer()) {
+        if (n->get() < 0) r.fail(x, "occurrence is worst, first, or a number from 0");
+        s.occurrence = LessonSelect::Occurrence::Index;
+        s.index = uint32_t(n->get());
+      } else {
+        const std::string o = r.string(x, "occurrence");
+        if (o == "worst") s.occurrence = LessonSelect::Occurrence::Worst;
+        else if (o == "first") s.occurrence = LessonSelect::Occurrence::First;
+        else r.fail(x, "occurrence is worst, first, or a number from 0 (not '" + o + "')");
+      }
+    } else {
+      unknown_key(r, x, key, {"launch", "block", "warp", "lane", "line", "occurrence", "hazard"});
+    }
+  }
+}
+
+LessonView read_view(const Reader& r, const toml::node& v) {
+  LessonView view;
+  if (const auto* s = v.as_string()) {
+    view.id = s->get();
+  } else if (const toml::table* t = v.as_table()) {
+    for (auto&& [k, x] : *t) {
+      const std::string key(k.str());
+      if (key == "id") view.id = r.string(x, "id");
+      else if (const auto* b = x.as_boolean()) view.options.push_back(key + "=" + (b->get() ? "on" : "off"));
+      else view.options.push_back(key + "=" + r.string(x, key.c_str()));
+    }
+    if (view.id.empty()) r.fail(v, "a view table needs its id, e.g. { id = \"timeline\", x = \"clock\" }");
+  } else {
+    r.fail(v, "a view is its name (\"access-map\") or a table with its options ({ id = \"timeline\", x = \"clock\" })");
+  }
+  // The name and its options must exist: the same check as --view and --view-option.
+  std::string err;
+  if (!make_view(view.id, view.options, err).view) r.fail(v, err);
+  return view;
+}
+
+LessonLayout read_layout(const Reader& r, const toml::node& v) {
+  const std::string l = r.string(v, "layout");
+  if (l == "row") return LessonLayout::Row;
+  if (l == "column") return LessonLayout::Column;
+  if (l == "grid") return LessonLayout::Grid;
+  r.fail(v, "layout is row (side by side), column (one under another) or grid (2 x 2), not '" + l + "'");
+}
+
+void read_compare(const Reader& r, const toml::node& v, LessonStep& step) {
+  const toml::table* t = v.as_table();
+  if (!t) r.fail(v, "compare is a table: the keys of the second launch that differ, and its caption");
+  LessonCompare c;
+  c.launch = step.launch;  // the step's launch, changed by the keys given here
+  for (auto&& [k, x] : *t) {
+    const std::string key(k.str());
+    if (read_launch_key(r, key, x, c.launch)) continue;
+    if (key == "caption") c.caption = r.string(x, "caption");
+    else if (key == "first_caption") c.first_caption = r.string(x, "first_caption");
+    else if (key == "layout") c.layout = read_layout(r, x);
+    else unknown_key(r, x, key, {WS_LAUNCH_KEYS, "caption", "first_caption", "layout"});
+  }
+  step.compare = std::move(c);
+}
+
+// Reads a step table over `step` (which holds the defaults). The compare table is read last, so
+// that it starts from the step's own launch.
+void read_step(const Reader& r, const toml::table& t, LessonStep& step) {
+  const toml::node* compare = nullptr;
+  bool views_given = false;
+  for (auto&& [k, x] : t) {
+    const std::string key(k.str());
+    if (read_launch_key(r, key, x, step.launch)) continue;
+    if (key == "title") step.title = r.string(x, "title");
+    else if (key == "caption") step.caption = r.string(x, "caption");
+    else if (key == "select") read_select(r, x, step.select);
+    else if (key == "layout") step.layout = read_layout(r, x);
+    else if (key == "compare") compare = &x;
+    else if (key == "views") {
+      const toml::array* a = x.as_array();
+      if (!a) r.fail(x, "views is a list: views = [\"access-map\", { id = \"timeline\", x = \"clock\" }]");
+      if (a->empty() || a->size() > 4) r.fail(x, "a step shows one to four views");
+      step.views.clear();
+      for (const toml::node& v : *a) step.views.push_back(read_view(r, v));
+      views_given = true;
+    } else {
+      unknown_key(r, x, key, {"title", "caption", WS_LAUNCH_KEYS, "select", "views", "layout", "compare"});
+    }
+  }
+  (void)views_given;
+  if (compare) read_compare(r, *compare, step);
+}
+
+// The step's launches must be ones the catalog runs (kernel, variant, values within its rules).
+void check_launch(const Reader& r, const toml::source_region& at, const LessonLaunch& l, const char* which) {
+  RunRequest req;
+  req.kernel = l.kernel;
+  if (std::string err = apply_launch_text(l.text, req.config); !err.empty()) r.fail(at, std::string(which) + err);
+  const Catalog& cat = Catalog::instance();
+  const CatalogEntry* e = cat.find(l.kernel);
+  if (!e) r.fail(at, std::string(which) + cat.run(l.kernel, req.config, l.backend).refused);
+  if (std::string err = cat.resolve(*e, req.config); !err.empty()) r.fail(at, std::string(which) + err);
+}
+
+// =================================================================================================
+// [SECTION] The file: title, defaults, steps; checking what it names
+// =================================================================================================
+
+Lesson read_lesson(const toml::table& root, const std::string& name) {
+  Reader r{name, ""};
+  Lesson lesson;
+  LessonStep defaults;
+  defaults.views = {LessonView{"warp-access-map", {}}};
+  const toml::node* steps = nullptr;
+  for (auto&& [k, x] : root) {
+    const std::string key(k.str());
+    if (key == "title") lesson.title = r.string(x, "title");
+    else if (key == "description") lesson.description = r.string(x, "description");
+    else if (key == "defaults") {
+      const toml::table* t = x.as_table();
+      if (!t) r.fail(x, "[defaults] is a table of step keys that every step starts from");
+      r.context = "[defaults]: ";
+      read_step(r, *t, defaults);
+      if (defaults.compare) r.fail(x, "compare belongs to a step, not to [defaults]");
+      r.context.clear();
+    } else if (key == "step") {
+      steps = &x;
+    } else {
+      unknown_key(r, x, key, {"title", "description", "defaults", "step"});
+    }
+  }
+  if (!steps) r.fail(root.source(), "the lesson has no steps: add [[step]] tables");
+  const toml::array* a = steps->as_array();
+  if (!a || !a->is_array_of_tables()) r.fail(*steps, "steps are written as [[step]] tables");
+  if (a->empty()) r.fail(*steps, "the lesson has no steps");
+  for (size_t i = 0; i < a->size(); ++i) {
+    const toml::table& t = *a->at(i).as_table();
+    r.context = "step " + std::to_string(i + 1) + ": ";
+    LessonStep step = defaults;
+    step.title.clear();
+    step.caption.clear();
+    step.place = {uint32_t(t.source().begin.line), uint32_t(t.source().begin.column)};
+    read_step(r, t, step);
+    if (step.title.empty()) step.title = "Step " + std::to_string(i + 1);
+    check_launch(r, t.source(), step.launch, "");
+    if (step.compare) check_launch(r, t.source(), step.compare->launch, "compare: ");
+    lesson.steps.push_back(std::move(step));
+  }
+  return lesson;
+}
+
+}  // namespace
+
+LessonLoad parse_lesson(const std::string& text, const std::string& name) {
+  LessonLoad out;
+  try {
+    const toml::table root = toml::parse(text, name);
+    out.lesson = read_lesson(root, name);
+    if (out.lesson.title.empty()) {
+      const std::filesystem::path p(name);
+      out.lesson.title = p.stem().string();
+    }
+  } catch (const toml::parse_error& e) {
+    out.error = name + ":" + std::to_string(e.source().begin.line) + ":" + std::to_string(e.source().begin.column) +
+                ": " + std::string(e.description());
+  } catch (const Failure& f) {
+    out.error = f.message;
+  }
+  if (!out.ok()) out.lesson = Lesson{};
+  return out;
+}
+
+LessonLoad load_lesson(const std::filesystem::path& file) {
+  std::string text, err;
+  if (!read_file(file, text, err)) return LessonLoad{{}, err};
+  LessonLoad l = parse_lesson(text, file.string());
+  l.lesson.file = file;
+  return l;
+}
+
+RunRequest lesson_request(const LessonLaunch& launch) {
+  RunRequest req;
+  req.kernel = launch.kernel;
+  req.backend = launch.backend;
+  // The blocks the pictures look at are recorded in full; every block is still counted.
+  req.config.record.blocks = {0, 1, 2, 3};
+  (void)apply_launch_text(launch.text, req.config);  // checked when the lesson loaded
+  return req;
+}
+
+// =================================================================================================
+// [SECTION] Writing a step back (Ctrl+S), the shipped lessons
+// =================================================================================================
+
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string o = "\"";
+  for (const unsigned char c : s) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\t': o += "\\t"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          char b[8];
+          std::snprintf(b, sizeof b, "\\u%04x", c);
+          o += b;
+        } else {
+          o += char(c);
+        }
+    }
+  }
+  return o + "\"";
+}
+
+const char* layout_name(LessonLayout l) {
+  return l == LessonLayout::Column ? "column" : l == LessonLayout::Grid ? "grid" : "row";
+}
+
+void write_launch(std::ostringstream& o, const LessonLaunch& l) {
+  o << "kernel = " << quoted(l.kernel) << "\n";
+  const LaunchText& t = l.text;
+  if (!t.variant.empty()) o << "variant = " << quoted(t.variant) << "\n";
+  if (!t.n.empty()) o << "n = " << t.n << "\n";
+  if (!t.block.empty()) o << "block = " << quoted(t.block) << "\n";
+  if (!t.grid.empty()) o << "grid = " << quoted(t.grid) << "\n";
+  if (!t.dtype.empty()) o << "dtype = " << quoted(t.dtype) << "\n";
+  if (!t.seed.empty()) o << "seed = " << t.seed << "\n";
+  if (!t.blocks.empty()) o << "blocks = " << quoted(t.blocks) << "\n";
+  if (l.backend != BackendKind::Emu) o << "backend = " << quoted(to_string(l.backend)) << "\n";
+  if (!t.params.empty()) {
+    o << "params = { ";
+    for (size_t i = 0; i < t.params.size(); ++i) {
+      const size_t eq = t.params[i].find('=');
+      o << (i ? ", " : "") << t.params[i].substr(0, eq) << " = " << t.params[i].substr(eq + 1);
+    }
+    o << " }\n";
+  }
+}
+
+}  // namespace
+
+std::string step_toml(const LessonStep& step) {
+  std::ostringstream o;
+  o << "\n[[step]]\n";
+  o << "title = " << quoted(step.title) << "\n";
+  if (!step.caption.empty()) o << "caption = " << quoted(step.caption) << "\n";
+  write_launch(o, step.launch);
+  const LessonSelect& s = step.select;
+  o << "select = { launch = " << s.launch << ", block = " << s.block << ", warp = " << s.warp;
+  if (s.lane >= 0) o << ", lane = " << s.lane;
+  if (s.line_number) o << ", line = " << s.line_number;
+  else if (!s.line_text.empty()) o << ", line = " << quoted(s.line_text);
+  if (s.occurrence == LessonSelect::Occurrence::First) o << ", occurrence = \"first\"";
+  if (s.occurrence == LessonSelect::Occurrence::Index) o << ", occurrence = " << s.index;
+  if (s.hazard >= 0) o << ", hazard = " << s.hazard;
+  o << " }\n";
+  o << "views = [";
+  for (size_t i = 0; i < step.views.size(); ++i) {
+    const LessonView& v = step.views[i];
+    o << (i ? ", " : "");
+    if (v.options.empty()) {
+      o << quoted(v.id);
+      continue;
+    }
+    o << "{ id = " << quoted(v.id);
+    for (const std::string& kv : v.options) {
+      const size_t eq = kv.find('=');
+      o << ", " << kv.substr(0, eq) << " = " << quoted(kv.substr(eq + 1));
+    }
+    o << " }";
+  }
+  o << "]\n";
+  o << "layout = " << quoted(layout_name(step.layout)) << "\n";
+  return o.str();
+}
+
+std::string append_step(const std::filesystem::path& file, const LessonStep& step) {
+  std::string text, err;
+  if (!read_file(file, text, err)) return err;
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  text += step_toml(step);
+  // The lesson must still load with the new step: a file is never left broken.
+  const LessonLoad check = parse_lesson(text, file.string());
+  if (!check.ok()) return "the step was not saved: " + check.error;
+  return write_file_atomic(file, text);
+}
+
+std::vector<std::filesystem::path> shipped_lessons() {
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  for (const char* dir : {WS_LESSONS_DIR}) {
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+      if (e.path().extension() == ".toml") out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace ws::app

@@ -1,0 +1,114 @@
+// A lesson: a lecture as a sequence of prepared pictures, one key press apart. One TOML file
+// (docs/lessons.md has the whole format) with a title and its steps; a step names a launch, what
+// is selected (the instruction the step is about, by its source line), which views show it and
+// how they are laid out, a title and a caption, and optionally a second launch to compare with.
+//
+//   title = "Parallel reduction"
+//   [[step]]
+//   title = "Interleaved addressing: bank conflicts"
+//   caption = "index = 2*s*tid: which banks does warp 0 hit at s = 2?"
+//   variant = "2"
+//   select = { line = "sdata[index] += sdata[index + s]" }
+//   views = ["access-map", { id = "bank-heatmap", scope = "block" }]
+//
+//   LessonLoad l = load_lesson("lessons/reduction.toml");
+//   if (!l.error.empty()) ... // "lessons/reduction.toml:12:3: step 2: no view named 'acces-map' (views: ...)"
+//
+// Every key has a default (a step that names only a variant works); everything the file names is
+// checked when it loads (keys, kernels, variants, launch values, views, options), so a lesson that
+// loads can be played. Only what needs a run (that the selected line has an instruction) is
+// checked when the step runs.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ws/run/config.h"
+#include "ws/run/launch_text.h"
+
+namespace ws::app {
+
+struct RunRequest;
+
+// Where in the file something was written (1-based), for error messages.
+struct LessonPlace {
+  uint32_t line = 0, column = 0;
+};
+
+struct LessonLaunch {
+  std::string kernel = "reduce";
+  LaunchText text;                      // variant, n, block, dtype, seed, params...
+  BackendKind backend = BackendKind::Emu;
+};
+
+// What a step selects. The instruction is named by its source line: text the line contains
+// ("sdata[index] += sdata[index + s]") or its number in the kernel's file.
+struct LessonSelect {
+  uint32_t launch = 0, block = 0, warp = 0;
+  int lane = -1;               // a lane to outline (-1: none)
+  std::string line_text;       // "" and line_number 0: the views' own choice (the costliest)
+  uint32_t line_number = 0;
+  // Which of the warp's instructions at that line: the costliest ("worst", the default), the
+  // first, or the n-th (0-based) as the warp issued them (a tree step's s = 2 pass is the third).
+  enum class Occurrence { Worst, First, Index } occurrence = Occurrence::Worst;
+  uint32_t index = 0;
+  int64_t hazard = -1;         // select the n-th hazard pair instead (races first)
+};
+
+struct LessonView {
+  std::string id;                    // a view of the registry (views/registry.cpp), by id or short name
+  std::vector<std::string> options;  // its options, "key=value"
+};
+
+enum class LessonLayout { Row, Column, Grid };  // views side by side, one under another, 2 x 2
+
+struct LessonCompare {
+  LessonLaunch launch;         // the second launch: the step's, changed by the keys given
+  std::string caption;         // under the second picture
+  std::string first_caption;   // under the first
+  LessonLayout layout = LessonLayout::Row;  // Row: side by side; Column: the second below
+};
+
+struct LessonStep {
+  std::string title, caption;
+  LessonLaunch launch;
+  LessonSelect select;
+  std::vector<LessonView> views;  // one to four
+  LessonLayout layout = LessonLayout::Row;
+  std::optional<LessonCompare> compare;
+  LessonPlace place;  // where the step starts in its file
+};
+
+struct Lesson {
+  std::string title, description;
+  std::filesystem::path file;
+  std::vector<LessonStep> steps;
+};
+
+struct LessonLoad {
+  Lesson lesson;
+  std::string error;  // "" or "FILE:LINE:COL: what is wrong, and what is allowed"
+  bool ok() const { return error.empty(); }
+};
+
+LessonLoad load_lesson(const std::filesystem::path& file);
+// The same from text (`name` stands for the file in messages).
+LessonLoad parse_lesson(const std::string& text, const std::string& name);
+
+// The run a step's launch asks for (and its comparison's).
+RunRequest lesson_request(const LessonLaunch& launch);
+
+// A step as TOML text, appended to a lesson file by "save this state as a step" (Ctrl+S).
+std::string step_toml(const LessonStep& step);
+// Appends `step` to `file` (read, checked to still load with the step, written atomically).
+// Returns "" or why not.
+std::string append_step(const std::filesystem::path& file, const LessonStep& step);
+
+// The lessons that ship with warpscope (lessons/*.toml next to the binary's source tree or
+// installed data), sorted by file name.
+std::vector<std::filesystem::path> shipped_lessons();
+
+}  // namespace ws::app

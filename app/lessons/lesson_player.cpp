@@ -1,0 +1,245 @@
+#include "lessons/lesson_player.h"
+
+#include "view_export.h"
+
+#include "ws/analysis/views.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace ws::app {
+
+std::string run_key(const RunRequest& r) {
+  std::string k = Session::history_key(r.kernel, r.config) + "/" + to_string(r.backend);
+  for (uint32_t b : r.config.record.blocks) k += "/r" + std::to_string(b);
+  return k;
+}
+
+LessonPlayer::LessonPlayer(Lesson lesson)
+    : lesson_(std::move(lesson)),
+      main_(std::make_unique<Session>()),
+      other_(std::make_unique<Session>()),
+      thread_([this](std::stop_token st) { prefetcher(st); }) {}
+
+LessonPlayer::~LessonPlayer() {
+  cancel_->store(true);
+  thread_.request_stop();
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  main_->stop();
+  other_->stop();
+}
+
+std::shared_ptr<SessionData> LessonPlayer::cached(const RunRequest& r) {
+  std::lock_guard lock(mu_);
+  auto it = cache_.find(run_key(r));
+  return it == cache_.end() ? nullptr : it->second;
+}
+
+void LessonPlayer::show_run(Session& s, const RunRequest& r) {
+  if (auto d = cached(r)) s.show(std::make_shared<SessionData>(*d));
+  else s.request(r);
+}
+
+void LessonPlayer::go(size_t k, bool as_written) {
+  if (lesson_.steps.empty()) return;
+  k = std::min(k, lesson_.steps.size() - 1);
+  if (k == index_ && !as_written && !views_.empty()) return;
+  index_ = k;
+  error_.clear();
+  const LessonStep& st = step();
+  // Views of their own for this step, with the step's options (checked when the lesson loaded).
+  auto make_views = [&](std::vector<std::unique_ptr<View>>& out) {
+    out.clear();
+    for (const LessonView& v : st.views) {
+      std::string err;
+      MadeView m = make_view(v.id, v.options, err);
+      if (m.view) out.push_back(std::move(m.view));
+    }
+  };
+  make_views(views_);
+  show_run(*main_, lesson_request(st.launch));
+  main_pending_ = {false, 0};
+  if (st.compare) {
+    make_views(other_views_);
+    show_run(*other_, lesson_request(st.compare->launch));
+    other_pending_ = {false, 0};
+  } else {
+    other_views_.clear();
+    other_pending_ = {true, 0};
+  }
+  prefetch_around(k);
+}
+
+void LessonPlayer::poll() {
+  auto take = [&](Session& s, Pending& p, const RunRequest& want, const LessonSelect& sel) {
+    s.poll();
+    const auto d = s.data();
+    if (!d || p.selected || run_key(d->request) != run_key(want)) return;
+    {
+      // A run that landed here is kept for coming back to this step.
+      std::lock_guard lock(mu_);
+      cache_.try_emplace(run_key(want), std::make_shared<SessionData>(*d));
+    }
+    const std::string err = apply_select(s, sel);
+    if (!err.empty() && error_.empty()) error_ = err;
+    p.selected = true;
+    p.generation = d->generation;
+  };
+  const LessonStep& st = step();
+  take(*main_, main_pending_, lesson_request(st.launch), st.select);
+  if (st.compare) take(*other_, other_pending_, lesson_request(st.compare->launch), st.select);
+}
+
+bool LessonPlayer::ready() const {
+  const bool main_in = main_pending_.selected && main_->data();
+  const bool other_in = !lesson_.steps[index_].compare || (other_pending_.selected && other_->data());
+  return main_in && other_in;
+}
+
+bool LessonPlayer::wait_ready(std::chrono::milliseconds timeout) {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    poll();
+    if (ready()) return true;
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+// The step's selection: the block and warp, then the instruction of the named line (its
+// costliest, first or n-th issue by that warp), or the n-th hazard pair.
+std::string LessonPlayer::apply_select(Session& s, const LessonSelect& sel) {
+  const auto d = s.data();
+  if (!d) return {};
+  if (!d->error.empty() && d->result.launches.empty()) return d->error;
+  SelectionSpec spec;
+  spec.keys["launch"] = sel.launch;
+  spec.keys["block"] = sel.block;
+  spec.keys["warp"] = sel.warp;
+  if (sel.hazard >= 0) spec.keys["hazard"] = sel.hazard;
+  if (std::string err = apply_selection(s, spec); !err.empty()) return err;
+  if (sel.hazard < 0 && (sel.line_number || !sel.line_text.empty())) {
+    const Trace& t = *s.trace();
+    auto [first, last] = analysis::block_events(t, sel.block);
+    std::vector<int64_t> at_line;
+    for (size_t i = first; i < last; ++i) {
+      const Event& e = t.events[i];
+      if (e.warp != sel.warp || e.site >= t.sites.size()) continue;
+      const Site& site = t.sites[e.site];
+      const bool match = sel.line_number ? site.line == sel.line_number : site.text.find(sel.line_text) != std::string::npos;
+      if (match) at_line.push_back(int64_t(i));
+    }
+    const std::string line = sel.line_number ? "line " + std::to_string(sel.line_number) : "'" + sel.line_text + "'";
+    if (at_line.empty())
+      return "no instruction of warp " + std::to_string(sel.warp) + " in block " + std::to_string(sel.block) +
+             " at a line " + (sel.line_number ? "numbered " + std::to_string(sel.line_number) : "containing " + line);
+    int64_t pick = at_line.front();
+    if (sel.occurrence == LessonSelect::Occurrence::Index) {
+      if (sel.index >= at_line.size())
+        return "warp " + std::to_string(sel.warp) + " issues " + line + " " + std::to_string(at_line.size()) +
+               " times: occurrence " + std::to_string(sel.index) + " does not exist (0 to " +
+               std::to_string(at_line.size() - 1) + ")";
+      pick = at_line[sel.index];
+    } else if (sel.occurrence == LessonSelect::Occurrence::Worst) {
+      uint64_t worst = 0;
+      for (int64_t i : at_line) {
+        const uint64_t c = analysis::excess_cost(analysis::metrics_of(t, t.events[size_t(i)]));
+        if (c > worst) worst = c, pick = i;
+      }
+    }
+    s.select_event(pick);
+  }
+  if (sel.lane >= 0) s.sel.lane = sel.lane;
+  ++s.sel_version;
+  return {};
+}
+
+void LessonPlayer::prefetch_around(size_t k) {
+  std::vector<RunRequest> want;
+  auto add = [&](size_t i) {
+    if (i >= lesson_.steps.size()) return;
+    want.push_back(lesson_request(lesson_.steps[i].launch));
+    if (lesson_.steps[i].compare) want.push_back(lesson_request(lesson_.steps[i].compare->launch));
+  };
+  add(k + 1);
+  add(k + 2);
+  if (k > 0) add(k - 1);
+  add(k + 3);
+  std::lock_guard lock(mu_);
+  // Keep the runs of the steps near this one; forget the rest (each holds a run's traces).
+  std::map<std::string, bool> near;
+  for (size_t i = k > 3 ? k - 3 : 0; i < std::min(lesson_.steps.size(), k + 5); ++i) {
+    near[run_key(lesson_request(lesson_.steps[i].launch))] = true;
+    if (lesson_.steps[i].compare) near[run_key(lesson_request(lesson_.steps[i].compare->launch))] = true;
+  }
+  for (auto it = cache_.begin(); it != cache_.end();)
+    it = (cache_.size() > 2 * kCacheSteps && !near.count(it->first)) ? cache_.erase(it) : std::next(it);
+  wanted_ = std::move(want);
+  cv_.notify_all();
+}
+
+void LessonPlayer::prefetcher(std::stop_token st) {
+  for (;;) {
+    RunRequest r;
+    {
+      std::unique_lock lock(mu_);
+      if (!cv_.wait(lock, st, [&] { return !wanted_.empty(); })) return;
+      r = wanted_.front();
+      wanted_.erase(wanted_.begin());
+      if (cache_.count(run_key(r))) continue;
+    }
+    auto d = Session::compute(r, cancel_);
+    if (st.stop_requested()) return;
+    std::lock_guard lock(mu_);
+    cache_.try_emplace(run_key(r), std::move(d));
+  }
+}
+
+LessonStep LessonPlayer::current_as_step() const {
+  LessonStep out = step();
+  const RunRequest& r = main_->last_request();
+  LessonLaunch& l = out.launch;
+  l = LessonLaunch{};
+  l.kernel = r.kernel;
+  l.backend = r.backend;
+  const RunConfig& c = r.config;
+  l.text.variant = c.variant;
+  if (c.n) l.text.n = std::to_string(c.n);
+  if (c.block.x) l.text.block = std::to_string(c.block.x) + "," + std::to_string(c.block.y) + "," + std::to_string(c.block.z);
+  l.text.dtype = c.dtype;
+  l.text.seed = std::to_string(c.seed);
+  for (const auto& [k, v] : c.params) l.text.params.push_back(k + "=" + std::to_string(v));
+  std::string blocks;
+  for (uint32_t b : c.record.blocks) blocks += (blocks.empty() ? "" : ",") + std::to_string(b);
+  l.text.blocks = blocks;
+  const Selection& sel = main_->sel;
+  LessonSelect& s = out.select;
+  s = LessonSelect{};
+  s.launch = sel.launch;
+  s.block = sel.block;
+  s.warp = sel.warp;
+  s.lane = sel.lane;
+  if (const Trace* t = main_->trace(); t && sel.event >= 0 && size_t(sel.event) < t->events.size()) {
+    const Event& e = t->events[size_t(sel.event)];
+    if (e.site < t->sites.size()) {
+      s.line_number = t->sites[e.site].line;
+      s.occurrence = LessonSelect::Occurrence::Index;
+      auto [first, last] = analysis::block_events(*t, sel.block);
+      for (size_t i = first; i < size_t(sel.event) && i < last; ++i)
+        if (t->events[i].warp == e.warp && t->events[i].site < t->sites.size() &&
+            t->sites[t->events[i].site].line == s.line_number)
+          ++s.index;
+    }
+  }
+  out.title = step().title + " (as shown)";
+  return out;
+}
+
+void LessonPlayer::replace_lesson(Lesson lesson, size_t k) {
+  lesson_ = std::move(lesson);
+  index_ = std::min(k, lesson_.steps.empty() ? size_t(0) : lesson_.steps.size() - 1);
+  prefetch_around(index_);
+}
+
+}  // namespace ws::app
