@@ -284,7 +284,7 @@ void Worker::form_converged(uint32_t w, uint32_t pass) {
   // whatever it is: settle_converged moves the lanes on to it as retire_head would). The
   // reference lane's entries first (cheapest, and mostly what decides): those issuable at once.
   uint32_t end = 0;
-  while (end + 1u < ref.size && ref.queue[end].type <= ReqType::Fence) ++end;
+  while (end + 1u < ref.size && can_issue(ref.queue[end].type)) ++end;
   // Worth the lanes' checks below (about 50 instructions a lane) only for a few entries: each
   // saves about 25 a lane (a block's first loads, one or two, are not worth it).
   if (end < kMinConverged) return;
@@ -372,7 +372,7 @@ void Worker::settle_converged(uint32_t w) {
     l.head = c.next;
     l.size = uint8_t(l.size - c.next);
     const Request& h = l.req();
-    if (h.type <= ReqType::Fence) [[likely]] {
+    if (can_issue(h.type)) [[likely]] {
       join_group(g, 1u << i, h);  // (the lane is Ready, its bit in ready_[w] set)
     } else {
       refresh(l);
@@ -1195,7 +1195,7 @@ inline void Worker::retire_head(Lane& l, int i, uint32_t& ready, IssueGroup& gro
   }
   l.head = uint8_t((l.head + 1) % Lane::kQueue);
   const Request& h = l.req();
-  if (h.type <= ReqType::Fence) [[likely]] {  // an access, a warp op or a fence: ready again
+  if (can_issue(h.type)) [[likely]] {  // ready again
     l.state = LaneState::Ready;
     ready |= 1u << i;
     join_group(group, 1u << i, h);

@@ -11,8 +11,6 @@
 
 namespace ws::emu {
 
-inline uint64_t Request::order() const { return issue_order(site_location(loc)) | uint64_t(sub); }
-
 inline Request& Worker::push(const void* loc, ReqType type, SubOp sub, uint32_t alloc_field) {
   Lane& l = *current_;
   t_barrier_repeat.room = 0;  // the lane's newest entry is no longer the barrier it pointed at
@@ -73,7 +71,7 @@ inline void Worker::posted_access(Request& r, bool must_stop) {
 // it is kept small enough to inline; the rare failure case is out of line.
 inline void Worker::refresh(Lane& l) {
   const Request& h = l.req();
-  if (h.type <= ReqType::Fence) {  // Access, WarpOp, Fence: the lane can issue
+  if (can_issue(h.type)) {  // the lane can issue
     set_ready(l, h);
     return;
   }
