@@ -33,6 +33,29 @@ std::string site_text(uint32_t site) {
   return s.file + ":" + std::to_string(s.line);
 }
 
+// The issue rule's view of a warp's lanes L[0, 32) (issue_policy.h: choose_issue_group): `entry`
+// gives the request of a lane that the rule weighs.
+template <class Entry>
+struct LaneHeads {
+  const Lane* L;
+  Entry entry;
+  const IssueHistory& history;
+  uint32_t base;  // L[0]'s index in the block
+  const Request& at(int i) const { return entry(L[i]); }
+  const void* site(int i) const { return at(i).loc; }
+  SubOp sub(int i) const { return at(i).sub; }
+  uint64_t key(int i) const { return at(i).order(); }
+  ReqType type(int i) const { return at(i).type; }
+  uint64_t instruction(int i) const { return at(i).group_tail(); }
+  uint32_t member_mask(int i) const { return at(i).member_mask(); }
+  LaneState state(int i) const { return L[i].state; }
+  uint32_t round(int i) const { return history.round(base + uint32_t(i)); }
+  uint64_t last_key(int i) const { return history.last_key(base + uint32_t(i)); }
+};
+struct OldestEntry {  // a lane's oldest queued operation
+  const Request& operator()(const Lane& l) const { return l.req(); }
+};
+
 }  // namespace
 
 std::string format_ranges(const std::vector<uint32_t>& v) {
@@ -100,11 +123,7 @@ Worker::Worker(LaunchState& launch) : launch_(launch), lanes_(uint32_t(launch.op
   warp_steps_.resize(warps_);
   ready_.assign(warps_, 0);
   groups_.assign(warps_, IssueGroup{});
-  divergent_.assign(warps_, 0);
-  rounds_.assign(threads_, 0);
-  last_key_.assign(threads_, 0);
-  warp_last_key_.assign(warps_, 0);
-  warp_last_mask_.assign(warps_, 0);
+  history_.resize(threads_);
   operands_.assign(threads_, Operands{});
   results_.assign(threads_, 0);
   eager_ = launch.opt.eager_shuffles;
@@ -278,7 +297,7 @@ void Worker::run_pass() {
 // After a pass that ran lanes of warp `w`: whether its next instructions can be issued
 // converged (see Converged in worker.h), and how many.
 void Worker::form_converged(uint32_t w, uint32_t pass) {
-  if (!converged_on_ || failed_ || divergent_[w] || warp_pass_[w] != pass) return;
+  if (!converged_on_ || failed_ || history_.divergent(w) || warp_pass_[w] != pass) return;
   const Lane& ref = *warp_ref_[w];
   // Entries [0, end) are issued converged, and every lane keeps at least one more (entry `end`,
   // whatever it is: settle_converged moves the lanes on to it as retire_head would). The
@@ -329,7 +348,7 @@ bool Worker::issue_converged(uint32_t w) {
   const Request lr = L[std::countr_zero(mask)].queue[k];
   const SiteRegistry::Key site = site_of(lr);
   Event e = issued_event(w, mask, site);
-  remember_issue(w, mask, site.order | uint64_t(lr.sub));
+  history_.remember_issue(w, mask, site.order | uint64_t(lr.sub));  // (convergent, no lane left behind)
   switch (lr.type) {
     case ReqType::Access: {
       uint64_t offsets[kWarpSize];
@@ -446,7 +465,7 @@ void Worker::place_in_group(IssueGroup& g, uint32_t bit, const Request& h) {
     return;
   }
   const uint64_t key = h.order();
-  const bool back = key <= last_key_of(lane_of(h));
+  const bool back = key <= history_.last_key(lane_of(h));
   // A lane that jumps back (goes round a loop) while the group's lanes do not may have to wait
   // for them (a `continue` before the others' last operation), and so may the group's lanes if
   // they jumped back: the scan decides. (Whichever of them became ready first: the order lanes
@@ -461,41 +480,6 @@ void Worker::place_in_group(IssueGroup& g, uint32_t bit, const Request& h) {
          h.type == ReqType::WarpOp ? h.member_mask() : 0, g.exact, false, back};
   else if (key == g.key)
     g.exact = false;  // the same key, something else (another allocation at the site)
-}
-
-// After warp `w` issued lanes `mask` at `key`: the warp becomes (or stays) divergent when ready
-// lanes were left behind, and then each issued lane's round is counted (all of them take the
-// highest: they go on together); it is convergent again when an issue takes every ready lane.
-// (issue_one then keeps `key` as the issued lanes' last key: remember_issue.)
-void Worker::note_issue(uint32_t w, uint32_t mask, bool lanes_left, uint64_t key) {
-  const uint32_t base = w * kWarpSize;
-  if (!lanes_left || !divergent_[w]) {
-    std::fill_n(&rounds_[base], lanes_in(w), 0u);
-    divergent_[w] = lanes_left;
-    if (!lanes_left) return;
-  }
-  uint32_t round = 0;
-  for (uint32_t m = mask; m; m &= m - 1) round = std::max(round, lane_round(base + uint32_t(std::countr_zero(m)), key));
-  for (uint32_t m = mask; m; m &= m - 1) rounds_[base + uint32_t(std::countr_zero(m))] = round;
-}
-
-// Whether the lanes at site `loc_a` (key a, round round_a) issue before those at `loc_b`: in source
-// order, except that lanes a round behind go first while they wait inside the loop the others are
-// going round.
-bool Worker::issues_before(uint64_t a, uint32_t round_a, const void* loc_a, uint64_t b, uint32_t round_b,
-                           const void* loc_b) {
-  if (round_a < round_b && inside_loop_around(loc_a, a, loc_b)) return true;
-  if (round_b < round_a && inside_loop_around(loc_b, b, loc_a)) return false;
-  return a < b;
-}
-
-// Whether site `loc` (at `key`) lies inside the innermost loop around site `around`, in one file.
-bool Worker::inside_loop_around(const void* loc, uint64_t key, const void* around) {
-  auto [it, added] = site_loops_.try_emplace(around);
-  if (added) it->second = site_loop(around);
-  const SiteLoop& l = it->second;
-  return l.found && key >= l.begin && key <= l.end &&
-         std::strcmp(site_location(loc).file_name(), site_location(around).file_name()) == 0;
 }
 
 // An access that is the lane's only queued operation: the scheduler sees it now.
@@ -547,11 +531,7 @@ bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
     for (uint32_t i = std::min(threads_, base + kWarpSize); i-- > base;) schedule(lanes_[i]);
   std::fill(ready_.begin(), ready_.end(), 0u);
   std::fill(groups_.begin(), groups_.end(), IssueGroup{});
-  std::fill(divergent_.begin(), divergent_.end(), uint8_t(0));
-  std::fill(rounds_.begin(), rounds_.end(), 0u);
-  std::fill(last_key_.begin(), last_key_.end(), uint64_t(0));
-  std::fill(warp_last_key_.begin(), warp_last_key_.end(), uint64_t(0));
-  std::fill(warp_last_mask_.begin(), warp_last_mask_.end(), 0u);
+  history_.reset();
   exited_ = releases_ = at_barrier_ = at_barrier_key_ = 0;
   barrier_key_ = nullptr;
   // A block that finished released every lane it filed; one that failed may have left some.
@@ -621,8 +601,7 @@ bool Worker::issue_one(uint32_t w) {
   Event e = issued_event(w, mask, site);
   // The issued lanes leave the ready set; each goes on to its next queued operation (and is
   // ready again if that can issue) or, with nothing queued, resumes at run_queue below.
-  if (const bool left = ready_[w] & ~mask; left || divergent_[w]) note_issue(w, mask, left, key);
-  remember_issue(w, mask, key);
+  history_.issued(w, mask, (ready_[w] & ~mask) != 0, key);
   ready_[w] &= ~mask;
   forget_group(w);
   uint32_t ready = ready_[w];
@@ -677,45 +656,19 @@ bool Worker::issue_one(uint32_t w) {
 }
 
 // The warp's next instruction from its ready lanes (the lanes L[i] for the bits of `ready`), the
-// slow way: the lanes at the smallest key that do the same thing as the lowest of them, i.e. the
-// same site and, for an access, the same allocation (an access's tail word holds the
-// allocation, width and kind, which are one per site and allocation). Exact unless some lane at
-// that key does something else. The lanes are taken site by site (a site and sub-operation is
-// one key), so that a key is computed once per site, not per lane.
+// slow way: the issue rule's answer (issue_policy.h), and what the cache keeps beside it.
 Worker::IssueGroup Worker::scan_group(uint32_t w, uint32_t ready) {
   const uint32_t base = w * kWarpSize;
   const Lane* L = &lanes_[base];
-  uint64_t best = UINT64_MAX;
-  uint32_t at_best = 0, best_round = 0;  // the lanes at the best site, their round
-  bool tie = false;  // another site that is neither before nor after it (same key, round, file)
-  for (uint32_t left = ready; left;) {
-    const int first = std::countr_zero(left);
-    const Request& r = L[first].req();
-    uint32_t same = 0;
-    for (uint32_t m = left; m; m &= m - 1) {
-      const Request& q = L[std::countr_zero(m)].req();
-      if (q.loc == r.loc && q.sub == r.sub) same |= m & -m;
-    }
-    left &= ~same;
-    const uint64_t k = r.order();
-    const uint32_t round = lane_round(base + uint32_t(first), k);  // (rounds_ are 0 unless divergent)
-    if (!at_best) {
-      best = k, at_best = same, best_round = round;
-      continue;
-    }
-    const void* best_loc = L[std::countr_zero(at_best)].req().loc;
-    if (issues_before(k, round, r.loc, best, best_round, best_loc)) best = k, at_best = same, best_round = round, tie = false;
-    else if (!issues_before(best, best_round, best_loc, k, round, r.loc)) tie = true;
-  }
-  const Request& lead = L[std::countr_zero(at_best)].req();
-  IssueGroup g{best, lead.loc, 0, at_best, 0, !tie, divergent_[w] != 0,
-               best <= last_key_of(base + uint32_t(std::countr_zero(at_best)))};
+  const IssueChoice c = choose_issue_group(ready, LaneHeads{L, OldestEntry{}, history_, base}, loops_);
+  const int first = std::countr_zero(c.mask);  // (the lowest lane of the chosen site, kept by rule 6)
+  const Request& lead = L[first].req();
+  IssueGroup g{c.key, lead.loc, 0, c.mask, 0, c.exact, history_.divergent(w),
+               c.key <= history_.last_key(base + uint32_t(first))};
   if (lead.type == ReqType::Access) {
     g.tail = lead.group_tail();
-    for (uint32_t m = at_best; m; m &= m - 1)
-      if (L[std::countr_zero(m)].req().group_tail() != g.tail) g.mask &= ~(m & -m), g.exact = false;
   } else if (lead.type == ReqType::WarpOp) {
-    for (uint32_t m = at_best; m; m &= m - 1) g.named |= L[std::countr_zero(m)].req().member_mask();
+    for (uint32_t m = c.mask; m; m &= m - 1) g.named |= L[std::countr_zero(m)].req().member_mask();
   }
   return g;
 }
@@ -797,20 +750,8 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L, uint64_t* result) {
 
 // (Called only for a warp with lanes in WaitWarp: issue_one asks warp_waiting_ first.)
 uint32_t Worker::complete_warp_sync_group(Lane* L, int count) const {
-  for (int i = 0; i < count; ++i) {
-    if (L[i].state != LaneState::WaitWarp) continue;
-    const Request& first = L[i].req();
-    uint32_t group = 0, named = 0;
-    for (int j = 0; j < count; ++j) {
-      const Request& r = L[j].req();
-      const bool here = (L[j].state == LaneState::WaitWarp || L[j].state == LaneState::Ready) &&
-                        r.type == ReqType::WarpOp && r.loc == first.loc;
-      if (here) group |= 1u << j, named |= r.member_mask();
-    }
-    if ((named & ~group) == 0) return group;
-    return 0;  // the lowest waiting group is still incomplete
-  }
-  return 0;
+  const uint32_t base = uint32_t(L - lanes_.data());
+  return ws::emu::complete_warp_sync_group(count, LaneHeads{L, OldestEntry{}, history_, base});
 }
 
 bool Worker::wait_or_fail_warp_sync(uint32_t w, uint32_t mask, Lane* L, int count) {
@@ -999,19 +940,11 @@ bool Worker::release_barrier() {
   if (at_barrier_ == 0) barrier_key_ = nullptr;
   // The release is the last issue of every lane that waits (no lane of the block is ready): the
   // warps have met again, so loop rounds start afresh, and a lane that sat out a loop's last
-  // iteration does not look a round behind the others when they go on (the loop rule in
-  // scan_group). (The lanes that keep waiting get the release's key too: it is read only for
-  // lanes that become ready, and they will by a later release, which sets it again.)
+  // iteration does not look a round behind the others when they go on (IssueHistory::release).
   if (!leaving.empty()) {
     const uint64_t key = (*leaving.begin())->req().order();
     for (uint32_t w = 0; w < warps_; ++w) {
-      const uint32_t count = lanes_in(w);
-      warp_last_mask_[w] = count == kWarpSize ? ~0u : (1u << count) - 1;  // (the warp's lanes only)
-      warp_last_key_[w] = key;
-      if (divergent_[w]) {
-        std::fill_n(&rounds_[w * kWarpSize], count, 0u);
-        divergent_[w] = 0;
-      }
+      history_.release(w, key);
       groups_[w] = IssueGroup{};
     }
   }

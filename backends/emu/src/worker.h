@@ -61,6 +61,7 @@
 #include "lane.h"
 #include "request.h"
 #include "ws/detail/emu_hooks.h"
+#include "issue_policy.h"
 #include "site_loop.h"
 #include "site_registry.h"
 #include "ws/emu/launch.h"
@@ -255,7 +256,7 @@ class Worker {
     uint32_t mask = 0;
     uint32_t named = 0;  // a warp-synchronous call: the lanes its lanes' member masks name
     bool exact = true;
-    // divergent_[w] when the group was made (scan_group, forget_group): place_in_group, which
+    // The warp was divergent when the group was made (scan_group, forget_group): place_in_group, which
     // does not know the warp, reads it here. In a divergent warp a lane that becomes ready
     // elsewhere leaves the choice to a new scan (it may be a loop round behind).
     bool divergent = false;
@@ -270,50 +271,20 @@ class Worker {
   std::vector<IssueGroup> groups_;
   IssueGroup scan_group(uint32_t w, uint32_t ready);
 
-  // Reconvergence inside loops. Source order alone would let the lanes of an if/else's `if` side
-  // go round the loop again (their next operation is at a smaller line) while the `else` lanes
-  // wait, so the `if` side would run every iteration first; a GPU reconverges at the end of each
-  // iteration. So while a warp is divergent (its last issue left ready lanes behind), each lane
-  // counts its rounds: the times it issued an operation at or before its previous one (a jump
-  // back). Lanes a round behind issue first if they wait inside the loop that the others went
-  // round (the innermost loop, in the source, around the others' next operation: read by
-  // loops/loop_spans); lanes that left that loop still wait for the rest, as before.
-  std::vector<uint8_t> divergent_;  // per warp
-  std::vector<uint32_t> rounds_;    // per lane, while its warp is divergent (else 0)
-  // The key of each lane's last issued operation: the warp's last issue (key and lanes) is kept
-  // per warp, and written out to last_key_ only for the lanes the next issue leaves out, so that
-  // a convergent warp pays nothing per lane for it.
-  std::vector<uint64_t> last_key_;
-  std::vector<uint64_t> warp_last_key_;
-  std::vector<uint32_t> warp_last_mask_;
-  uint64_t last_key_of(uint32_t linear) const {
-    const uint32_t w = linear / kWarpSize;
-    return (warp_last_mask_[w] >> (linear % kWarpSize) & 1) ? warp_last_key_[w] : last_key_[linear];
-  }
-  void remember_issue(uint32_t w, uint32_t mask, uint64_t key) {
-    for (uint32_t m = warp_last_mask_[w] & ~mask; m; m &= m - 1)
-      last_key_[w * kWarpSize + uint32_t(std::countr_zero(m))] = warp_last_key_[w];
-    warp_last_mask_[w] = mask;
-    warp_last_key_[w] = key;
-  }
+  // What the issue rule remembers (loop rounds, last keys: issue_policy.h), and the loops it asks
+  // about, each looked up once.
+  IssueHistory history_;
+  SiteLoops loops_;
   // The lane whose queue holds `r` (one of lanes_), by address: join_group passes no more.
   uint32_t lane_of(const Request& r) const {
     return uint32_t((reinterpret_cast<const char*>(&r) - reinterpret_cast<const char*>(lanes_.data())) /
                     ptrdiff_t(sizeof(Lane)));
   }
-  uint32_t lane_round(uint32_t linear, uint64_t key) const {
-    return rounds_[linear] + (key <= last_key_of(linear) ? 1 : 0);  // (+1: it is about to jump back)
-  }
-  void note_issue(uint32_t w, uint32_t mask, bool lanes_left, uint64_t key);
-  bool issues_before(uint64_t a, uint32_t round_a, const void* loc_a, uint64_t b, uint32_t round_b,
-                     const void* loc_b);
-  bool inside_loop_around(const void* loc, uint64_t key, const void* around);
-  std::unordered_map<const void*, SiteLoop> site_loops_;  // site_loop's answers, by site key
   // After lanes left the ready set: the next instruction of the lanes left, if any (a lane that
   // becomes ready later joins it, or replaces it with a smaller key). In a divergent warp it is
   // left to the next issue's scan: the lanes that become ready meanwhile rarely join it.
   void forget_group(uint32_t w) {
-    if (divergent_[w]) groups_[w] = IssueGroup{0, nullptr, 0, 0, 0, false, true};
+    if (history_.divergent(w)) groups_[w] = IssueGroup{0, nullptr, 0, 0, 0, false, true};
     else if (!ready_[w]) groups_[w] = IssueGroup{};
     else groups_[w] = scan_group(w, ready_[w]);
   }
