@@ -33,29 +33,6 @@ std::string site_text(uint32_t site) {
   return s.file + ":" + std::to_string(s.line);
 }
 
-// The issue rule's view of a warp's lanes L[0, 32) (issue_policy.h: choose_issue_group): `entry`
-// gives the request of a lane that the rule weighs.
-template <class Entry>
-struct LaneHeads {
-  const Lane* L;
-  Entry entry;
-  const IssueHistory& history;
-  uint32_t base;  // L[0]'s index in the block
-  const Request& at(int i) const { return entry(L[i]); }
-  const void* site(int i) const { return at(i).loc; }
-  SubOp sub(int i) const { return at(i).sub; }
-  uint64_t key(int i) const { return at(i).order(); }
-  ReqType type(int i) const { return at(i).type; }
-  uint64_t instruction(int i) const { return at(i).group_tail(); }
-  uint32_t member_mask(int i) const { return at(i).member_mask(); }
-  LaneState state(int i) const { return L[i].state; }
-  uint32_t round(int i) const { return history.round(base + uint32_t(i)); }
-  uint64_t last_key(int i) const { return history.last_key(base + uint32_t(i)); }
-};
-struct OldestEntry {  // a lane's oldest queued operation
-  const Request& operator()(const Lane& l) const { return l.req(); }
-};
-
 }  // namespace
 
 std::string format_ranges(const std::vector<uint32_t>& v) {
@@ -456,32 +433,6 @@ void Worker::exit_lane() {
 
 void Worker::file_for_release_cold(Lane& l) { file_for_release(l); }
 
-// join_group's other case: the lane does something else than the warp's next instruction, at a
-// smaller key (it becomes the next instruction), the same key (the group is inexact) or a larger
-// one (it waits). In a divergent warp the next scan decides (the lane may be a loop round behind).
-void Worker::place_in_group(IssueGroup& g, uint32_t bit, const Request& h) {
-  if (g.divergent) {
-    g.exact = false;
-    return;
-  }
-  const uint64_t key = h.order();
-  const bool back = key <= history_.last_key(lane_of(h));
-  // A lane that jumps back (goes round a loop) while the group's lanes do not may have to wait
-  // for them (a `continue` before the others' last operation), and so may the group's lanes if
-  // they jumped back: the scan decides. (Whichever of them became ready first: the order lanes
-  // become ready in must not matter.)
-  if (g.mask && (back || g.back)) {
-    g.exact = false;
-    return;
-  }
-  if (key < g.key)  // the smallest key so far: a group of its own (inexact if the last one was:
-                    // a lane left to the scan may come first)
-    g = {key, h.loc, h.type == ReqType::Access ? h.group_tail() : 0, bit,
-         h.type == ReqType::WarpOp ? h.member_mask() : 0, g.exact, false, back};
-  else if (key == g.key)
-    g.exact = false;  // the same key, something else (another allocation at the site)
-}
-
 // An access that is the lane's only queued operation: the scheduler sees it now.
 void Worker::first_posted_access(Lane& l, Request& r, bool must_stop) {
   set_ready(l, r);
@@ -585,7 +536,8 @@ bool Worker::issue_one(uint32_t w) {
     uint32_t named = 0;  // a warp-synchronous call: the lanes named by its lanes' masks
     IssueGroup& g = groups_[w];
     if (g.converged) return issue_converged(w);
-    if (!g.exact) g = scan_group(w, ready);  // (otherwise kept by join_group as the lanes became ready)
+    if (!g.exact) g = scan_group(w, ready);
+    else check_cached_group(w, ready, g);  // (kept by join_group as the lanes became ready)
     mask = g.mask;
     named = g.named;
     const Request& first = L[std::countr_zero(mask)].req();
@@ -653,24 +605,6 @@ bool Worker::issue_one(uint32_t w) {
     form_converged(w, pass);
   }
   return true;
-}
-
-// The warp's next instruction from its ready lanes (the lanes L[i] for the bits of `ready`), the
-// slow way: the issue rule's answer (issue_policy.h), and what the cache keeps beside it.
-Worker::IssueGroup Worker::scan_group(uint32_t w, uint32_t ready) {
-  const uint32_t base = w * kWarpSize;
-  const Lane* L = &lanes_[base];
-  const IssueChoice c = choose_issue_group(ready, LaneHeads{L, OldestEntry{}, history_, base}, loops_);
-  const int first = std::countr_zero(c.mask);  // (the lowest lane of the chosen site, kept by rule 6)
-  const Request& lead = L[first].req();
-  IssueGroup g{c.key, lead.loc, 0, c.mask, 0, c.exact, history_.divergent(w),
-               c.key <= history_.last_key(base + uint32_t(first))};
-  if (lead.type == ReqType::Access) {
-    g.tail = lead.group_tail();
-  } else if (lead.type == ReqType::WarpOp) {
-    for (uint32_t m = c.mask; m; m &= m - 1) g.named |= L[std::countr_zero(m)].req().member_mask();
-  }
-  return g;
 }
 
 // Every lane of `mask` gets its result. One loop per kind of operation, so that the loop over

@@ -99,6 +99,8 @@ struct LaunchState {
   static constexpr uint64_t kDynamicBase = 64 * 1024;  // dynamic shared window, 128-aligned
 };
 
+struct IssueGroup;  // issue_groups.h
+
 class Worker;
 // The worker whose fibers run on this thread (set while it runs a block). Inline, so that the
 // kernel API's calls (hooks.cpp) read it without a call.
@@ -177,7 +179,6 @@ class Worker {
   void posted_access(Request& r, bool must_stop);
   [[gnu::noinline]] void first_posted_access(Lane& l, Request& r, bool must_stop);
   void set_ready(Lane& l, const Request& h);
-  struct IssueGroup;
   void join_group(IssueGroup& g, uint32_t bit, const Request& h);
   [[gnu::noinline]] void place_in_group(IssueGroup& g, uint32_t bit, const Request& h);
   struct ShuffleArgs {
@@ -243,33 +244,11 @@ class Worker {
   }
   // Which lanes of each warp can issue (state Ready): the scheduler skips a warp with none.
   std::vector<uint32_t> ready_;
-  // Per warp, the instruction it issues next, kept as its lanes become ready (join_group), so
-  // that a converged warp issues without a scan: the lanes at the smallest key that match the
-  // first of them to arrive. After an issue that leaves ready lanes behind (a divergent warp),
-  // it is theirs, found by a scan of them (scan_group). Exact only while every ready lane at
-  // that key matches (else the lowest lane may do something else, e.g. touch another
-  // allocation); otherwise issue_one scans again.
-  struct IssueGroup {
-    uint64_t key = UINT64_MAX;  // UINT64_MAX: no lane ready
-    const void* loc = nullptr;
-    uint64_t tail = 0;  // an access's tail word (allocation, width, kind); 0 otherwise
-    uint32_t mask = 0;
-    uint32_t named = 0;  // a warp-synchronous call: the lanes its lanes' member masks name
-    bool exact = true;
-    // The warp was divergent when the group was made (scan_group, forget_group): place_in_group, which
-    // does not know the warp, reads it here. In a divergent warp a lane that becomes ready
-    // elsewhere leaves the choice to a new scan (it may be a loop round behind).
-    bool divergent = false;
-    // The group's lanes jumped back (went round a loop): a lane that becomes ready elsewhere
-    // may be a round behind them, so the scan decides (place_in_group).
-    bool back = false;
-    // The warp issues converged (converged_[w] has the entries; settle_converged makes a new
-    // group). A copy of `converged_[w].next < converged_[w].end`, here so that issue_one tells
-    // the two paths apart from the group it reads anyway.
-    bool converged = false;
-  };
+  // Per warp, the instruction it issues next, kept as its lanes become ready (issue_groups.h).
   std::vector<IssueGroup> groups_;
   IssueGroup scan_group(uint32_t w, uint32_t ready);
+  void forget_group(uint32_t w);
+  void check_cached_group(uint32_t w, uint32_t ready, const IssueGroup& g);  // (Debug builds)
 
   // What the issue rule remembers (loop rounds, last keys: issue_policy.h), and the loops it asks
   // about, each looked up once.
@@ -279,14 +258,6 @@ class Worker {
   uint32_t lane_of(const Request& r) const {
     return uint32_t((reinterpret_cast<const char*>(&r) - reinterpret_cast<const char*>(lanes_.data())) /
                     ptrdiff_t(sizeof(Lane)));
-  }
-  // After lanes left the ready set: the next instruction of the lanes left, if any (a lane that
-  // becomes ready later joins it, or replaces it with a smaller key). In a divergent warp it is
-  // left to the next issue's scan: the lanes that become ready meanwhile rarely join it.
-  void forget_group(uint32_t w) {
-    if (history_.divergent(w)) groups_[w] = IssueGroup{0, nullptr, 0, 0, 0, false, true};
-    else if (!ready_[w]) groups_[w] = IssueGroup{};
-    else groups_[w] = scan_group(w, ready_[w]);
   }
   std::vector<std::byte> dynamic_shared_;
   struct DynamicView {

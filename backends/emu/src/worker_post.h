@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "issue_groups.h"
 #include "site_registry.h"
 #include "worker.h"
 
@@ -40,22 +41,6 @@ inline void Worker::set_ready(Lane& l, const Request& h) {
   l.state = LaneState::Ready;
   ready_[w] |= bit;
   join_group(groups_[w], bit, h);
-}
-
-// A lane that became ready with `h` joins its warp's next instruction `g` (the usual case,
-// inline), or starts it, or makes it inexact (place_in_group). `g` may be issue_one's copy.
-// (A lane that joins does not add to g.back: in a convergent warp every ready lane comes from its
-// last issue or from a barrier's release, so lanes at one site all jumped back or none did; in a
-// divergent one every group is left to the scan.)
-inline void Worker::join_group(IssueGroup& g, uint32_t bit, const Request& h) {
-  // The same call (and for an access the same allocation and kind) as the warp's next
-  // instruction: it joins it (one site, one sub-operation: one key).
-  if (h.loc == g.loc && (h.type != ReqType::Access || h.group_tail() == g.tail)) [[likely]] {
-    g.mask |= bit;
-    if (h.type == ReqType::WarpOp) g.named |= h.member_mask();
-    return;
-  }
-  place_in_group(g, bit, h);
 }
 
 // An access the lane just pushed: as posted, knowing what it is. Both calls are the last thing
