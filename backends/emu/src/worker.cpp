@@ -110,6 +110,9 @@ Worker::Worker(LaunchState& launch) : launch_(launch), lanes_(uint32_t(launch.op
   warp_ref_.assign(warps_, nullptr);
   descend_.assign(warps_, 1);
   waiting_shuffles_.assign(warps_, 0);
+#ifndef NDEBUG
+  eager_results_.assign(size_t(threads_) * Lane::kQueue, 0);
+#endif
   warp_waiting_.assign(warps_, 0);
   const Dim3 b = launch.opt.block;
   for (uint32_t i = 0; i < threads_; ++i) {
@@ -466,7 +469,7 @@ bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
   gridDim = dim3(g.x, g.y, g.z);
 
   // Every lane runs to its first operation that waits, each warp's highest lane first (the
-  // order for shuffles down: see eager shuffles in worker.h; the same for every block, so that
+  // order for shuffles down: see eager_shuffles.h; the same for every block, so that
   // the run does not depend on which worker ran the blocks before).
   std::fill(descend_.begin(), descend_.end(), uint8_t(1));
   std::fill(waiting_shuffles_.begin(), waiting_shuffles_.end(), 0u);
@@ -636,6 +639,7 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L, uint64_t* result) {
     }
     default: break;
   }
+  check_eager_shuffles(mask, L, OldestEntry{});
   // A shuffle. Lanes that took their result at once (eager shuffles) need none: when all did,
   // there is nothing to compute (known at once when no lane of the warp waits at a shuffle).
   uint32_t& waiting = waiting_shuffles_[uint32_t(L - lanes_.data()) / kWarpSize];
@@ -1106,6 +1110,7 @@ uint64_t Worker::post_warp_op_rest(Lane& l, Request& r, bool eager_tried) {
     const ShuffleArgs args{r.warp.value, r.member_mask(), r.warp.arg, r.warp.width, op};
     if (!eager_tried && is_shuffle(op) && eager_ && try_eager_shuffle(l, args, eager)) {
       r.warp.eager = true;
+      note_eager_result(l, eager);
       return eager;
     }
   }

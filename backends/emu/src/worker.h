@@ -293,41 +293,25 @@ class Worker {
     queue_[queue_size_++] = &l;
   }
 
-  // Eager shuffles. A lane that meets a shuffle normally stops until its warp issues it: its
-  // result is another lane's value. But two lanes of a warp that began one run pass with empty
-  // queues (every lane the scheduler resumes has one) and have queued the same operations since
-  // (same sites, allocations, kinds, barriers, member masks) are issued in the same warp
-  // instructions, each of those operations together: the issue groups are made of the lanes at
-  // one site. So when the
-  // lane a shuffle reads has already run, in this pass, to the same shuffle through the same
-  // operations, its value there is the value the issue will give: the lane takes it and runs on
-  // (try_eager_shuffle), and the shuffle is still issued and recorded as one warp instruction.
-  // "The same operations" is checked against one reference lane per warp (the first of the
-  // warp to run in the pass), so that each lane compares each of its entries once (Lane::agree),
-  // and only when a shuffle of its reads another lane. A source lane that does not run in this
-  // pass (it waits, with operations queued) will not change its queue before the warp issues:
-  // when the reading lane's operations in this pass are the same as the source lane's next ones,
-  // the shuffle is issued together with the source lane's matching one, and the lane takes that
-  // value too (compared entry by entry: lanes that stopped at a load and run again later, while
-  // the others wait at the shuffles after it; not when the source lane waits for lanes its mask
-  // names and the reading lane's mask leaves it out: the others may issue without it). A shuffle
-  // down reads higher lanes, so a warp's lanes run highest first; a lane that finds its source
-  // lane still to run turns the warp's order for its next pass. (After an atomic or a store the
-  // lanes run lowest first: they perform an atomic, or a store wider than 8 bytes, as they
-  // resume, and lane order is the order a GPU's lanes take for it.)
+  // Eager shuffles (eager_shuffles.h): a lane takes a shuffle's result without waiting for its
+  // warp's issue when the issue can give no other.
   bool eager_ = true;     // LaunchOptions::eager_shuffles
   uint32_t pass_ = 1;     // the run pass being scheduled (Lane::pass)
   std::vector<uint32_t> warp_pass_;  // per warp: the pass whose reference lane warp_ref_ names
   std::vector<Lane*> warp_ref_;
-  void make_reference(uint32_t w, Lane& l) {
-    warp_pass_[w] = pass_;
-    warp_ref_[w] = &l;
-    l.agree = Lane::kAgreeAll;
-  }
+  void make_reference(uint32_t w, Lane& l);
   std::vector<uint8_t> descend_;     // per warp: its lanes run highest first in its next pass
   // Per warp, its lanes' queued shuffles that did not take their result at once: while there are
   // none, an issued shuffle has nothing to compute (issue_warp_op).
   std::vector<uint32_t> waiting_shuffles_;
+  // Debug builds: the result each queued shuffle took at once, per lane and queue entry, checked
+  // when the warp issues it (check_eager_shuffles).
+  void note_eager_result(const Lane& l, uint64_t result);
+  template <class Entry>
+  void check_eager_shuffles(uint32_t mask, const Lane* L, Entry entry) const;
+#ifndef NDEBUG
+  std::vector<uint64_t> eager_results_;
+#endif
   // Converged issue. A warp instruction normally moves each issued lane on to its next queued
   // operation (retire_head: its queue, its ready bit, the warp's next group), about 25
   // instructions per lane. But when every live lane of a warp ran in the same pass (a block's
