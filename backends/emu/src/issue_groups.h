@@ -66,6 +66,10 @@ struct LaneHeads {
 struct OldestEntry {  // a lane's oldest queued operation
   const Request& operator()(const Lane& l) const { return l.req(); }
 };
+struct QueueEntry {  // a lane's queue entry k (a converged warp's lanes: their heads are at 0)
+  uint32_t k;
+  const Request& operator()(const Lane& l) const { return l.queue[k]; }
+};
 
 // A lane that became ready with `h` joins its warp's next instruction `g` (the usual case,
 // inline), or starts it, or makes it inexact (place_in_group). `g` may be issue_one's copy.

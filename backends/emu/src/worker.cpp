@@ -9,8 +9,9 @@
 #include <sstream>
 #include <utility>
 
-#include "ws/analysis/instruction.h"
 #include "site_registry.h"
+#include "converged_issue.h"
+#include "issue_effects.h"
 #include "worker_post.h"
 
 namespace ws::emu {
@@ -239,152 +240,6 @@ void Worker::run_pass() {
   } while (lane);
   queue_size_ = 0;
   next_pass();
-}
-
-// The event of warp w's instruction `lr` (site `site`) over the lanes of `mask`: its place in
-// the block's issue order and the warp's steps. (Both issue paths: issue_one, issue_converged.)
-[[gnu::always_inline]] inline Event Worker::issued_event(uint32_t w, uint32_t mask, SiteRegistry::Key site) {
-  Event e;
-  e.block = block_;
-  e.warp = uint16_t(w);
-  e.site = site.id;
-  e.mask = mask;
-  e.step = warp_steps_[w]++;
-  e.time = clock_++;
-  ++record_->issued;
-  return e;
-}
-
-// An access's event: what it is, its lanes' offsets recorded (a recorded block) and counted.
-[[gnu::always_inline]] inline void Worker::record_access(Event& e, const Request& lr, uint32_t mask,
-                                                          const uint64_t* offsets, uint32_t lanes) {
-  BlockRecord& rec = *record_;
-  rec.lane_accesses += lanes;
-  e.type = EventType::Access;
-  e.kind = lr.kind();
-  e.width = lr.width;
-  e.space = lr.space();
-  e.op = uint8_t(lr.atomic());
-  e.flags = lr.flags();
-  e.alloc = lr.alloc;
-  if (rec.recorded) {
-    e.lane_begin = rec.lanes.size();
-    rec.lanes.insert(rec.lanes.end(), offsets, offsets + lanes);
-  }
-  if (launch_.opt.record.count_every_block) count_access(rec, e.site, lr, mask, {offsets, lanes});
-}
-
-// After a pass that ran lanes of warp `w`: whether its next instructions can be issued
-// converged (see Converged in worker.h), and how many.
-void Worker::form_converged(uint32_t w, uint32_t pass) {
-  if (!converged_on_ || failed_ || history_.divergent(w) || warp_pass_[w] != pass) return;
-  const Lane& ref = *warp_ref_[w];
-  // Entries [0, end) are issued converged, and every lane keeps at least one more (entry `end`,
-  // whatever it is: settle_converged moves the lanes on to it as retire_head would). The
-  // reference lane's entries first (cheapest, and mostly what decides): those issuable at once.
-  uint32_t end = 0;
-  while (end + 1u < ref.size && can_issue(ref.queue[end].type)) ++end;
-  // Worth the lanes' checks below (about 50 instructions a lane) only for a few entries: each
-  // saves about 25 a lane (a block's first loads, one or two, are not worth it).
-  if (end < kMinConverged) return;
-  const uint32_t n = lanes_in(w);
-  Lane* L = &lanes_[w * kWarpSize];
-  uint32_t mask = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    const Lane& l = L[i];
-    if (l.pass != pass) {
-      if (l.state == LaneState::Exited) continue;
-      return;  // a lane with operations queued from before: the warp issues lane by lane
-    }
-    if (l.size < 2) return;
-    mask |= 1u << i;
-    end = std::min<uint32_t>(end, l.size - 1u);
-  }
-  // A warp-synchronous call names only live lanes (else the warp waits for the others, or fails:
-  // wait_or_fail_warp_sync).
-  for (uint32_t k = 0; k < end; ++k)
-    if (ref.queue[k].type == ReqType::WarpOp && (ref.queue[k].member_mask() & ~mask)) {
-      end = k;
-      break;
-    }
-  // The same operations as the reference lane (so the same as each other) up to `end`.
-  for (uint32_t m = mask; m && end; m &= m - 1) {
-    Lane& l = L[std::countr_zero(m)];
-    if (&l != &ref && !agrees(l, ref, end - 1)) end = l.agree;
-  }
-  if (end < kMinConverged) return;
-  converged_[w] = {mask, 0, uint8_t(end)};
-  groups_[w].converged = true;
-}
-
-// Entry `next` of every live lane of warp `w`: issue_one's work for it without retire_head (see
-// Converged): the same event, the same stores performed in lane order, nothing computed for
-// a shuffle (every lane took its result when it queued it: a shuffle that waits is its lane's
-// last entry, and `end` is before every lane's last one).
-bool Worker::issue_converged(uint32_t w) {
-  Converged& c = converged_[w];
-  const uint32_t base = w * kWarpSize, mask = c.mask, k = c.next;
-  Lane* L = &lanes_[base];
-  const Request lr = L[std::countr_zero(mask)].queue[k];
-  const SiteRegistry::Key site = site_of(lr);
-  Event e = issued_event(w, mask, site);
-  history_.remember_issue(w, mask, site.order | uint64_t(lr.sub));  // (convergent, no lane left behind)
-  switch (lr.type) {
-    case ReqType::Access: {
-      uint64_t offsets[kWarpSize];
-      uint32_t lanes = 0;
-      for (uint32_t m = mask; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        const Request& r = L[i].queue[k];
-        offsets[lanes++] = r.access.byte_offset;
-        if (r.access.store_to) perform_posted(r, base + uint32_t(i));
-      }
-      record_access(e, lr, mask, offsets, lanes);
-      break;
-    }
-    case ReqType::WarpOp:
-      e.type = EventType::WarpSync;
-      e.op = uint8_t(lr.warp.op);
-      e.alloc = lr.member_mask();  // Event::aux()
-      break;
-    default:  // a fence (form_converged takes nothing else)
-      e.type = EventType::Fence;
-      e.op = lr.block_scope ? 1 : 0;
-      break;
-  }
-  if (record_->recorded) record_->events.push_back(e);
-  if (++c.next == c.end) settle_converged(w);
-  return true;
-}
-
-// The lanes of a converged warp move on to entry `next` at once, as retire_head would have
-// moved them one entry at a time, in lane order: a lane whose entry there can issue joins the
-// warp's next group (starting from the empty group that forget_group leaves when an issue took
-// every ready lane); one at a barrier, its exit or a failure leaves the ready set (refresh).
-void Worker::settle_converged(uint32_t w) {
-  Converged& c = converged_[w];
-  Lane* L = &lanes_[w * kWarpSize];
-  IssueGroup g{};
-  for (uint32_t m = c.mask; m; m &= m - 1) {
-    const int i = std::countr_zero(m);
-    Lane& l = L[i];
-    l.head = c.next;
-    l.size = uint8_t(l.size - c.next);
-    const Request& h = l.req();
-    if (can_issue(h.type)) [[likely]] {
-      join_group(g, 1u << i, h);  // (the lane is Ready, its bit in ready_[w] set)
-    } else {
-      refresh(l);
-      if (l.state == LaneState::AtBarrier) file_for_release(l);
-    }
-  }
-  groups_[w] = g;
-  c = Converged{};
-}
-
-void Worker::settle_all_converged() {
-  for (uint32_t w = 0; w < warps_; ++w)
-    if (converged_[w].next < converged_[w].end) settle_converged(w);
 }
 
 void Worker::yield_lane() {
@@ -754,76 +609,6 @@ void Worker::report_warp_sync_deadlock() {
   launch_.aborted = true;
 }
 
-// The per-site counters of one warp memory instruction, by the analysis' own rules (the numbers
-// must be those analyze() gives for the same instruction in a full trace). Byte offsets stand for
-// addresses: all lanes of an instruction touch one allocation, and every allocation starts at a
-// multiple of 128 bytes (shared: each array starts at bank 0; global: cudaMalloc's 256), so banks,
-// words, sectors and lines come out the same as from base + offset.
-void Worker::count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask,
-                          std::span<const uint64_t> offsets) {
-  const uint32_t n = uint32_t(offsets.size());
-  const AccessKind kind = r.kind();
-  const MemSpace space = r.space();
-  // The block's row for (site, kind, space): where it was last time, checked, or looked for.
-  uint32_t& slot = counter_slot_[(site * 8 + uint32_t(kind) * 2 + uint32_t(space)) % kCountMemos];
-  SiteCounters* c = nullptr;
-  if (slot < rec.counters.size()) {
-    SiteCounters& s = rec.counters[slot];
-    if (s.site == site && s.kind == kind && s.space == space) c = &s;
-  }
-  if (!c) {
-    for (SiteCounters& s : rec.counters)  // a kernel has a handful of sites
-      if (s.site == site && s.kind == kind && s.space == space) c = &s;
-    if (!c) {
-      SiteCounters s;
-      s.site = site;
-      s.kind = kind;
-      s.space = space;
-      c = &rec.counters.emplace_back(s);
-    }
-    slot = uint32_t(c - rec.counters.data());
-  }
-  c->width = std::max<uint8_t>(c->width, r.width);
-  ++c->instructions;
-  c->lanes += n;
-
-  // Most instructions of a site repeat one lane pattern (a[tid], a[tid + s], a[2 * s * tid]):
-  // lanes at one stride from the first. Their counts depend only on the width, the mask, the
-  // stride and the first offset modulo 128 (every allocation starts at a multiple of 128, and
-  // banks, sectors and lines repeat every 128 bytes), so each site remembers the counts of the
-  // last such pattern it met, and a warp that repeats it skips the rules.
-  const uint64_t stride = n > 1 ? offsets[1] - offsets[0] : 0;
-  uint64_t off_stride = 0;  // non-zero when some lane is not at `stride` from the one before
-  uint32_t k = 2;
-  for (; k + 1 < n; k += 2)
-    off_stride |= ((offsets[k] - offsets[k - 1]) ^ stride) | ((offsets[k + 1] - offsets[k]) ^ stride);
-  if (k < n) off_stride |= (offsets[k] - offsets[k - 1]) ^ stride;
-  const bool linear = off_stride == 0;
-  CountMemo& memo = count_memo_[site % kCountMemos];
-  const uint32_t phase = uint32_t(offsets[0] % 128);
-  uint32_t first, second;  // shared: wavefronts, ideal wavefronts; global: sectors, lines
-  if (linear && memo.site == site && memo.mask == mask && memo.stride == stride && memo.phase == phase &&
-      memo.width == r.width && memo.space == space) {
-    first = memo.first, second = memo.second;
-  } else {
-    if (space == MemSpace::Shared) {
-      const analysis::SharedCounts sc = analysis::shared_wavefront_counts(r.width, mask, offsets);
-      first = sc.wavefronts, second = sc.ideal_wavefronts;
-    } else {
-      const analysis::GlobalCounts gc = analysis::global_access_counts(r.width, offsets);
-      first = gc.sectors, second = gc.lines;
-    }
-    if (linear) memo = {site, mask, stride, phase, r.width, space, first, second};
-  }
-  if (space == MemSpace::Shared) {
-    c->wavefronts += first;
-    c->ideal_wavefronts += second;
-  } else {
-    c->sectors += first;
-    c->lines += second;
-  }
-}
-
 // Whether every thread waits at one barrier, checked the slow way (two records of one
 // file:line:column, from two instantiations of a template, are the same barrier). Also counts
 // the lanes at the first lane's barrier afresh, so that the next release can take the fast way.
@@ -1001,58 +786,6 @@ void Worker::meet_failure(Lane& l) {
   launch_.aborted = true;
 }
 
-// Global memory is shared with the other worker threads (blocks run in parallel): the scheduler
-// reads and writes its aligned words with relaxed atomics (plain moves on x86), so that a racy
-// kernel is not undefined behaviour in the emulator itself.
-static bool is_shared_word(const Request& r, const void* p) {
-  return r.space() == MemSpace::Global && std::has_single_bit(unsigned(r.width)) &&
-         reinterpret_cast<uintptr_t>(p) % r.width == 0;
-}
-
-// An access the lane queued and went on from: a store (written now), or a deferred load (read now
-// into the lane's operand slot) or store (its value computed now from the slots).
-inline void Worker::perform_posted(const Request& r, uint32_t linear) {
-  if (!r.deferred()) [[likely]]
-    return perform_store(r, r.access.value);
-  Operands& o = operands_[linear];
-  if (r.kind() == AccessKind::Load) {
-    const void* from = r.access.store_to;
-    uint64_t v = 0;
-    if (is_shared_word(r, from)) {  // (relaxed atomics: see perform_store)
-      switch (r.width) {
-        case 1: v = __atomic_load_n(static_cast<const uint8_t*>(from), __ATOMIC_RELAXED); break;
-        case 2: v = __atomic_load_n(static_cast<const uint16_t*>(from), __ATOMIC_RELAXED); break;
-        case 4: v = __atomic_load_n(static_cast<const uint32_t*>(from), __ATOMIC_RELAXED); break;
-        case 8: v = __atomic_load_n(static_cast<const uint64_t*>(from), __ATOMIC_RELAXED); break;
-      }
-    } else {
-      std::memcpy(&v, from, r.width);
-    }
-    o.slot[r.access.value] = v;
-    return;
-  }
-  perform_store(r, reinterpret_cast<Combine>(r.access.value)(o.slot[0], o.slot[1]));
-}
-
-inline void Worker::perform_store(const Request& r, uint64_t v) const {
-  void* to = r.access.store_to;
-  if (is_shared_word(r, to)) {
-    switch (r.width) {
-      case 1: __atomic_store_n(static_cast<uint8_t*>(to), uint8_t(v), __ATOMIC_RELAXED); return;
-      case 2: __atomic_store_n(static_cast<uint16_t*>(to), uint16_t(v), __ATOMIC_RELAXED); return;
-      case 4: __atomic_store_n(static_cast<uint32_t*>(to), uint32_t(v), __ATOMIC_RELAXED); return;
-      case 8: __atomic_store_n(static_cast<uint64_t*>(to), v, __ATOMIC_RELAXED); return;
-    }
-  }
-  switch (r.width) {  // (fixed sizes: moves, not a call)
-    case 1: std::memcpy(to, &v, 1); return;
-    case 2: std::memcpy(to, &v, 2); return;
-    case 4: std::memcpy(to, &v, 4); return;
-    case 8: std::memcpy(to, &v, 8); return;
-  }
-  std::memcpy(to, &v, r.width);
-}
-
 inline void Worker::retire_head(Lane& l, int i, uint32_t& ready, IssueGroup& group, bool may_wait) {
   if (may_wait && l.state == LaneState::WaitWarp) {
     --waiting_warp_sync_;
@@ -1076,10 +809,6 @@ inline void Worker::retire_head(Lane& l, int i, uint32_t& ready, IssueGroup& gro
     refresh(l);
     if (l.state == LaneState::AtBarrier) file_for_release(l);
   }
-}
-
-SiteRegistry::Key Worker::site_of(const Request& r) const {
-  return r.loc ? SiteRegistry::lookup(site_location(r.loc)) : SiteRegistry::Key{Diagnostic::kNoSite, 0};
 }
 
 uint32_t Worker::site_id(const Request& r) const { return site_of(r).id; }

@@ -62,6 +62,7 @@
 #include "request.h"
 #include "ws/detail/emu_hooks.h"
 #include "issue_policy.h"
+#include "site_counting.h"
 #include "site_loop.h"
 #include "site_registry.h"
 #include "ws/emu/launch.h"
@@ -100,6 +101,7 @@ struct LaunchState {
 };
 
 struct IssueGroup;  // issue_groups.h
+struct Converged;   // converged_issue.h
 
 class Worker;
 // The worker whose fibers run on this thread (set while it runs a block). Inline, so that the
@@ -201,15 +203,12 @@ class Worker {
   void meet_failure(Lane& lane);
   [[gnu::always_inline]] inline void perform_posted(const Request& r, uint32_t linear);  // (issue loops)
   [[gnu::always_inline]] inline void perform_store(const Request& r, uint64_t value) const;
-  SiteRegistry::Key site_of(const Request& r) const;  // the site's registry id and issue key
+  SiteRegistry::Key site_of(const Request& r) const;  // the site's registry id and issue key (issue_effects.h)
   uint32_t site_id(const Request& r) const;
   bool issue_one(uint32_t warp);
   Event issued_event(uint32_t w, uint32_t mask, SiteRegistry::Key site);
   void record_access(Event& e, const Request& lr, uint32_t mask, const uint64_t* offsets, uint32_t lanes);
   void issue_warp_op(uint32_t mask, Lane* lanes, uint64_t* results);
-  // (Inlined into issue_one, its one caller: it runs at every warp memory instruction.)
-  [[gnu::always_inline]] inline void count_access(BlockRecord& rec, uint32_t site, const Request& r,
-                                                  uint32_t mask, std::span<const uint64_t> offsets);
   uint32_t complete_warp_sync_group(Lane* lanes, int count) const;
   bool wait_or_fail_warp_sync(uint32_t warp, uint32_t mask, Lane* lanes, int count);
   void report_warp_sync_deadlock();
@@ -312,31 +311,16 @@ class Worker {
 #ifndef NDEBUG
   std::vector<uint64_t> eager_results_;
 #endif
-  // Converged issue. A warp instruction normally moves each issued lane on to its next queued
-  // operation (retire_head: its queue, its ready bit, the warp's next group), about 25
-  // instructions per lane. But when every live lane of a warp ran in the same pass (a block's
-  // start, a barrier's release, or all of them resumed by one issue), each began it with an empty
-  // queue, and when their first `end` operations are the same as the reference lane's (the
-  // eager-shuffle agreement, Lane::agree) and issuable without waiting, the warp's next `end`
-  // instructions are known: entry k of every lane, all of them together, one per issue_one call
-  // (so the warps still take their turns as before). Those are issued straight from the queues
-  // (issue_converged) and the lanes' heads are moved on once, after the last of them
-  // (settle_converged), where retire_head's bookkeeping resumes exactly as it would have. In a
-  // reduction's warp sum this covers the loads and the shuffles (a shuffle in it needs no issue
-  // work when every lane took its result at once).
   static constexpr uint32_t kMaxWarps = Limits::max_threads_per_block / kWarpSize;
-  static constexpr uint32_t kMinConverged = 4;  // entries (see form_converged)
-  struct Converged {
-    uint32_t mask = 0;  // the warp's live lanes
-    uint8_t next = 0;   // the queue entry the warp issues next
-    uint8_t end = 0;    // entries [next, end) are issued converged
-  };
+  // Converged issue (converged_issue.h): a warp whose live lanes all ran in one pass and queued
+  // the same operations issues them straight from the queues.
   std::vector<Converged> converged_;
   bool converged_on_ = true;  // LaunchOptions::converged_issue
   void form_converged(uint32_t w, uint32_t pass);  // after `pass` ran lanes of warp w
   bool issue_converged(uint32_t w);
   void settle_converged(uint32_t w);
   void settle_all_converged();  // before a report that says where lanes are
+  void check_converged_issue(uint32_t w);  // (Debug builds)
 
   void next_pass() {
     if (++pass_ == 0) {  // (after 2^32 passes: no lane may look scheduled in the new ones)
@@ -351,21 +335,7 @@ class Worker {
   uint64_t clock_ = 0;
   uint32_t waiting_warp_sync_ = 0;  // lanes in WaitWarp state in this block
   std::vector<uint32_t> warp_waiting_;  // the same per warp (a warp with none and no ready lane is skipped)
-  // count_access' memory: per site (direct-mapped), the counts of the last lane-linear pattern.
-  struct CountMemo {
-    uint32_t site = ~0u;
-    uint32_t mask = 0;
-    uint64_t stride = 0;
-    uint32_t phase = 0;  // first lane's offset modulo 128
-    uint8_t width = 0;
-    MemSpace space = MemSpace::Global;
-    uint32_t first = 0, second = 0;
-  };
-  static constexpr uint32_t kCountMemos = 64;
-  CountMemo count_memo_[kCountMemos];
-  // count_access' other memory: per (site, kind, space), direct-mapped, the index of its row in
-  // the block's counters the last time (checked before use: rows are per block).
-  uint32_t counter_slot_[kCountMemos] = {};
+  SiteCounting counting_;  // RecordOptions::count_every_block (site_counting.h)
   // Barrier bookkeeping, so that neither a release nor the scheduler's "is anything left" test
   // walks all the block's lanes: counts kept as lanes change state, and the lanes at a barrier
   // filed by the release that lets them go (their head entry's `last`).
