@@ -2,6 +2,7 @@
 // (request.h), and the storage the worker keeps its lanes in.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 
@@ -66,6 +67,23 @@ class LaneArray {
   Lane* data_;
   uint32_t size_;
   size_t capacity_;  // lanes the storage has room for
+};
+
+// Lanes filed for later (the lanes one barrier release lets go: barriers.h), in storage the owner
+// gives with room for every lane of the block, so that filing a lane never allocates.
+struct LaneList {
+  Lane** slots = nullptr;
+  uint32_t count = 0;
+  uint32_t room = 0;
+  void push(Lane* l) {
+    assert(count < room && "a lane filed twice for one release");
+    slots[count++] = l;
+  }
+  Lane** begin() const { return slots; }
+  Lane** end() const { return slots + count; }
+  uint32_t size() const { return count; }
+  bool empty() const { return count == 0; }
+  void clear() { count = 0; }
 };
 
 }  // namespace ws::emu

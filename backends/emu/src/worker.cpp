@@ -20,7 +20,6 @@ namespace {
 
 thread_local uint64_t t_epoch_counter = 0;  // per worker thread: new value for every block
 
-constexpr std::size_t kStackBytes = 256 * 1024;  // per CUDA thread; pages are touched lazily
 constexpr uint8_t kPoison = 0xCD;                // what uninitialised shared memory holds
 
 std::string hex_mask(uint32_t m) {
@@ -88,13 +87,14 @@ uint32_t LaunchState::register_shared(const char* name, std::string_view type, u
   return global_allocs + uint32_t(shared_allocs.size() - 1);
 }
 
+Worker::~Worker() { unwind_fibers(); }
+
 Worker::Worker(LaunchState& launch) : launch_(launch), lanes_(uint32_t(launch.opt.block.count())) {
   threads_ = uint32_t(launch.opt.block.count());
   warps_ = (threads_ + kWarpSize - 1) / kWarpSize;
   leaving_slots_.reset(new Lane*[size_t(kReleaseRing) * threads_]);
   for (uint32_t k = 0; k < kReleaseRing; ++k) leaving_[k] = {&leaving_slots_[size_t(k) * threads_], 0, threads_};
-  stacks_.reserve(threads_);  // (neither ever moves: the switches write free_fibers_' slots)
-  free_fibers_.resize(threads_);
+  fibers_.reserve(threads_);
   queue_.resize(threads_);
   tids_.resize(threads_);
   pending_failures_.resize(threads_);
@@ -128,88 +128,6 @@ Worker::Worker(LaunchState& launch) : launch_(launch), lanes_(uint32_t(launch.op
     if (launch.opt.read_only[a]) read_only_bits_ |= uint64_t(1) << a;
 }
 
-Worker::~Worker() {
-  // Every fiber is suspended somewhere: a free one where its last lane exited (exit_lane), one
-  // that still runs a lane inside the kernel (its block failed) in yield_lane. Each is resumed
-  // once with quitting_ set and switches back here for the last time from the end of lane_main:
-  // a free one by leaving lane_main's loop, the other by an exception (FiberUnwind, thrown by
-  // yield_lane) that unwinds its frames, so that their destructors run.
-  Worker* const outer = t_worker;
-  t_worker = this;
-  quitting_ = true;
-  queue_size_ = 0;
-  for (Lane& l : lanes_) {
-    if (!l.on_fiber) continue;
-    // Its queued operations no longer matter, and a running lane writes its next one at
-    // queue[size] (Lane::head): a destructor in the kernel that stores while the stack unwinds
-    // must find the queue empty, not write past a full one into the next lane.
-    l.head = l.size = 0;
-    current_ = &l;
-    fiber_swap(scheduler_, l.fiber);
-  }
-  while (free_count_) {
-    const FiberContext f = free_fibers_[--free_count_];
-    fiber_swap(scheduler_, f);
-  }
-  // (run_block left this worker as the thread's; a kernel called after the launch must find none.)
-  t_worker = outer == this ? nullptr : outer;
-}
-
-namespace {
-// Thrown into a suspended lane by the destructor (see ~Worker). Not a std::exception, so that
-// the kernel's own `catch (const std::exception&)` does not stop it.
-struct FiberUnwind {};
-}  // namespace
-
-// A fiber's life: the lanes it is given in turn (current_, set by whoever switched to it, or by
-// exit_lane), each from the kernel's start to its exit.
-void Worker::lane_main(void* worker) {
-  Worker& w = *static_cast<Worker*>(worker);
-  try {
-    while (!w.quitting_) {  // one lane per turn
-      try {
-        w.launch_.body();
-      } catch (const FiberUnwind&) {
-        throw;
-      } catch (const std::exception& e) {
-        // fail() switches away and never returns here.
-        w.fail(nullptr, "exception", std::string("the kernel threw: ") + e.what());
-      } catch (...) {
-        w.fail(nullptr, "exception", "the kernel threw an exception that is not a std::exception");
-      }
-      w.exit_lane();
-    }
-  } catch (const FiberUnwind&) {
-  }
-  FiberContext gone;  // never resumed
-  fiber_swap(gone, w.scheduler_);
-  __builtin_unreachable();
-}
-
-// A fiber for the lane `lane` (not started), which the caller switches to at once: a free one, or
-// a new one. Only the scheduler calls it: a fiber is made on the worker's own stack, where running
-// out of memory for it is reported (launch.cpp), not inside the kernel's code.
-FiberContext Worker::fiber_for(Lane& lane) {
-  if (free_count_) {
-    lane.on_fiber = true;
-    return free_fibers_[--free_count_];
-  }
-  const FiberStack& stack = stacks_.emplace_back(kStackBytes, unsigned(stacks_.size()));
-  const FiberContext made = fiber_make(stack.top(), stack.usable_bytes(), &Worker::lane_main, this);
-  lane.on_fiber = true;
-  return made;
-}
-
-// Switching. The scheduler hands a queue of lanes to run; each lane, when it has posted its next
-// operation, switches straight to the next lane of the queue, and the last one switches back to
-// the scheduler: one context switch per lane instead of two.
-void Worker::enter(Lane& lane) {
-  assert(lane.head == 0 && lane.size == 0 && "a lane runs only with an empty queue");
-  current_ = &lane;
-  threadIdx = tids_[lane.linear];
-  t_barrier_repeat.room = 0;  // it pointed into the lane that ran before
-}
-
 // A pass of lanes of any warps (a block's start, a barrier's release): each warp's reference
 // lane for eager shuffles is the first of its lanes to run.
 void Worker::run_queue() {
@@ -227,69 +145,6 @@ void Worker::run_queue() {
   run_pass();
   for (uint32_t k = 0; k < count; ++k) form_converged(warps[k], pass);
 }
-
-// Runs the lanes of queue_ (their warps' reference lanes set). A lane that stops while the next
-// one needs a new fiber comes back here for it (needs_fiber_).
-void Worker::run_pass() {
-  queue_pos_ = 1;
-  Lane* lane = queue_[0];
-  enter(*lane);
-  do {
-    fiber_swap(scheduler_, lane->on_fiber ? lane->fiber : fiber_for(*lane));
-    lane = std::exchange(needs_fiber_, nullptr);  // (entered already)
-  } while (lane);
-  queue_size_ = 0;
-  next_pass();
-}
-
-void Worker::yield_lane() {
-  Lane& self = *current_;
-  if (self.state == LaneState::AtBarrier) [[unlikely]]
-    file_for_release_cold(self);  // (a queue full of barriers: rare, and out of line, so that
-                                  // this path keeps few registers to save)
-  if (queue_pos_ < queue_size_) {  // (after a failure too: see meet_failure)
-    Lane& next = *queue_[queue_pos_++];
-    enter(next);
-    if (next.on_fiber) {
-      fiber_swap(self.fiber, next.fiber);
-    } else if (free_count_) {
-      next.on_fiber = true;
-      fiber_swap(self.fiber, free_fibers_[--free_count_]);
-    } else {
-      needs_fiber_ = &next;  // (the scheduler makes fibers: run_pass)
-      fiber_swap(self.fiber, scheduler_);
-    }
-  } else {
-    fiber_swap(self.fiber, scheduler_);
-  }
-  if (quitting_) [[unlikely]]
-    throw FiberUnwind{};
-}
-
-// The running lane returned from the kernel: its Exit is queued, and its fiber is free. The next
-// lane of the pass runs on it at once if it has not started (no switch); otherwise the fiber
-// joins the free ones and switches to that lane's fiber, or back to the scheduler. Returns when
-// the fiber is given a lane to start (current_), or is to quit.
-void Worker::exit_lane() {
-  Lane& self = *current_;
-  push(nullptr, ReqType::Exit, SubOp::Load);
-  self.on_fiber = false;
-  if (self.size == 1) refresh(self);
-  else if (self.state == LaneState::AtBarrier) file_for_release(self);  // (as yield_lane does)
-  if (queue_pos_ < queue_size_) {
-    Lane& next = *queue_[queue_pos_++];
-    enter(next);
-    if (!next.on_fiber) {
-      next.on_fiber = true;
-      return;
-    }
-    fiber_swap(free_fibers_[free_count_++], next.fiber);
-  } else {
-    fiber_swap(free_fibers_[free_count_++], scheduler_);
-  }
-}
-
-void Worker::file_for_release_cold(Lane& l) { file_for_release(l); }
 
 // An access that is the lane's only queued operation: the scheduler sees it now.
 void Worker::first_posted_access(Lane& l, Request& r, bool must_stop) {
@@ -609,118 +464,6 @@ void Worker::report_warp_sync_deadlock() {
   launch_.aborted = true;
 }
 
-// Whether every thread waits at one barrier, checked the slow way (two records of one
-// file:line:column, from two instantiations of a template, are the same barrier). Also counts
-// the lanes at the first lane's barrier afresh, so that the next release can take the fast way.
-bool Worker::barrier_sites_agree() {
-  const Request& head0 = lanes_.front().req();
-  const uint32_t first_site = lanes_.front().state == LaneState::AtBarrier ? site_id(head0) : Diagnostic::kNoSite;
-  const bool all_same = std::all_of(lanes_.begin(), lanes_.end(), [&](const Lane& l) {
-    return l.state == LaneState::AtBarrier && (l.req().loc == head0.loc || site_id(l.req()) == first_site);
-  });
-  barrier_key_ = at_barrier_ ? head0.loc : nullptr;
-  at_barrier_key_ = 0;
-  for (const Lane& l : lanes_)
-    if (l.state == LaneState::AtBarrier && l.req().loc == barrier_key_) ++at_barrier_key_;
-  return all_same;
-}
-
-bool Worker::release_barrier() {
-  // No lane is Ready: every thread either waits at a barrier or has exited. The counts tell at
-  // once when all wait at the same call; anything else takes the careful look.
-  if (at_barrier_key_ != threads_ && !barrier_sites_agree()) return report_barrier_divergence();
-  BlockRecord& rec = *record_;
-  const uint32_t site = site_id(lanes_.front().req());
-  const uint64_t t = clock_++;
-  for (uint32_t w = 0; w < warps_; ++w) {
-    const int count = int(lanes_in(w));
-    Event e;
-    e.type = EventType::Barrier;
-    e.block = block_;
-    e.warp = uint16_t(w);
-    e.site = site;
-    e.mask = count == 32 ? 0xffffffffu : ((1u << count) - 1);
-    e.step = warp_steps_[w]++;
-    e.time = t;
-    ++rec.issued;
-    if (rec.recorded) rec.events.push_back(e);
-  }
-  // Only the lanes whose queued barrier entry ends with this release move on; the others (a
-  // thread that sits out the rest of a loop) keep waiting and are not touched. Counted out
-  // first, so that a lane that meets its next barrier at once is counted at that one.
-  ++releases_;
-  LaneList& leaving = leaving_[releases_ % kReleaseRing];
-  if (at_barrier_key_ == at_barrier_) {
-    // Every waiting lane is at barrier_key_ (the usual case), the leaving ones too.
-    at_barrier_ -= uint32_t(leaving.size());
-    at_barrier_key_ -= uint32_t(leaving.size());
-  } else {
-    for (const Lane* l : leaving) {
-      --at_barrier_;
-      if (l->req().loc == barrier_key_) --at_barrier_key_;
-    }
-  }
-  if (at_barrier_ == 0) barrier_key_ = nullptr;
-  // The release is the last issue of every lane that waits (no lane of the block is ready): the
-  // warps have met again, so loop rounds start afresh, and a lane that sat out a loop's last
-  // iteration does not look a round behind the others when they go on (IssueHistory::release).
-  if (!leaving.empty()) {
-    const uint64_t key = (*leaving.begin())->req().order();
-    for (uint32_t w = 0; w < warps_; ++w) {
-      history_.release(w, key);
-      groups_[w] = IssueGroup{};
-    }
-  }
-  for (Lane* l : leaving) {
-    if (l->head == l->last_barrier) l->last_barrier = Lane::kNoBarrier;
-    if (--l->size == 0) {  // (a lane whose queue was full of barriers)
-      l->head = 0;
-      l->state = LaneState::Running;
-      schedule(*l);
-    } else {
-      l->head = uint8_t((l->head + 1) % Lane::kQueue);
-      refresh(*l);
-      if (l->state == LaneState::AtBarrier) file_for_release(*l);
-    }
-  }
-  leaving.clear();
-  run_queue();
-  return !failed_;
-}
-
-bool Worker::report_barrier_divergence() {
-  settle_all_converged();  // (as in report_warp_sync_deadlock)
-  // Barrier divergence: name each barrier with who waits there, and who never will arrive.
-  std::map<uint32_t, std::vector<uint32_t>> waiting;  // barrier site -> threads
-  std::vector<uint32_t> exited;
-  for (const Lane& l : lanes_) {
-    if (l.state == LaneState::AtBarrier) waiting[site_id(l.req())].push_back(l.linear);
-    else exited.push_back(l.linear);
-  }
-  std::ostringstream msg;
-  msg << "barrier divergence in block " << block_ << ": ";
-  bool first = true;
-  uint32_t report_site = Diagnostic::kNoSite, first_thread = 0;
-  for (const auto& [site, threads] : waiting) {
-    if (!first) msg << "; ";
-    first = false;
-    if (report_site == Diagnostic::kNoSite) report_site = site, first_thread = threads.front();
-    const SiteInfo s = SiteRegistry::instance().info(site);
-    msg << threads.size() << " thread" << (threads.size() == 1 ? "" : "s") << " (" << format_ranges(threads)
-        << ") wait at __syncthreads() at " << s.file << ":" << s.line;
-  }
-  if (!exited.empty())
-    msg << "; " << exited.size() << " thread" << (exited.size() == 1 ? "" : "s") << " ("
-        << format_ranges(exited) << ") exited without reaching it";
-  msg << ". Every thread of a block must reach the same __syncthreads(): a barrier inside a "
-         "condition that not all threads take never releases (on a GPU the kernel hangs or "
-         "behaves unpredictably).";
-  add_diagnostic(Severity::Error, "barrier-divergence", msg.str(), report_site, first_thread);
-  failed_ = true;
-  launch_.aborted = true;
-  return false;
-}
-
 void Worker::report_budget() {
   settle_all_converged();  // (so that each lane's oldest entry is where it is)
   std::map<uint32_t, std::vector<uint32_t>> at;
@@ -768,13 +511,6 @@ void Worker::add_diagnostic(Severity sev, std::string code, std::string message,
 // --- lane side -------------------------------------------------------------------------------
 // (Queueing an access or a store, the path of every lane access, is inline in worker_post.h.)
 
-// A lane whose oldest operation is a barrier, once that entry can grow no more (the lane has
-// stopped, or the scheduler moved it on): filed under the release that lets it go.
-inline void Worker::file_for_release(Lane& l) {
-  const auto& b = l.req().barrier;
-  leaving_[b.last % kReleaseRing].push(&l);
-}
-
 // The lane met an error after everything it had queued before was issued: now is when a
 // lockstep machine would have met it. Several lanes may meet theirs at one step (the lanes an
 // issue moves on, or the lanes of one run pass, which then runs to its end): the block reports
@@ -812,20 +548,6 @@ inline void Worker::retire_head(Lane& l, int i, uint32_t& ready, IssueGroup& gro
 }
 
 uint32_t Worker::site_id(const Request& r) const { return site_of(r).id; }
-
-void Worker::queue_barrier(const void* key) {
-  // The release this arrival waits for: the one after the lane's last queued barrier, or the
-  // block's next one when it has none queued (it has passed every release so far).
-  Lane& l = *current_;
-  const uint32_t release =
-      l.last_barrier == Lane::kNoBarrier ? releases_ + 1 : l.queue[l.last_barrier].barrier.last + 1;
-  l.last_barrier = l.size;  // (the running lane's entries are queue[0, size): see Lane::head)
-  Request& r = push(key, ReqType::Barrier, SubOp::Barrier);
-  r.barrier = {release, release};
-  // (Before posted: if the full queue makes the lane stop, the next lane to run clears it.)
-  t_barrier_repeat = {key, &r.barrier.last, kMaxBarrierRepeat - 1};
-  posted(false);
-}
 
 // post_warp_op's other cases: the lane's first queued operation (the scheduler sees it now),
 // __syncwarp() (queued: like a barrier it returns nothing, and memory still sees every operation

@@ -56,7 +56,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "fiber_stack.h"
+#include "fiber_pool.h"
 #include "fiber_switch.h"
 #include "lane.h"
 #include "request.h"
@@ -129,31 +129,9 @@ class Worker {
   void post_store(const void* key, uint64_t tag, uint64_t byte_offset, void* target, uint64_t value);
   void post_deferred_load(const void* key, uint64_t tag, uint64_t byte_offset, const void* from, uint32_t slot);
   void post_deferred_store(const void* key, uint64_t tag, uint64_t byte_offset, void* target, Combine combine);
-  // A thread that sits out a loop's body (reduction steps it has no part in) meets the loop's
-  // barrier again and again: one queued entry counts the repeats, and a release does not touch
-  // the lanes that still have repeats to wait (see release_barrier). (Capped, so that a loop of
-  // barriers alone still fills the queue and comes back to the scheduler.) The kernel's code
-  // counts a repeat itself while t_barrier_repeat points at the lane's queued barrier
-  // (emu_hooks.h); this is reached for the first meeting, or after the lane was switched out.
-  void post_barrier(const std::source_location& loc) {
-    Lane& l = *current_;
-    const void* key = site_key(loc);
-    if (l.size) {
-      Request& tail = l.queue[l.size - 1];  // (the running lane's entries are queue[0, size))
-      if (tail.type == ReqType::Barrier && tail.loc == key &&
-          tail.barrier.last - tail.barrier.first + 1 < kMaxBarrierRepeat) {
-        ++tail.barrier.last;
-        offer_barrier_repeats(tail);
-        return;
-      }
-    }
-    queue_barrier(key);
-  }
-  // Lets the kernel's code count further repeats of the barrier `tail` (the lane's newest entry).
-  static void offer_barrier_repeats(Request& tail) {
-    t_barrier_repeat = {tail.loc, &tail.barrier.last,
-                        kMaxBarrierRepeat - (tail.barrier.last - tail.barrier.first + 1)};
-  }
+  // __syncthreads(): queued, or counted as a repeat of the lane's newest entry (barriers.h).
+  void post_barrier(const std::source_location& loc);
+  static void offer_barrier_repeats(Request& tail);
   [[gnu::noinline]] void queue_barrier(const void* key);
   uint64_t post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
                         uint64_t value, int32_t arg, int32_t width);
@@ -175,6 +153,7 @@ class Worker {
   void yield_lane();
   void exit_lane();
   FiberContext fiber_for(Lane& lane);
+  void unwind_fibers();
   Request& push(const void* loc, ReqType type, SubOp sub, uint32_t alloc_field = 0);
   Request& push_access(const void* key, uint64_t tag, uint64_t byte_offset);
   void posted(bool must_stop);
@@ -267,18 +246,7 @@ class Worker {
   std::vector<DynamicView> dynamic_views_;
   Lane* current_ = nullptr;
   std::vector<uint64_t> results_;   // per lane, the result of its last warp-synchronous operation
-  // The fiber pool. A fiber runs one thread (lane) from its start to its exit, and a thread that
-  // stops (a load, a barrier that fills its queue) keeps its fiber until it exits. But a thread
-  // that exits leaves nothing on its fiber's stack: the fiber takes the next lane of the run pass
-  // if that one has not started yet, and runs it at once, without a context switch (a switch is
-  // the dearest thing the emulator does: see fiber_switch.h). So a pass of lanes that run to
-  // their exit (most threads of a reduction) costs one switch, not one per thread, and a worker
-  // makes only as many fibers (and touches as many stacks) as lanes were ever stopped at once,
-  // plus one: at most one per lane of the block. Free fibers are taken last-in first-out (the
-  // stacks used most stay in the caches); new ones are made by the scheduler (run_pass).
-  std::vector<FiberStack> stacks_;
-  std::vector<FiberContext> free_fibers_;  // free_fibers_[0, free_count_): fibers with no lane
-  uint32_t free_count_ = 0;
+  FiberPool fibers_;  // (fiber_pool.h)
   Lane* needs_fiber_ = nullptr;  // a lane to start on a new fiber: yield_lane asks run_pass
   FiberContext scheduler_;  // the scheduler, suspended while lanes run
   // Lanes to run, in order, before control returns: queue_[0, queue_size_). A lane is in it at
@@ -336,34 +304,15 @@ class Worker {
   uint32_t waiting_warp_sync_ = 0;  // lanes in WaitWarp state in this block
   std::vector<uint32_t> warp_waiting_;  // the same per warp (a warp with none and no ready lane is skipped)
   SiteCounting counting_;  // RecordOptions::count_every_block (site_counting.h)
-  // Barrier bookkeeping, so that neither a release nor the scheduler's "is anything left" test
-  // walks all the block's lanes: counts kept as lanes change state, and the lanes at a barrier
-  // filed by the release that lets them go (their head entry's `last`).
+  // Barrier bookkeeping (barriers.h): counts kept as lanes change state, and the lanes at a
+  // barrier filed by the release that lets them go.
   uint32_t exited_ = 0;
   uint32_t releases_ = 0;                 // barriers released in this block so far
   uint32_t at_barrier_ = 0;               // lanes whose oldest operation is a barrier
   const void* barrier_key_ = nullptr;     // the site that the lanes counted below wait at
   uint32_t at_barrier_key_ = 0;           // lanes at a barrier whose site is barrier_key_
   static constexpr uint32_t kReleaseRing = 2 * kMaxBarrierRepeat;  // > any pending release's distance
-  // The lanes one release lets go. A lane is filed at most once per release, so each list has
-  // room for every lane of the block from the start (one allocation for all, made when the worker
-  // is: pages nothing touches are never faulted in), and filing a lane never allocates: it also
-  // happens on a lane's fiber, outside the kernel's try (exit_lane).
-  struct LaneList {
-    Lane** slots = nullptr;
-    uint32_t count = 0;
-    uint32_t room = 0;
-    void push(Lane* l) {
-      assert(count < room && "a lane filed twice for one release");
-      slots[count++] = l;
-    }
-    Lane** begin() const { return slots; }
-    Lane** end() const { return slots + count; }
-    uint32_t size() const { return count; }
-    bool empty() const { return count == 0; }
-    void clear() { count = 0; }
-  };
-  std::unique_ptr<Lane*[]> leaving_slots_;  // kReleaseRing lists of threads_ slots
+  std::unique_ptr<Lane*[]> leaving_slots_;  // kReleaseRing lists of threads_ slots (LaneList)
   LaneList leaving_[kReleaseRing];  // [release % ring]: the lanes that release lets go
   bool leaving_empty_ = true;  // every leaving_ list is empty (the last block finished)
   bool failed_ = false;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "barriers.h"
 #include "eager_shuffles.h"
 #include "issue_groups.h"
 #include "site_registry.h"
