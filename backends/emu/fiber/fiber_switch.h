@@ -10,7 +10,7 @@
 // of six registers and a `ret` takes about 5 ns. The emulator keeps the library and switches
 // less instead: a thread does not stop at a load whose value only feeds a store, nor at a shuffle
 // whose source lane has already been there, and a thread that exits hands its fiber to the next
-// thread to start without a switch (worker.h); with the first two, the hand-written switch made
+// thread to start without a switch (fiber_pool.h); with the first two, the hand-written switch made
 // the reductions only 5-11% faster (measured side by side before it was removed).
 //
 // Example (a fiber that hands control back three times):

@@ -137,7 +137,8 @@ void Worker::check_converged_issue([[maybe_unused]] uint32_t w) {
   const uint32_t base = w * kWarpSize;
   const Lane* L = &lanes_[base];
   const LaneHeads heads{L, QueueEntry{c.next}, history_, base};
-  assert(ws::emu::complete_warp_sync_group(int(lanes_in(w)), heads) == 0 && "a converged warp has a warp-synchronous call to finish");
+  assert(ws::emu::complete_warp_sync_group(int(lanes_in(w)), heads) == 0 &&
+         "a converged warp has a warp-synchronous call to finish first");
   const IssueChoice rule = choose_issue_group(ready_[w], heads, loops_);
   const Request& r = L[std::countr_zero(c.mask)].queue[c.next];
   assert(rule.mask == c.mask && rule.key == r.order() && "converged issue disagrees with the issue rule");

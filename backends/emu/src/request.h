@@ -89,7 +89,8 @@ struct Request {
   };
 
   Request() : access{} {}
-  uint64_t order() const { return issue_order(site_location(loc)) | uint64_t(sub); }  // (issue_order: computed, not stored)
+  // The issue-order key (issue_order, and the sub-operation): computed, not stored.
+  uint64_t order() const { return issue_order(site_location(loc)) | uint64_t(sub); }
   AccessKind kind() const { return AccessKind(sub); }
   uint32_t member_mask() const { return alloc; }  // WarpOp
   MemSpace space() const { return MemSpace(bits & 1); }

@@ -14,14 +14,14 @@
 //      with the store it feeds: the scheduler reads it into the lane's operand slot when it is
 //      issued and computes the store's value from the slots (emu_hooks.h, deferred_load). And a
 //      shuffle whose source lane has already run to it along the same operations takes that
-//      lane's value at once (eager shuffles, below): the issue could give no other. A thread
-//      that exits hands its fiber to the next thread to start (the fiber pool, below): a run
-//      of threads that do not stop costs no context switch.
+//      lane's value at once (eager_shuffles.h): the issue could give no other. A thread that
+//      exits hands its fiber to the next thread to start (fiber_pool.h): a run of threads that
+//      do not stop costs no context switch.
 //   2. Warps take turns (round robin). A warp issues ONE instruction per turn: it takes the lanes
 //      whose oldest queued operation is at the earliest source position (smallest line, then
-//      column: the "min-PC" policy), records them as one warp instruction with their active mask,
-//      performs it (stores are written now, in issue order; a stopped lane resumes and reads its
-//      load now), and moves those lanes on to their next queued operation.
+//      column: the "min-PC" policy, issue_policy.h), records them as one warp instruction with
+//      their active mask, performs it (stores are written now, in issue order; a stopped lane
+//      resumes and reads its load now), and moves those lanes on to their next queued operation.
 //   3. So divergent paths are serialized (the `if` side first, then the `else`), and lanes meet
 //      again at the first instruction after the if/else or after a loop, where they issue
 //      together once more: the classic SIMT reconvergence stack, for structured code. Inside a
@@ -30,8 +30,9 @@
 //      file): an if/else in a loop meets again at each iteration's end, as on a GPU. Memory sees
 //      the operations in exactly this issue order, whatever the threads ran ahead to.
 //   4. Lanes whose oldest operation is __syncthreads() are not issued; when every thread of the
-//      block waits at the same barrier it releases. If some wait while others exited or wait at
-//      another barrier, the block can never go on: that is reported as barrier divergence. An
+//      block waits at the same barrier it releases (barriers.h). If some wait while others exited
+//      or wait at another barrier, the block can never go on: that is reported as barrier
+//      divergence. An
 //      error a thread meets while it runs ahead (an out-of-bounds index) is reported when its
 //      queue reaches it, as if the thread had stopped there. When several threads meet one at
 //      the same step, the report names the lowest of them, whatever order they ran in.
@@ -39,6 +40,22 @@
 // backwards across a divergent region (goto, a device function in another file or called from
 // two places while lanes are split) may reconverge later than the hardware would; a loop with
 // no instrumented operation in it cannot be interrupted by the step budget.
+//
+// The Worker class holds a block's state; its work is spread over files with one job each
+// (worker.cpp's top comment shows who calls whom):
+//   worker.cpp          the run loop: a block's passes and warp turns, one warp instruction
+//   issue_policy.h      the issue rule (which lanes issue next), and what it remembers
+//   issue_groups.h      the cache of each warp's next group, kept as lanes become ready
+//   converged_issue.h   a warp whose next instructions are known issues them from the queues
+//   eager_shuffles.h    a shuffle whose result is known is taken without waiting
+//   issue_effects.h     what an issue does: its event, its recorded lanes, the queued stores
+//   site_counting.h     the per-site counters of every block
+//   warp_ops.cpp        warp-synchronous calls at issue: results, waits for named lanes
+//   barriers.h          __syncthreads(): repeats, release lists, releases
+//   fiber_pool.h        lanes on fibers: the pool, the switches
+//   worker_post.h       the lane side: what a thread does at each instrumented operation
+//   faults.cpp          errors lanes meet, the step budget, and their reports
+//   shared_memory.cpp   shared arrays and each block's storage
 #pragma once
 
 #include <algorithm>
@@ -145,23 +162,41 @@ class Worker {
   const std::string& allocation_name(uint32_t alloc) const;
 
  private:
+  // --- the run loop (worker.cpp) ---
   bool run_block_steps(uint32_t linear_block, BlockRecord& record);
+  void run_queue();
+  bool issue_one(uint32_t warp);
+  // After its warp issued the oldest operation of lane i: the lane moves on to its next one.
+  // `ready`/`group` are issue_one's copies of ready_[w] and groups_[w], written back after its
+  // loop over the lanes (kept in registers meanwhile). `may_wait`: the lane may be at WaitWarp.
+  void retire_head(Lane& lane, int i, uint32_t& ready, IssueGroup& group, bool may_wait);
+
+  // --- lanes on fibers (fiber_pool.h) ---
   static void lane_main(void* worker);
   void enter(Lane& lane);
-  void run_queue();
   void run_pass();
   void yield_lane();
   void exit_lane();
   FiberContext fiber_for(Lane& lane);
   void unwind_fibers();
+
+  // --- the lane side (worker_post.h) ---
   Request& push(const void* loc, ReqType type, SubOp sub, uint32_t alloc_field = 0);
   Request& push_access(const void* key, uint64_t tag, uint64_t byte_offset);
   void posted(bool must_stop);
   void posted_access(Request& r, bool must_stop);
   [[gnu::noinline]] void first_posted_access(Lane& l, Request& r, bool must_stop);
+  void refresh(Lane& lane);
   void set_ready(Lane& l, const Request& h);
+
+  // --- the issue group cache (issue_groups.h) ---
   void join_group(IssueGroup& g, uint32_t bit, const Request& h);
   [[gnu::noinline]] void place_in_group(IssueGroup& g, uint32_t bit, const Request& h);
+  IssueGroup scan_group(uint32_t w, uint32_t ready);
+  void forget_group(uint32_t w);
+  void check_cached_group(uint32_t w, uint32_t ready, const IssueGroup& g);  // (Debug builds)
+
+  // --- eager shuffles (eager_shuffles.h) ---
   struct ShuffleArgs {
     uint64_t value;
     uint32_t member_mask;
@@ -170,29 +205,41 @@ class Worker {
   };
   bool try_eager_shuffle(Lane& l, ShuffleArgs s, uint64_t& result);
   static bool agrees(Lane& x, const Lane& ref, uint32_t t);
+  void make_reference(uint32_t w, Lane& l);
+  void note_eager_result(const Lane& l, uint64_t result);  // (Debug builds)
+  template <class Entry>
+  void check_eager_shuffles(uint32_t mask, const Lane* L, Entry entry) const;  // (Debug builds)
 
-  // After its warp issued the oldest operation of lane i: the lane moves on to its next one.
-  // `ready`/`group` are issue_one's copies of ready_[w] and groups_[w], written back after its
-  // loop over the lanes (kept in registers meanwhile). `may_wait`: the lane may be at WaitWarp.
-  void retire_head(Lane& lane, int i, uint32_t& ready, IssueGroup& group, bool may_wait);
-  void refresh(Lane& lane);
-  void file_for_release(Lane& lane);
-  [[gnu::noinline]] void file_for_release_cold(Lane& lane);
-  bool barrier_sites_agree();
-  void meet_failure(Lane& lane);
-  [[gnu::always_inline]] inline void perform_posted(const Request& r, uint32_t linear);  // (issue loops)
-  [[gnu::always_inline]] inline void perform_store(const Request& r, uint64_t value) const;
-  SiteRegistry::Key site_of(const Request& r) const;  // the site's registry id and issue key (issue_effects.h)
-  uint32_t site_id(const Request& r) const;
-  bool issue_one(uint32_t warp);
+  // --- converged issue (converged_issue.h) ---
+  void form_converged(uint32_t w, uint32_t pass);  // after `pass` ran lanes of warp w
+  bool issue_converged(uint32_t w);
+  void settle_converged(uint32_t w);
+  void settle_all_converged();  // before a report that says where lanes are
+  void check_converged_issue(uint32_t w);  // (Debug builds)
+
+  // --- what an issue does (issue_effects.h) ---
+  SiteRegistry::Key site_of(const Request& r) const;  // the site's registry id and issue key
   Event issued_event(uint32_t w, uint32_t mask, SiteRegistry::Key site);
   void record_access(Event& e, const Request& lr, uint32_t mask, const uint64_t* offsets, uint32_t lanes);
+  [[gnu::always_inline]] inline void perform_posted(const Request& r, uint32_t linear);  // (issue loops)
+  [[gnu::always_inline]] inline void perform_store(const Request& r, uint64_t value) const;
+
+  // --- warp-synchronous calls (warp_ops.cpp) ---
   void issue_warp_op(uint32_t mask, Lane* lanes, uint64_t* results);
   uint32_t complete_warp_sync_group(Lane* lanes, int count) const;
   bool wait_or_fail_warp_sync(uint32_t warp, uint32_t mask, Lane* lanes, int count);
   void report_warp_sync_deadlock();
+
+  // --- barriers (barriers.h) ---
+  void file_for_release(Lane& lane);
+  [[gnu::noinline]] void file_for_release_cold(Lane& lane);
+  bool barrier_sites_agree();
   bool release_barrier();
   bool report_barrier_divergence();
+
+  // --- faults and reports (faults.cpp) ---
+  void meet_failure(Lane& lane);
+  uint32_t site_id(const Request& r) const;
   void report_budget();
   void add_diagnostic(Severity sev, std::string code, std::string message, uint32_t site,
                       uint32_t thread);
@@ -224,9 +271,6 @@ class Worker {
   std::vector<uint32_t> ready_;
   // Per warp, the instruction it issues next, kept as its lanes become ready (issue_groups.h).
   std::vector<IssueGroup> groups_;
-  IssueGroup scan_group(uint32_t w, uint32_t ready);
-  void forget_group(uint32_t w);
-  void check_cached_group(uint32_t w, uint32_t ready, const IssueGroup& g);  // (Debug builds)
 
   // What the issue rule remembers (loop rounds, last keys: issue_policy.h), and the loops it asks
   // about, each looked up once.
@@ -244,13 +288,15 @@ class Worker {
     uint32_t alloc;
   };
   std::vector<DynamicView> dynamic_views_;
-  Lane* current_ = nullptr;
   std::vector<uint64_t> results_;   // per lane, the result of its last warp-synchronous operation
-  FiberPool fibers_;  // (fiber_pool.h)
+  // Lanes on fibers (fiber_pool.h): the lane that runs now, the pool, and the scheduler's own
+  // context while lanes run.
+  Lane* current_ = nullptr;
+  FiberPool fibers_;
   Lane* needs_fiber_ = nullptr;  // a lane to start on a new fiber: yield_lane asks run_pass
   FiberContext scheduler_;  // the scheduler, suspended while lanes run
-  // Lanes to run, in order, before control returns: queue_[0, queue_size_). A lane is in it at
-  // most once, so it has room for every lane of the block and never grows.
+  // The run pass: lanes to run, in order, before control returns: queue_[0, queue_size_). A lane
+  // is in it at most once, so it has room for every lane of the block and never grows.
   std::vector<Lane*> queue_;
   uint32_t queue_size_ = 0;
   uint32_t queue_pos_ = 0;
@@ -266,16 +312,12 @@ class Worker {
   uint32_t pass_ = 1;     // the run pass being scheduled (Lane::pass)
   std::vector<uint32_t> warp_pass_;  // per warp: the pass whose reference lane warp_ref_ names
   std::vector<Lane*> warp_ref_;
-  void make_reference(uint32_t w, Lane& l);
   std::vector<uint8_t> descend_;     // per warp: its lanes run highest first in its next pass
   // Per warp, its lanes' queued shuffles that did not take their result at once: while there are
   // none, an issued shuffle has nothing to compute (issue_warp_op).
   std::vector<uint32_t> waiting_shuffles_;
   // Debug builds: the result each queued shuffle took at once, per lane and queue entry, checked
   // when the warp issues it (check_eager_shuffles).
-  void note_eager_result(const Lane& l, uint64_t result);
-  template <class Entry>
-  void check_eager_shuffles(uint32_t mask, const Lane* L, Entry entry) const;
 #ifndef NDEBUG
   std::vector<uint64_t> eager_results_;
 #endif
@@ -284,11 +326,6 @@ class Worker {
   // the same operations issues them straight from the queues.
   std::vector<Converged> converged_;
   bool converged_on_ = true;  // LaunchOptions::converged_issue
-  void form_converged(uint32_t w, uint32_t pass);  // after `pass` ran lanes of warp w
-  bool issue_converged(uint32_t w);
-  void settle_converged(uint32_t w);
-  void settle_all_converged();  // before a report that says where lanes are
-  void check_converged_issue(uint32_t w);  // (Debug builds)
 
   void next_pass() {
     if (++pass_ == 0) {  // (after 2^32 passes: no lane may look scheduled in the new ones)
@@ -323,5 +360,8 @@ class Worker {
 
 // Compact text for a set of thread indices: "0-15, 32-47".
 std::string format_ranges(const std::vector<uint32_t>& sorted);
+// "file:line" of a SiteRegistry site; a lane mask as 8 hex digits (faults.cpp).
+std::string site_text(uint32_t site);
+std::string hex_mask(uint32_t mask);
 
 }  // namespace ws::emu
