@@ -226,7 +226,8 @@ class Worker {
 
   // --- warp-synchronous calls (warp_ops.cpp) ---
   void issue_warp_op(uint32_t mask, Lane* lanes, uint64_t* results);
-  uint32_t complete_warp_sync_group(Lane* lanes, int count) const;
+  // (Out of line: issue_one asks it only while lanes of the warp wait.)
+  [[gnu::noinline]] uint32_t complete_warp_sync_group(Lane* lanes, int count) const;
   bool wait_or_fail_warp_sync(uint32_t warp, uint32_t mask, Lane* lanes, int count);
   void report_warp_sync_deadlock();
 
