@@ -1,27 +1,29 @@
 // Eager shuffles: a lane takes a shuffle's result without waiting for its warp to issue it, when
 // the issue can give no other.
 //
-// A lane that meets a shuffle normally stops until its warp issues it: its result is another
-// lane's value. But two lanes of a warp that began one run pass with empty queues (every lane
-// the scheduler resumes has one) and have queued the same operations since (same sites,
-// allocations, kinds, barriers, member masks) are issued in the same warp instructions, each of
-// those operations together: the issue rule (issue_policy.h) groups the lanes at one site. So
-// when the lane a shuffle reads has already run, in this pass, to the same shuffle through the same
-// operations, its value there is the value the issue will give: the lane takes it and runs on
-// (try_eager_shuffle), and the shuffle is still issued and recorded as one warp instruction.
-// "The same operations" is checked against one reference lane per warp (the first of the
-// warp to run in the pass), so that each lane compares each of its entries once (Lane::agree),
-// and only when a shuffle of its reads another lane. A source lane that does not run in this
-// pass (it waits, with operations queued) will not change its queue before the warp issues:
-// when the reading lane's operations in this pass are the same as the source lane's next ones,
-// the shuffle is issued together with the source lane's matching one, and the lane takes that
-// value too (compared entry by entry: lanes that stopped at a load and run again later, while
-// the others wait at the shuffles after it; not when the source lane waits for lanes its mask
-// names and the reading lane's mask leaves it out: the others may issue without it). A shuffle
-// down reads higher lanes, so a warp's lanes run highest first; a lane that finds its source
-// lane still to run turns the warp's order for its next pass. (After an atomic or a store the
-// lanes run lowest first: they perform an atomic, or a store wider than 8 bytes, as they
-// resume, and lane order is the order a GPU's lanes take for it.)
+// A lane that meets a shuffle normally stops until its warp issues it: its result is another lane's
+// value. But two lanes of a warp that began one run pass with empty queues (every lane the
+// scheduler resumes has one) and have queued the same operations since (same sites, allocations,
+// kinds, barriers, member masks) are issued in the same warp instructions, each of those operations
+// together: the issue rule (issue_policy.h) groups the lanes at one site. So when the lane a
+// shuffle reads has already run, in this pass, to the same shuffle through the same operations, its
+// value there is the value the issue will give: the lane takes it and runs on (try_eager_shuffle),
+// and the shuffle is still issued and recorded as one warp instruction.
+//
+// "The same operations" is checked against one reference lane per warp (the first of the warp to
+// run in the pass), so that each lane compares each of its entries once (Lane::agree), and only
+// when a shuffle of its reads another lane. A source lane that does not run in this pass (it waits,
+// with operations queued) will not change its queue before the warp issues: when the reading lane's
+// operations in this pass are the same as the source lane's next ones, the shuffle is issued
+// together with the source lane's matching one, and the lane takes that value too (compared entry
+// by entry: lanes that stopped at a load and run again later, while the others wait at the shuffles
+// after it; not when the source lane waits for lanes its mask names and the reading lane's mask
+// leaves it out: the others may issue without it). A shuffle down reads higher lanes, so a warp's
+// lanes run highest first; a lane that finds its source lane still to run turns the warp's order
+// for its next pass. (After an atomic or a store the lanes run lowest first: they perform an
+// atomic, or a store wider than 8 bytes, as they resume, and lane order is the order a GPU's lanes
+// take for it.)
+//
 // Debug builds check each result taken at once against the one the issue computes
 // (check_eager_shuffles).
 #pragma once

@@ -25,15 +25,15 @@ struct alignas(64) Lane {
   uint8_t size = 0;  // operation uses only queue[0], in the same cache line as this header
   static constexpr uint8_t kNoBarrier = 0xff;
   uint8_t last_barrier = kNoBarrier;  // queue index of the newest queued barrier entry
-  // Eager shuffles (Worker::try_eager_shuffle): the run pass the lane was last scheduled in, and
-  // how many of its queued operations in that pass are known to be the same as its warp's
-  // reference lane's (it started the pass with an empty queue, so they sit at queue[0, size));
-  // kAgreeAll for the reference lane itself.
+  // Eager shuffles and converged issue (eager_shuffles.h, converged_issue.h): the run pass the
+  // lane was last scheduled in, and how many of its queued operations in that pass are known to
+  // be the same as its warp's reference lane's (it started the pass with an empty queue, so they
+  // sit at queue[0, size)); kAgreeAll for the reference lane itself.
   static constexpr uint8_t kAgreeAll = 0xff;
   uint32_t pass = 0;
   uint8_t agree = 0;
-  // The lane has a fiber: it started in this block and has not exited (see the fiber pool in
-  // Worker). Without one it has not started yet, or it has exited.
+  // The lane has a fiber: it started in this block and has not exited (fiber_pool.h). Without
+  // one it has not started yet, or it has exited.
   bool on_fiber = false;
   Request queue[kQueue];
 
