@@ -1,39 +1,43 @@
 // The run loop: a block from its first run pass to its last lane's exit, one warp instruction per
-// warp turn. Who calls whom (file of each callee in brackets; Debug-only checks marked so):
+// warp turn. Who calls whom ([file] of the callee where it is not this one; "Debug" marks the
+// checks that only Debug builds run):
 //
-// Per block, run_block (launch.cpp, for each block of the worker's share):
+// Per block: run_block (from launch.cpp, for each block of the worker's share)
 //   run_block_steps
-//     every lane scheduled for the first run pass, each warp's highest lane first
-//     run_queue                          a run pass of lanes of any warps
-//       make_reference                   each warp's first lane to run [eager_shuffles.h]
-//       run_pass                         switch to each lane in turn [fiber_pool.cpp]; on its fiber a
-//         lane runs the kernel, whose hooks (hooks.cpp) queue its operations: post_* [worker_post.h,
-//         barriers.h] -> refresh / set_ready -> join_group [issue_groups.h]; a shuffle may take its
-//         result at once: try_eager_shuffle [eager_shuffles.h]; a lane that stops or exits hands
-//         over to the next: yield_lane / exit_lane [fiber_pool.cpp]
-//       form_converged                   each warp that ran: its next instructions known? [converged_issue.cpp]
-//     loop: issue_one(w) for each warp with a ready or waiting lane, in turn (below); then
-//       nothing issued and every lane exited: done
-//       nothing issued, lanes wait at a warp-synchronous call: report_warp_sync_deadlock [warp_ops.cpp]
-//       nothing issued otherwise: release_barrier [barriers.cpp] -> run_queue for the lanes it lets go
-//       past the step budget: report_budget [faults.cpp]; a cancelled launch stops
-//   the lowest failing lane's error, if any (meet_failure) [faults.cpp]
+//     schedule every lane, each warp's highest lane first
+//     run_queue                           a run pass of lanes of any warps:
+//       make_reference                    each warp's first lane to run [eager_shuffles.h]
+//       run_pass                          switch to each lane in turn [fiber_pool.cpp]
+//         (on the lane's fiber: the kernel's hooks [hooks.cpp] -> post_* [worker_post.h,
+//         barriers.h] -> refresh / set_ready -> join_group [issue_groups.h]; a shuffle may take
+//         its result at once: try_eager_shuffle [eager_shuffles.h]; a lane that stops or exits
+//         hands over to the next: yield_lane / exit_lane [fiber_pool.cpp])
+//       form_converged                    each warp that ran [converged_issue.cpp]
+//     loop over warp turns: issue_one(w) for each warp with a ready or waiting lane; then
+//       nothing issued, every lane exited:   done
+//       nothing issued, lanes wait at a warp-synchronous call:
+//                                           report_warp_sync_deadlock [warp_ops.cpp]
+//       nothing issued otherwise:           release_barrier [barriers.cpp] -> run_queue
+//       past the step budget:               report_budget [faults.cpp]; cancelled: stops
+//   the lowest failing lane's error, if one met an error (meet_failure [faults.cpp])
 //
-// Per warp turn, issue_one(w):
-//   complete_warp_sync_group             a warp-synchronous call whose lanes all came goes first
-//                                        [warp_ops.cpp -> issue_policy.h, rule 1]
-//   groups_[w].converged: issue_converged, entry k of every lane [converged_issue.cpp]
-//     (check_converged_issue: Debug) -> settle_converged after the run's last entry
-//   groups_[w] exact: kept as lanes became ready (check_cached_group: Debug) [issue_groups.h]
-//   otherwise: scan_group [issue_groups.cpp] -> choose_issue_group [issue_policy.h]
+// Per warp turn: issue_one(w)
+//   complete_warp_sync_group              a warp-synchronous call whose lanes all came goes first
+//                                         [warp_ops.cpp -> issue_policy.h, rule 1]
+//   the warp's group (groups_[w]):
+//     converged -> issue_converged        entry k of every lane [converged_issue.cpp]
+//                  (Debug: check_converged_issue); settle_converged after the run's last entry
+//     exact     -> used as kept           (Debug: check_cached_group [issue_groups.h])
+//     otherwise -> scan_group             [issue_groups.cpp] -> choose_issue_group [issue_policy.h]
 //   a warp-synchronous call whose named lanes are missing: wait_or_fail_warp_sync [warp_ops.cpp]
-//   site_of, issued_event [issue_effects.h]; history_.issued [issue_policy.h]; forget_group
-//     [issue_groups.h]: the next group of the lanes left
-//   each issued lane, in lane order: perform_posted (a queued store, a deferred load)
-//     [issue_effects.h], retire_head -> join_group / refresh / file_for_release [barriers.h]
-//   an access: record_access -> SiteCounting::count [site_counting.h]; a warp-synchronous call:
-//     issue_warp_op [warp_ops.cpp] (check_eager_shuffles: Debug)
-//   lanes whose queue emptied: run_pass, the warp's order (make_reference) -> form_converged
+//   site_of, issued_event [issue_effects.h]; history_.issued [issue_policy.h]
+//   forget_group                          the next group of the lanes left [issue_groups.h]
+//   each issued lane, in lane order: perform_posted [issue_effects.h], then
+//     retire_head -> join_group [issue_groups.h] / refresh [worker_post.h] / file_for_release
+//     [barriers.h]
+//   an access: record_access -> SiteCounting::count [issue_effects.h, site_counting.h]
+//   a warp-synchronous call: issue_warp_op [warp_ops.cpp] (Debug: check_eager_shuffles)
+//   lanes whose queue emptied: make_reference, run_pass [fiber_pool.cpp] -> form_converged
 #include "worker.h"
 
 #include <algorithm>
