@@ -23,8 +23,9 @@
 //     GPU. The other way round likewise; otherwise in source order, the smaller key first
 //     (issues_before).
 //  5. Candidates are weighed in order of their lowest lane: one that issues before the best so far
-//     replaces it; one that neither issues before nor after it (the same key, from two files) is
-//     a tie, and the best stays.
+//     replaces it; one that neither issues before nor after it is a tie (the same key at two
+//     sites: two files, or one line and column of two instantiations of a template), and the
+//     best stays.
 //  6. Of the best candidate's lanes an access keeps those that do what its lowest lane does (the
 //     same allocation, width and kind: one instruction); the others issue later.
 // The choice is exact when no tie remains and step 6 left no lane out: every ready lane at the
