@@ -1,8 +1,8 @@
 // The emulator's two ways of letting a thread run on where it used to stop: deferred loads
-// (emu_hooks.h, deferred_load: `a[i] = b[j]`, `a[i] += b[j]`) and eager shuffles (worker.h: the
-// source lane has already been at the same shuffle along the same operations), and its converged
-// issue (worker.h: a warp whose lanes all queued the same operations issues them without moving
-// each lane on per instruction). They must change nothing but the speed: every kernel, variant
+// (emu_hooks.h, deferred_load: `a[i] = b[j]`, `a[i] += b[j]`) and eager shuffles
+// (eager_shuffles.h: the source lane has already been at the same shuffle along the same
+// operations), and its converged issue (converged_issue.h: a warp whose lanes all queued the same
+// operations issues them without moving each lane on per instruction). They must change nothing but the speed: every kernel, variant
 // and element type of the catalog, run with each of them on and off, gives the same result and
 // the same trace (events, lanes, per-site counters, diagnostics), bit for bit, as a run with all
 // three off.

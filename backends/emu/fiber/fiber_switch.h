@@ -6,12 +6,12 @@
 // What a switch costs, and why the emulator makes few: jump_fcontext also saves and reloads the
 // x87 and SSE control words (microcoded instructions) and returns into the resumed fiber by an
 // indirect jump, which leaves the CPU's return-address predictor one entry off, so the resumed
-// lane's next returns mispredict: about 20 ns on this project's VM, where a hand-written switch
-// of six registers and a `ret` takes about 5 ns. The emulator keeps the library and switches
-// less instead: a thread does not stop at a load whose value only feeds a store, nor at a shuffle
-// whose source lane has already been there, and a thread that exits hands its fiber to the next
-// thread to start without a switch (worker.h); with the first two, the hand-written switch made
-// the reductions only 5-11% faster (measured side by side before it was removed).
+// lane's next returns mispredict: a few times what a hand-written switch of six registers and a
+// `ret` costs. The emulator keeps the library and switches less instead: a thread does not stop
+// at a load whose value only feeds a store, nor at a shuffle whose source lane has already been
+// there, and a thread that exits hands its fiber to the next thread to start without a switch
+// (fiber_pool.h); with the first two, a hand-written switch no longer makes the reductions much
+// faster.
 //
 // Example (a fiber that hands control back three times):
 //

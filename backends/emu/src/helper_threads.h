@@ -1,6 +1,6 @@
 // The threads that run a launch's workers after the first (the calling thread is the first),
-// kept from one launch to the next: starting a thread costs a launch 30-90 us on this project's
-// VM (a 256-thread block of reduce 8 takes about 30), waking one that waits costs a few.
+// kept from one launch to the next: starting a thread costs a launch about as much as running a
+// small block, waking one that waits costs little.
 //
 //   HelperThreads::Batch batch(workers - 1, work);  // work() starts on workers - 1 helpers
 //   work();                                         // and on this thread

@@ -1,4 +1,4 @@
-// Storage for the workers' lanes, kept from one launch to the next (see LaneArray in worker.h).
+// Storage for the workers' lanes, kept from one launch to the next (see LaneArray in lane.h).
 #include <mutex>
 #include <new>
 #include <vector>

@@ -1,5 +1,6 @@
 #include "site_loop.h"
 
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
@@ -34,6 +35,14 @@ SiteLoop site_loop(const void* site_key) {
   const std::optional<LoopSpan> l = innermost_loop(*loops, {loc.line(), loc.column()});
   if (!l) return {};
   return {true, issue_order(l->begin.line, l->begin.column), issue_order(l->end.line, l->end.column) | 0xff};
+}
+
+bool SiteLoops::inside_loop_around(const void* site, uint64_t key, const void* around) {
+  auto [it, added] = loops_.try_emplace(around);
+  if (added) it->second = site_loop(around);
+  const SiteLoop& l = it->second;
+  return l.found && key >= l.begin && key <= l.end &&
+         std::strcmp(site_location(site).file_name(), site_location(around).file_name()) == 0;
 }
 
 }  // namespace ws::emu

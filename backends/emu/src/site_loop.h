@@ -1,8 +1,9 @@
 // The innermost loop around a kernel's call site, from the site's source file (read once per file):
-// the scheduler's reconvergence inside loops (Worker::issues_before) asks it.
+// the issue rule's reconvergence inside loops (issue_policy.h, rule 4) asks it.
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 
 namespace ws::emu {
 
@@ -13,5 +14,17 @@ struct SiteLoop {
 
 // `site_key` is a site's std::source_location pointer (site_key in emu_hooks.h).
 SiteLoop site_loop(const void* site_key);
+
+// A worker's answers to the issue rule's question, each site's loop looked up once (site_loop
+// takes a lock).
+class SiteLoops {
+ public:
+  // Whether the site `site` (at issue key `key`) lies inside the innermost loop around the site
+  // `around`, in one file.
+  bool inside_loop_around(const void* site, uint64_t key, const void* around);
+
+ private:
+  std::unordered_map<const void*, SiteLoop> loops_;  // site_loop's answers, by site key
+};
 
 }  // namespace ws::emu

@@ -1,111 +1,74 @@
+// The run loop: a block from its first run pass to its last lane's exit, one warp instruction per
+// warp turn. Who calls whom ([file] of the callee where it is not this one; "Debug" marks the
+// checks that only Debug builds run):
+//
+// Per block: run_block (from launch.cpp, for each block of the worker's share)
+//   run_block_steps
+//     schedule every lane, each warp's highest lane first
+//     run_queue                           a run pass of lanes of any warps:
+//       make_reference                    each warp's first lane to run [eager_shuffles.h]
+//       run_pass                          switch to each lane in turn [fiber_pool.cpp]
+//         (on the lane's fiber: the kernel's hooks [hooks.cpp] -> post_* [worker_post.h,
+//         barriers.h] -> refresh / set_ready -> join_group [issue_groups.h]; a shuffle may take
+//         its result at once: try_eager_shuffle [eager_shuffles.h]; a lane that stops or exits
+//         hands over to the next: yield_lane / exit_lane [fiber_pool.cpp])
+//       form_converged                    each warp that ran [converged_issue.cpp]
+//     loop over warp turns: issue_one(w) for each warp with a ready or waiting lane; then
+//       nothing issued, every lane exited:   done
+//       nothing issued, lanes wait at a warp-synchronous call:
+//                                           report_warp_sync_deadlock [warp_ops.cpp]
+//       nothing issued otherwise:           release_barrier [barriers.cpp] -> run_queue
+//       past the step budget:               report_budget [faults.cpp]; cancelled: stops
+//   the lowest failing lane's error, if one met an error (meet_failure [faults.cpp])
+//
+// Per warp turn: issue_one(w)
+//   complete_warp_sync_group              a warp-synchronous call whose lanes all came goes first
+//                                         [warp_ops.cpp -> issue_policy.h, rule 1]
+//   the warp's group (groups_[w]):
+//     converged -> issue_converged        entry k of every lane [converged_issue.cpp]
+//                  (Debug: check_converged_issue); settle_converged after the run's last entry
+//     exact     -> used as kept           (Debug: check_cached_group [issue_groups.h])
+//     otherwise -> scan_group             [issue_groups.cpp] -> choose_issue_group [issue_policy.h]
+//   a warp-synchronous call whose named lanes are missing: wait_or_fail_warp_sync [warp_ops.cpp]
+//   site_of, issued_event [issue_effects.h]; history_.issued [issue_policy.h]
+//   forget_group                          the next group of the lanes left [issue_groups.h]
+//   each issued lane, in lane order: perform_posted [issue_effects.h], then
+//     retire_head -> join_group [issue_groups.h] / refresh [worker_post.h] / file_for_release
+//     [barriers.h]
+//   an access: record_access -> SiteCounting::count [issue_effects.h, site_counting.h]
+//   a warp-synchronous call: issue_warp_op [warp_ops.cpp] (Debug: check_eager_shuffles)
+//   lanes whose queue emptied: make_reference, run_pass [fiber_pool.cpp] -> form_converged
 #include "worker.h"
 
 #include <algorithm>
-#include <array>
 #include <bit>
-#include <cstring>
-#include <map>
-#include <span>
-#include <sstream>
-#include <utility>
 
-#include "ws/rules/global_sectors.h"
-#include "ws/rules/shared_banks.h"
-#include "site_registry.h"
+#include "converged_issue.h"
+#include "issue_effects.h"
+#include "issue_groups.h"
 #include "worker_post.h"
 
 namespace ws::emu {
 
 namespace {
-
 thread_local uint64_t t_epoch_counter = 0;  // per worker thread: new value for every block
-
-constexpr std::size_t kStackBytes = 256 * 1024;  // per CUDA thread; pages are touched lazily
-constexpr uint8_t kPoison = 0xCD;                // what uninitialised shared memory holds
-
-std::string hex_mask(uint32_t m) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%08x", m);
-  return buf;
-}
-
-std::string site_text(uint32_t site) {
-  const SiteInfo s = SiteRegistry::instance().info(site);
-  return s.file + ":" + std::to_string(s.line);
-}
-
 }  // namespace
 
-std::string format_ranges(const std::vector<uint32_t>& v) {
-  std::string out;
-  for (size_t i = 0; i < v.size();) {
-    size_t j = i;
-    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
-    if (!out.empty()) out += ", ";
-    out += std::to_string(v[i]);
-    if (j > i) {
-      out += '-';  // (GCC 12 warns wrongly on `"-" + std::to_string(...)`)
-      out += std::to_string(v[j]);
-    }
-    i = j + 1;
-  }
-  return out;
-}
-
-uint32_t LaunchState::register_shared(const char* name, std::string_view type, uint32_t elem_size,
-                                      uint64_t extent, uint64_t bytes, bool dynamic,
-                                      std::string& error) {
-  std::lock_guard lock(shared_mutex);
-  for (uint32_t i = 0; i < shared_allocs.size(); ++i) {
-    const Allocation& a = shared_allocs[i];
-    if (a.name == name && a.elem_size == elem_size && a.extent == extent &&
-        (a.base >= kDynamicBase) == dynamic) {
-      error = shared_errors[i];  // (every thread that touches an array over the limit fails)
-      return global_allocs + i;
-    }
-  }
-  Allocation a;
-  a.name = name;
-  a.type_name = std::string(type);
-  a.space = MemSpace::Shared;
-  a.elem_size = elem_size;
-  a.extent = extent;
-  if (dynamic) {
-    a.base = kDynamicBase;
-  } else {
-    a.base = static_shared_bytes;
-    static_shared_bytes += (bytes + 127) / 128 * 128;  // each array starts at bank 0
-    const uint64_t total = static_shared_bytes + opt.dynamic_shared_bytes;
-    if (total > Limits::max_shared_bytes_per_block) {
-      error = "the block needs " + std::to_string(total) + " bytes of shared memory (static " +
-              std::to_string(static_shared_bytes) + " + dynamic " +
-              std::to_string(opt.dynamic_shared_bytes) + "), over the per-block limit of " +
-              std::to_string(Limits::max_shared_bytes_per_block) + " bytes";
-    }
-  }
-  shared_allocs.push_back(std::move(a));
-  shared_errors.push_back(error);
-  return global_allocs + uint32_t(shared_allocs.size() - 1);
-}
+Worker::~Worker() { unwind_fibers(); }
 
 Worker::Worker(LaunchState& launch) : launch_(launch), lanes_(uint32_t(launch.opt.block.count())) {
   threads_ = uint32_t(launch.opt.block.count());
   warps_ = (threads_ + kWarpSize - 1) / kWarpSize;
   leaving_slots_.reset(new Lane*[size_t(kReleaseRing) * threads_]);
   for (uint32_t k = 0; k < kReleaseRing; ++k) leaving_[k] = {&leaving_slots_[size_t(k) * threads_], 0, threads_};
-  stacks_.reserve(threads_);  // (neither ever moves: the switches write free_fibers_' slots)
-  free_fibers_.resize(threads_);
+  fibers_.reserve(threads_);
   queue_.resize(threads_);
   tids_.resize(threads_);
   pending_failures_.resize(threads_);
   warp_steps_.resize(warps_);
   ready_.assign(warps_, 0);
   groups_.assign(warps_, IssueGroup{});
-  divergent_.assign(warps_, 0);
-  rounds_.assign(threads_, 0);
-  last_key_.assign(threads_, 0);
-  warp_last_key_.assign(warps_, 0);
-  warp_last_mask_.assign(warps_, 0);
+  history_.resize(threads_);
   operands_.assign(threads_, Operands{});
   results_.assign(threads_, 0);
   eager_ = launch.opt.eager_shuffles;
@@ -115,6 +78,9 @@ Worker::Worker(LaunchState& launch) : launch_(launch), lanes_(uint32_t(launch.op
   warp_ref_.assign(warps_, nullptr);
   descend_.assign(warps_, 1);
   waiting_shuffles_.assign(warps_, 0);
+#ifndef NDEBUG
+  eager_results_.assign(size_t(threads_) * Lane::kQueue, 0);
+#endif
   warp_waiting_.assign(warps_, 0);
   const Dim3 b = launch.opt.block;
   for (uint32_t i = 0; i < threads_; ++i) {
@@ -127,88 +93,6 @@ Worker::Worker(LaunchState& launch) : launch_(launch), lanes_(uint32_t(launch.op
   dynamic_shared_.resize(launch.opt.dynamic_shared_bytes);
   for (size_t a = 0; a < std::min<size_t>(64, launch.opt.read_only.size()); ++a)
     if (launch.opt.read_only[a]) read_only_bits_ |= uint64_t(1) << a;
-}
-
-Worker::~Worker() {
-  // Every fiber is suspended somewhere: a free one where its last lane exited (exit_lane), one
-  // that still runs a lane inside the kernel (its block failed) in yield_lane. Each is resumed
-  // once with quitting_ set and switches back here for the last time from the end of lane_main:
-  // a free one by leaving lane_main's loop, the other by an exception (FiberUnwind, thrown by
-  // yield_lane) that unwinds its frames, so that their destructors run.
-  Worker* const outer = t_worker;
-  t_worker = this;
-  quitting_ = true;
-  queue_size_ = 0;
-  for (Lane& l : lanes_) {
-    if (!l.on_fiber) continue;
-    // Its queued operations no longer matter, and a running lane writes its next one at
-    // queue[size] (Lane::head): a destructor in the kernel that stores while the stack unwinds
-    // must find the queue empty, not write past a full one into the next lane.
-    l.head = l.size = 0;
-    current_ = &l;
-    fiber_swap(scheduler_, l.fiber);
-  }
-  while (free_count_) {
-    const FiberContext f = free_fibers_[--free_count_];
-    fiber_swap(scheduler_, f);
-  }
-  // (run_block left this worker as the thread's; a kernel called after the launch must find none.)
-  t_worker = outer == this ? nullptr : outer;
-}
-
-namespace {
-// Thrown into a suspended lane by the destructor (see ~Worker). Not a std::exception, so that
-// the kernel's own `catch (const std::exception&)` does not stop it.
-struct FiberUnwind {};
-}  // namespace
-
-// A fiber's life: the lanes it is given in turn (current_, set by whoever switched to it, or by
-// exit_lane), each from the kernel's start to its exit.
-void Worker::lane_main(void* worker) {
-  Worker& w = *static_cast<Worker*>(worker);
-  try {
-    while (!w.quitting_) {  // one lane per turn
-      try {
-        w.launch_.body();
-      } catch (const FiberUnwind&) {
-        throw;
-      } catch (const std::exception& e) {
-        // fail() switches away and never returns here.
-        w.fail(nullptr, "exception", std::string("the kernel threw: ") + e.what());
-      } catch (...) {
-        w.fail(nullptr, "exception", "the kernel threw an exception that is not a std::exception");
-      }
-      w.exit_lane();
-    }
-  } catch (const FiberUnwind&) {
-  }
-  FiberContext gone;  // never resumed
-  fiber_swap(gone, w.scheduler_);
-  __builtin_unreachable();
-}
-
-// A fiber for the lane `lane` (not started), which the caller switches to at once: a free one, or
-// a new one. Only the scheduler calls it: a fiber is made on the worker's own stack, where running
-// out of memory for it is reported (launch.cpp), not inside the kernel's code.
-FiberContext Worker::fiber_for(Lane& lane) {
-  if (free_count_) {
-    lane.on_fiber = true;
-    return free_fibers_[--free_count_];
-  }
-  const FiberStack& stack = stacks_.emplace_back(kStackBytes, unsigned(stacks_.size()));
-  const FiberContext made = fiber_make(stack.top(), stack.usable_bytes(), &Worker::lane_main, this);
-  lane.on_fiber = true;
-  return made;
-}
-
-// Switching. The scheduler hands a queue of lanes to run; each lane, when it has posted its next
-// operation, switches straight to the next lane of the queue, and the last one switches back to
-// the scheduler: one context switch per lane instead of two.
-void Worker::enter(Lane& lane) {
-  assert(lane.head == 0 && lane.size == 0 && "a lane runs only with an empty queue");
-  current_ = &lane;
-  threadIdx = tids_[lane.linear];
-  t_barrier_repeat.room = 0;  // it pointed into the lane that ran before
 }
 
 // A pass of lanes of any warps (a block's start, a barrier's release): each warp's reference
@@ -227,282 +111,6 @@ void Worker::run_queue() {
   const uint32_t pass = pass_;
   run_pass();
   for (uint32_t k = 0; k < count; ++k) form_converged(warps[k], pass);
-}
-
-// Runs the lanes of queue_ (their warps' reference lanes set). A lane that stops while the next
-// one needs a new fiber comes back here for it (needs_fiber_).
-void Worker::run_pass() {
-  queue_pos_ = 1;
-  Lane* lane = queue_[0];
-  enter(*lane);
-  do {
-    fiber_swap(scheduler_, lane->on_fiber ? lane->fiber : fiber_for(*lane));
-    lane = std::exchange(needs_fiber_, nullptr);  // (entered already)
-  } while (lane);
-  queue_size_ = 0;
-  next_pass();
-}
-
-// The event of warp w's instruction `lr` (site `site`) over the lanes of `mask`: its place in
-// the block's issue order and the warp's steps. (Both issue paths: issue_one, issue_converged.)
-[[gnu::always_inline]] inline Event Worker::issued_event(uint32_t w, uint32_t mask, SiteRegistry::Key site) {
-  Event e;
-  e.block = block_;
-  e.warp = uint16_t(w);
-  e.site = site.id;
-  e.mask = mask;
-  e.step = warp_steps_[w]++;
-  e.time = clock_++;
-  ++record_->issued;
-  return e;
-}
-
-// An access's event: what it is, its lanes' offsets recorded (a recorded block) and counted.
-[[gnu::always_inline]] inline void Worker::record_access(Event& e, const Request& lr, uint32_t mask,
-                                                          const uint64_t* offsets, uint32_t lanes) {
-  BlockRecord& rec = *record_;
-  rec.lane_accesses += lanes;
-  e.type = EventType::Access;
-  e.kind = lr.kind();
-  e.width = lr.width;
-  e.space = lr.space();
-  e.op = uint8_t(lr.atomic());
-  e.flags = lr.flags();
-  e.alloc = lr.alloc;
-  if (rec.recorded) {
-    e.lane_begin = rec.lanes.size();
-    rec.lanes.insert(rec.lanes.end(), offsets, offsets + lanes);
-  }
-  if (launch_.opt.record.count_every_block) count_access(rec, e.site, lr, mask, {offsets, lanes});
-}
-
-// After a pass that ran lanes of warp `w`: whether its next instructions can be issued
-// converged (see Converged in worker.h), and how many.
-void Worker::form_converged(uint32_t w, uint32_t pass) {
-  if (!converged_on_ || failed_ || divergent_[w] || warp_pass_[w] != pass) return;
-  const Lane& ref = *warp_ref_[w];
-  // Entries [0, end) are issued converged, and every lane keeps at least one more (entry `end`,
-  // whatever it is: settle_converged moves the lanes on to it as retire_head would). The
-  // reference lane's entries first (cheapest, and mostly what decides): those issuable at once.
-  uint32_t end = 0;
-  while (end + 1u < ref.size && ref.queue[end].type <= ReqType::Fence) ++end;
-  // Worth the lanes' checks below (about 50 instructions a lane) only for a few entries: each
-  // saves about 25 a lane (a block's first loads, one or two, are not worth it).
-  if (end < kMinConverged) return;
-  const uint32_t n = lanes_in(w);
-  Lane* L = &lanes_[w * kWarpSize];
-  uint32_t mask = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    const Lane& l = L[i];
-    if (l.pass != pass) {
-      if (l.state == LaneState::Exited) continue;
-      return;  // a lane with operations queued from before: the warp issues lane by lane
-    }
-    if (l.size < 2) return;
-    mask |= 1u << i;
-    end = std::min<uint32_t>(end, l.size - 1u);
-  }
-  // A warp-synchronous call names only live lanes (else the warp waits for the others, or fails:
-  // wait_or_fail_warp_sync).
-  for (uint32_t k = 0; k < end; ++k)
-    if (ref.queue[k].type == ReqType::WarpOp && (ref.queue[k].member_mask() & ~mask)) {
-      end = k;
-      break;
-    }
-  // The same operations as the reference lane (so the same as each other) up to `end`.
-  for (uint32_t m = mask; m && end; m &= m - 1) {
-    Lane& l = L[std::countr_zero(m)];
-    if (&l != &ref && !agrees(l, ref, end - 1)) end = l.agree;
-  }
-  if (end < kMinConverged) return;
-  converged_[w] = {mask, 0, uint8_t(end)};
-  groups_[w].converged = true;
-}
-
-// Entry `next` of every live lane of warp `w`: issue_one's work for it without retire_head (see
-// Converged): the same event, the same stores performed in lane order, nothing computed for
-// a shuffle (every lane took its result when it queued it: a shuffle that waits is its lane's
-// last entry, and `end` is before every lane's last one).
-bool Worker::issue_converged(uint32_t w) {
-  Converged& c = converged_[w];
-  const uint32_t base = w * kWarpSize, mask = c.mask, k = c.next;
-  Lane* L = &lanes_[base];
-  const Request lr = L[std::countr_zero(mask)].queue[k];
-  const SiteRegistry::Key site = site_of(lr);
-  Event e = issued_event(w, mask, site);
-  remember_issue(w, mask, site.order | uint64_t(lr.sub));
-  switch (lr.type) {
-    case ReqType::Access: {
-      uint64_t offsets[kWarpSize];
-      uint32_t lanes = 0;
-      for (uint32_t m = mask; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        const Request& r = L[i].queue[k];
-        offsets[lanes++] = r.access.byte_offset;
-        if (r.access.store_to) perform_posted(r, base + uint32_t(i));
-      }
-      record_access(e, lr, mask, offsets, lanes);
-      break;
-    }
-    case ReqType::WarpOp:
-      e.type = EventType::WarpSync;
-      e.op = uint8_t(lr.warp.op);
-      e.alloc = lr.member_mask();  // Event::aux()
-      break;
-    default:  // a fence (form_converged takes nothing else)
-      e.type = EventType::Fence;
-      e.op = lr.block_scope ? 1 : 0;
-      break;
-  }
-  if (record_->recorded) record_->events.push_back(e);
-  if (++c.next == c.end) settle_converged(w);
-  return true;
-}
-
-// The lanes of a converged warp move on to entry `next` at once, as retire_head would have
-// moved them one entry at a time, in lane order: a lane whose entry there can issue joins the
-// warp's next group (starting from the empty group that forget_group leaves when an issue took
-// every ready lane); one at a barrier, its exit or a failure leaves the ready set (refresh).
-void Worker::settle_converged(uint32_t w) {
-  Converged& c = converged_[w];
-  Lane* L = &lanes_[w * kWarpSize];
-  IssueGroup g{};
-  for (uint32_t m = c.mask; m; m &= m - 1) {
-    const int i = std::countr_zero(m);
-    Lane& l = L[i];
-    l.head = c.next;
-    l.size = uint8_t(l.size - c.next);
-    const Request& h = l.req();
-    if (h.type <= ReqType::Fence) [[likely]] {
-      join_group(g, 1u << i, h);  // (the lane is Ready, its bit in ready_[w] set)
-    } else {
-      refresh(l);
-      if (l.state == LaneState::AtBarrier) file_for_release(l);
-    }
-  }
-  groups_[w] = g;
-  c = Converged{};
-}
-
-void Worker::settle_all_converged() {
-  for (uint32_t w = 0; w < warps_; ++w)
-    if (converged_[w].next < converged_[w].end) settle_converged(w);
-}
-
-void Worker::yield_lane() {
-  Lane& self = *current_;
-  if (self.state == LaneState::AtBarrier) [[unlikely]]
-    file_for_release_cold(self);  // (a queue full of barriers: rare, and out of line, so that
-                                  // this path keeps few registers to save)
-  if (queue_pos_ < queue_size_) {  // (after a failure too: see meet_failure)
-    Lane& next = *queue_[queue_pos_++];
-    enter(next);
-    if (next.on_fiber) {
-      fiber_swap(self.fiber, next.fiber);
-    } else if (free_count_) {
-      next.on_fiber = true;
-      fiber_swap(self.fiber, free_fibers_[--free_count_]);
-    } else {
-      needs_fiber_ = &next;  // (the scheduler makes fibers: run_pass)
-      fiber_swap(self.fiber, scheduler_);
-    }
-  } else {
-    fiber_swap(self.fiber, scheduler_);
-  }
-  if (quitting_) [[unlikely]]
-    throw FiberUnwind{};
-}
-
-// The running lane returned from the kernel: its Exit is queued, and its fiber is free. The next
-// lane of the pass runs on it at once if it has not started (no switch); otherwise the fiber
-// joins the free ones and switches to that lane's fiber, or back to the scheduler. Returns when
-// the fiber is given a lane to start (current_), or is to quit.
-void Worker::exit_lane() {
-  Lane& self = *current_;
-  push(nullptr, ReqType::Exit, SubOp::Load);
-  self.on_fiber = false;
-  if (self.size == 1) refresh(self);
-  else if (self.state == LaneState::AtBarrier) file_for_release(self);  // (as yield_lane does)
-  if (queue_pos_ < queue_size_) {
-    Lane& next = *queue_[queue_pos_++];
-    enter(next);
-    if (!next.on_fiber) {
-      next.on_fiber = true;
-      return;
-    }
-    fiber_swap(free_fibers_[free_count_++], next.fiber);
-  } else {
-    fiber_swap(free_fibers_[free_count_++], scheduler_);
-  }
-}
-
-void Worker::file_for_release_cold(Lane& l) { file_for_release(l); }
-
-// join_group's other case: the lane does something else than the warp's next instruction, at a
-// smaller key (it becomes the next instruction), the same key (the group is inexact) or a larger
-// one (it waits). In a divergent warp the next scan decides (the lane may be a loop round behind).
-void Worker::place_in_group(IssueGroup& g, uint32_t bit, const Request& h) {
-  if (g.divergent) {
-    g.exact = false;
-    return;
-  }
-  const uint64_t key = h.order();
-  const bool back = key <= last_key_of(lane_of(h));
-  // A lane that jumps back (goes round a loop) while the group's lanes do not may have to wait
-  // for them (a `continue` before the others' last operation), and so may the group's lanes if
-  // they jumped back: the scan decides. (Whichever of them became ready first: the order lanes
-  // become ready in must not matter.)
-  if (g.mask && (back || g.back)) {
-    g.exact = false;
-    return;
-  }
-  if (key < g.key)  // the smallest key so far: a group of its own (inexact if the last one was:
-                    // a lane left to the scan may come first)
-    g = {key, h.loc, h.type == ReqType::Access ? h.group_tail() : 0, bit,
-         h.type == ReqType::WarpOp ? h.member_mask() : 0, g.exact, false, back};
-  else if (key == g.key)
-    g.exact = false;  // the same key, something else (another allocation at the site)
-}
-
-// After warp `w` issued lanes `mask` at `key`: the warp becomes (or stays) divergent when ready
-// lanes were left behind, and then each issued lane's round is counted (all of them take the
-// highest: they go on together); it is convergent again when an issue takes every ready lane.
-// (issue_one then keeps `key` as the issued lanes' last key: remember_issue.)
-void Worker::note_issue(uint32_t w, uint32_t mask, bool lanes_left, uint64_t key) {
-  const uint32_t base = w * kWarpSize;
-  if (!lanes_left || !divergent_[w]) {
-    std::fill_n(&rounds_[base], lanes_in(w), 0u);
-    divergent_[w] = lanes_left;
-    if (!lanes_left) return;
-  }
-  uint32_t round = 0;
-  for (uint32_t m = mask; m; m &= m - 1) round = std::max(round, lane_round(base + uint32_t(std::countr_zero(m)), key));
-  for (uint32_t m = mask; m; m &= m - 1) rounds_[base + uint32_t(std::countr_zero(m))] = round;
-}
-
-// Whether the lanes at site `loc_a` (key a, round round_a) issue before those at `loc_b`: in source
-// order, except that lanes a round behind go first while they wait inside the loop the others are
-// going round.
-bool Worker::issues_before(uint64_t a, uint32_t round_a, const void* loc_a, uint64_t b, uint32_t round_b,
-                           const void* loc_b) {
-  if (round_a < round_b && inside_loop_around(loc_a, a, loc_b)) return true;
-  if (round_b < round_a && inside_loop_around(loc_b, b, loc_a)) return false;
-  return a < b;
-}
-
-// Whether site `loc` (at `key`) lies inside the innermost loop around site `around`, in one file.
-bool Worker::inside_loop_around(const void* loc, uint64_t key, const void* around) {
-  auto [it, added] = site_loops_.try_emplace(around);
-  if (added) it->second = site_loop(around);
-  const SiteLoop& l = it->second;
-  return l.found && key >= l.begin && key <= l.end &&
-         std::strcmp(site_location(loc).file_name(), site_location(around).file_name()) == 0;
-}
-
-// An access that is the lane's only queued operation: the scheduler sees it now.
-void Worker::first_posted_access(Lane& l, Request& r, bool must_stop) {
-  set_ready(l, r);
-  if (must_stop) yield_lane();
 }
 
 bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
@@ -532,7 +140,7 @@ bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
   gridDim = dim3(g.x, g.y, g.z);
 
   // Every lane runs to its first operation that waits, each warp's highest lane first (the
-  // order for shuffles down: see eager shuffles in worker.h; the same for every block, so that
+  // order for shuffles down: see eager_shuffles.h; the same for every block, so that
   // the run does not depend on which worker ran the blocks before).
   std::fill(descend_.begin(), descend_.end(), uint8_t(1));
   std::fill(waiting_shuffles_.begin(), waiting_shuffles_.end(), 0u);
@@ -548,11 +156,7 @@ bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
     for (uint32_t i = std::min(threads_, base + kWarpSize); i-- > base;) schedule(lanes_[i]);
   std::fill(ready_.begin(), ready_.end(), 0u);
   std::fill(groups_.begin(), groups_.end(), IssueGroup{});
-  std::fill(divergent_.begin(), divergent_.end(), uint8_t(0));
-  std::fill(rounds_.begin(), rounds_.end(), 0u);
-  std::fill(last_key_.begin(), last_key_.end(), uint64_t(0));
-  std::fill(warp_last_key_.begin(), warp_last_key_.end(), uint64_t(0));
-  std::fill(warp_last_mask_.begin(), warp_last_mask_.end(), 0u);
+  history_.reset();
   exited_ = releases_ = at_barrier_ = at_barrier_key_ = 0;
   barrier_key_ = nullptr;
   // A block that finished released every lane it filed; one that failed may have left some.
@@ -606,7 +210,8 @@ bool Worker::issue_one(uint32_t w) {
     uint32_t named = 0;  // a warp-synchronous call: the lanes named by its lanes' masks
     IssueGroup& g = groups_[w];
     if (g.converged) return issue_converged(w);
-    if (!g.exact) g = scan_group(w, ready);  // (otherwise kept by join_group as the lanes became ready)
+    if (!g.exact) g = scan_group(w, ready);
+    else check_cached_group(w, ready, g);  // (kept by join_group as the lanes became ready)
     mask = g.mask;
     named = g.named;
     const Request& first = L[std::countr_zero(mask)].req();
@@ -622,8 +227,7 @@ bool Worker::issue_one(uint32_t w) {
   Event e = issued_event(w, mask, site);
   // The issued lanes leave the ready set; each goes on to its next queued operation (and is
   // ready again if that can issue) or, with nothing queued, resumes at run_queue below.
-  if (const bool left = ready_[w] & ~mask; left || divergent_[w]) note_issue(w, mask, left, key);
-  remember_issue(w, mask, key);
+  history_.issued(w, mask, (ready_[w] & ~mask) != 0, key);
   ready_[w] &= ~mask;
   forget_group(w);
   uint32_t ready = ready_[w];
@@ -677,512 +281,6 @@ bool Worker::issue_one(uint32_t w) {
   return true;
 }
 
-// The warp's next instruction from its ready lanes (the lanes L[i] for the bits of `ready`), the
-// slow way: the lanes at the smallest key that do the same thing as the lowest of them, i.e. the
-// same site and, for an access, the same allocation (an access's tail word holds the
-// allocation, width and kind, which are one per site and allocation). Exact unless some lane at
-// that key does something else. The lanes are taken site by site (a site and sub-operation is
-// one key), so that a key is computed once per site, not per lane.
-Worker::IssueGroup Worker::scan_group(uint32_t w, uint32_t ready) {
-  const uint32_t base = w * kWarpSize;
-  const Lane* L = &lanes_[base];
-  uint64_t best = UINT64_MAX;
-  uint32_t at_best = 0, best_round = 0;  // the lanes at the best site, their round
-  bool tie = false;  // another site that is neither before nor after it (same key, round, file)
-  for (uint32_t left = ready; left;) {
-    const int first = std::countr_zero(left);
-    const Request& r = L[first].req();
-    uint32_t same = 0;
-    for (uint32_t m = left; m; m &= m - 1) {
-      const Request& q = L[std::countr_zero(m)].req();
-      if (q.loc == r.loc && q.sub == r.sub) same |= m & -m;
-    }
-    left &= ~same;
-    const uint64_t k = r.order();
-    const uint32_t round = lane_round(base + uint32_t(first), k);  // (rounds_ are 0 unless divergent)
-    if (!at_best) {
-      best = k, at_best = same, best_round = round;
-      continue;
-    }
-    const void* best_loc = L[std::countr_zero(at_best)].req().loc;
-    if (issues_before(k, round, r.loc, best, best_round, best_loc)) best = k, at_best = same, best_round = round, tie = false;
-    else if (!issues_before(best, best_round, best_loc, k, round, r.loc)) tie = true;
-  }
-  const Request& lead = L[std::countr_zero(at_best)].req();
-  IssueGroup g{best, lead.loc, 0, at_best, 0, !tie, divergent_[w] != 0,
-               best <= last_key_of(base + uint32_t(std::countr_zero(at_best)))};
-  if (lead.type == ReqType::Access) {
-    g.tail = lead.group_tail();
-    for (uint32_t m = at_best; m; m &= m - 1)
-      if (L[std::countr_zero(m)].req().group_tail() != g.tail) g.mask &= ~(m & -m), g.exact = false;
-  } else if (lead.type == ReqType::WarpOp) {
-    for (uint32_t m = at_best; m; m &= m - 1) g.named |= L[std::countr_zero(m)].req().member_mask();
-  }
-  return g;
-}
-
-// Every lane of `mask` gets its result. One loop per kind of operation, so that the loop over
-// the lanes does not dispatch on it (a shuffle is five per thread in a warp-shuffle reduction).
-void Worker::issue_warp_op(uint32_t mask, Lane* L, uint64_t* result) {
-  const WarpOp op = L[std::countr_zero(mask)].req().warp.op;
-  switch (op) {
-    case WarpOp::SyncWarp: return;  // nothing to compute: its lanes did not wait for a result
-    case WarpOp::ActiveMask:
-      for (uint32_t m = mask; m; m &= m - 1) result[std::countr_zero(m)] = mask;
-      return;
-    case WarpOp::Ballot:
-    case WarpOp::Any:
-    case WarpOp::All: {
-      uint64_t vote = 0;
-      for (uint32_t m = mask; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        const Request& r = L[i].req();
-        if (r.warp.value && (r.member_mask() >> i & 1)) vote |= 1ull << i;
-      }
-      for (uint32_t m = mask; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        const uint32_t named = L[i].req().member_mask();
-        result[i] = op == WarpOp::Ballot ? vote & named
-                      : op == WarpOp::Any  ? (vote & named) != 0
-                                           : (vote & named) == (named & mask);
-      }
-      return;
-    }
-    default: break;
-  }
-  // A shuffle. Lanes that took their result at once (eager shuffles) need none: when all did,
-  // there is nothing to compute (known at once when no lane of the warp waits at a shuffle).
-  uint32_t& waiting = waiting_shuffles_[uint32_t(L - lanes_.data()) / kWarpSize];
-  if (!waiting) return;
-  uint32_t waits = 0;
-  for (uint32_t m = mask; m; m &= m - 1) waits += !L[std::countr_zero(m)].req().warp.eager;
-  if (!waits) return;
-  waiting -= waits;
-  // Every value first (a lane's result may come from a lane after it), then each
-  // lane's source lane as PTX's shfl.sync computes it (shuffle_source). Reading from a lane that
-  // is not taking part is undefined on the GPU; the emulator returns the reader's own value.
-  // (The lanes of one call pass the same operand and width but for odd code: then the lane
-  // loop needs neither.)
-  uint64_t value[kWarpSize];
-  const auto& lead = L[std::countr_zero(mask)].req().warp;
-  bool uniform = true;
-  for (uint32_t m = mask; m; m &= m - 1) {
-    const int i = std::countr_zero(m);
-    const auto& r = L[i].req().warp;
-    value[i] = r.value;
-    uniform &= r.arg == lead.arg && r.width == lead.width;
-  }
-  auto each = [&]<WarpOp kOp>() {
-    auto one = [&](int i, int width, int b) {
-      const int src = shuffle_source(kOp, i, width, b);
-      result[i] = (mask >> src & 1) ? value[src] : value[i];
-    };
-    if (uniform) {
-      const int width = shuffle_width(lead.width);
-      for (uint32_t m = mask; m; m &= m - 1) one(std::countr_zero(m), width, lead.arg);
-    } else {
-      for (uint32_t m = mask; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        one(i, shuffle_width(L[i].req().warp.width), L[i].req().warp.arg);
-      }
-    }
-  };
-  switch (op) {
-    case WarpOp::Shfl: each.operator()<WarpOp::Shfl>(); break;
-    case WarpOp::ShflUp: each.operator()<WarpOp::ShflUp>(); break;
-    case WarpOp::ShflDown: each.operator()<WarpOp::ShflDown>(); break;
-    case WarpOp::ShflXor: each.operator()<WarpOp::ShflXor>(); break;
-    default: break;
-  }
-}
-
-// (Called only for a warp with lanes in WaitWarp: issue_one asks warp_waiting_ first.)
-uint32_t Worker::complete_warp_sync_group(Lane* L, int count) const {
-  for (int i = 0; i < count; ++i) {
-    if (L[i].state != LaneState::WaitWarp) continue;
-    const Request& first = L[i].req();
-    uint32_t group = 0, named = 0;
-    for (int j = 0; j < count; ++j) {
-      const Request& r = L[j].req();
-      const bool here = (L[j].state == LaneState::WaitWarp || L[j].state == LaneState::Ready) &&
-                        r.type == ReqType::WarpOp && r.loc == first.loc;
-      if (here) group |= 1u << j, named |= r.member_mask();
-    }
-    if ((named & ~group) == 0) return group;
-    return 0;  // the lowest waiting group is still incomplete
-  }
-  return 0;
-}
-
-bool Worker::wait_or_fail_warp_sync(uint32_t w, uint32_t mask, Lane* L, int count) {
-  // The lanes named in the mask but absent can still come if they are running elsewhere in this
-  // warp; if they exited, wait at a barrier, or do not exist, they never will.
-  const Request& lr = L[std::countr_zero(mask)].req();
-  uint32_t named = 0;
-  for (uint32_t m = mask; m; m &= m - 1) named |= L[std::countr_zero(m)].req().member_mask();
-  for (uint32_t missing = named & ~mask; missing; missing &= missing - 1) {
-    const int ml = std::countr_zero(missing);
-    std::string why;
-    if (ml >= count) why = "does not exist (the warp has only " + std::to_string(count) + " lanes)";
-    else if (L[ml].state == LaneState::Exited) why = "has already exited";
-    else if (L[ml].state == LaneState::AtBarrier) why = "waits at " + where(L[ml]);
-    else if (L[ml].state == LaneState::WaitWarp && L[ml].req().loc != lr.loc)
-      why = "waits at another warp-synchronous call at " + where(L[ml]);
-    if (why.empty()) continue;
-    current_ = &L[std::countr_zero(mask)];
-    add_diagnostic(Severity::Error, "warp-sync-mask",
-                   std::string(to_string(lr.warp.op)) + " at " + site_text(site_id(lr)) + " in warp " + std::to_string(w) +
-                       " of block " + std::to_string(block_) + ": the mask names lanes " + hex_mask(named) +
-                       " but only lanes " + hex_mask(mask) + " reach it; lane " + std::to_string(ml) + " " + why +
-                       ". Every lane named in the mask must reach the same call (Volta and later GPUs wait for "
-                       "them; the result is undefined if they never come).",
-                   site_id(lr), w * kWarpSize + uint32_t(std::countr_zero(mask)));
-    failed_ = true;
-    launch_.aborted = true;
-    return true;
-  }
-  for (uint32_t m = mask; m; m &= m - 1) {
-    const int i = std::countr_zero(m);
-    L[i].state = LaneState::WaitWarp;  // out of the min-PC scan until its group is complete
-    ready_[w] &= ~(1u << i);
-  }
-  forget_group(w);
-  waiting_warp_sync_ += uint32_t(std::popcount(mask));
-  warp_waiting_[w] += uint32_t(std::popcount(mask));
-  return true;
-}
-
-void Worker::report_warp_sync_deadlock() {
-  settle_all_converged();  // (unreachable with one pending: a converged warp always issues)
-  for (uint32_t w = 0; w < warps_; ++w) {
-    Lane* L = &lanes_[w * kWarpSize];
-    const int count = int(lanes_in(w));
-    uint32_t waiting = 0, named = 0;
-    for (int i = 0; i < count; ++i)
-      if (L[i].state == LaneState::WaitWarp) waiting |= 1u << i, named |= L[i].req().member_mask();
-    if (!waiting) continue;
-    const int ml = std::countr_zero(named & ~waiting);
-    const Request& lr = L[std::countr_zero(waiting)].req();
-    current_ = &L[std::countr_zero(waiting)];
-    add_diagnostic(Severity::Error, "warp-sync-mask",
-                   std::string(to_string(lr.warp.op)) + " at " + site_text(site_id(lr)) + " in warp " + std::to_string(w) +
-                       " of block " + std::to_string(block_) + ": lanes " + hex_mask(waiting) +
-                       " wait for lanes " + hex_mask(named) + ", but lane " + std::to_string(ml) + " waits at " +
-                       (ml < count ? where(L[ml]) : std::string("nothing (it does not exist)")) + " and never comes.",
-                   site_id(lr), w * kWarpSize + uint32_t(std::countr_zero(waiting)));
-    break;
-  }
-  failed_ = true;
-  launch_.aborted = true;
-}
-
-// The per-site counters of one warp memory instruction, by the analysis' own rules (the numbers
-// must be those analyze() gives for the same instruction in a full trace). Byte offsets stand for
-// addresses: all lanes of an instruction touch one allocation, and every allocation starts at a
-// multiple of 128 bytes (shared: each array starts at bank 0; global: cudaMalloc's 256), so banks,
-// words, sectors and lines come out the same as from base + offset.
-void Worker::count_access(BlockRecord& rec, uint32_t site, const Request& r, uint32_t mask,
-                          std::span<const uint64_t> offsets) {
-  const uint32_t n = uint32_t(offsets.size());
-  const AccessKind kind = r.kind();
-  const MemSpace space = r.space();
-  // The block's row for (site, kind, space): where it was last time, checked, or looked for.
-  uint32_t& slot = counter_slot_[(site * 8 + uint32_t(kind) * 2 + uint32_t(space)) % kCountMemos];
-  SiteCounters* c = nullptr;
-  if (slot < rec.counters.size()) {
-    SiteCounters& s = rec.counters[slot];
-    if (s.site == site && s.kind == kind && s.space == space) c = &s;
-  }
-  if (!c) {
-    for (SiteCounters& s : rec.counters)  // a kernel has a handful of sites
-      if (s.site == site && s.kind == kind && s.space == space) c = &s;
-    if (!c) {
-      SiteCounters s;
-      s.site = site;
-      s.kind = kind;
-      s.space = space;
-      c = &rec.counters.emplace_back(s);
-    }
-    slot = uint32_t(c - rec.counters.data());
-  }
-  c->width = std::max<uint8_t>(c->width, r.width);
-  ++c->instructions;
-  c->lanes += n;
-
-  // Most instructions of a site repeat one lane pattern (a[tid], a[tid + s], a[2 * s * tid]):
-  // lanes at one stride from the first. Their counts depend only on the width, the mask, the
-  // stride and the first offset modulo 128 (every allocation starts at a multiple of 128, and
-  // banks, sectors and lines repeat every 128 bytes), so each site remembers the counts of the
-  // last such pattern it met, and a warp that repeats it skips the rules.
-  const uint64_t stride = n > 1 ? offsets[1] - offsets[0] : 0;
-  uint64_t off_stride = 0;  // non-zero when some lane is not at `stride` from the one before
-  uint32_t k = 2;
-  for (; k + 1 < n; k += 2)
-    off_stride |= ((offsets[k] - offsets[k - 1]) ^ stride) | ((offsets[k + 1] - offsets[k]) ^ stride);
-  if (k < n) off_stride |= (offsets[k] - offsets[k - 1]) ^ stride;
-  const bool linear = off_stride == 0;
-  CountMemo& memo = count_memo_[site % kCountMemos];
-  const uint32_t phase = uint32_t(offsets[0] % 128);
-  uint32_t first, second;  // shared: wavefronts, ideal wavefronts; global: sectors, lines
-  if (linear && memo.site == site && memo.mask == mask && memo.stride == stride && memo.phase == phase &&
-      memo.width == r.width && memo.space == space) {
-    first = memo.first, second = memo.second;
-  } else {
-    if (space == MemSpace::Shared) {
-      const rules::SharedCounts sc = rules::shared_wavefront_counts(r.width, mask, offsets);
-      first = sc.wavefronts, second = sc.ideal_wavefronts;
-    } else {
-      const rules::GlobalCounts gc = rules::global_access_counts(r.width, offsets);
-      first = gc.sectors, second = gc.lines;
-    }
-    if (linear) memo = {site, mask, stride, phase, r.width, space, first, second};
-  }
-  if (space == MemSpace::Shared) {
-    c->wavefronts += first;
-    c->ideal_wavefronts += second;
-  } else {
-    c->sectors += first;
-    c->lines += second;
-  }
-}
-
-// Whether every thread waits at one barrier, checked the slow way (two records of one
-// file:line:column, from two instantiations of a template, are the same barrier). Also counts
-// the lanes at the first lane's barrier afresh, so that the next release can take the fast way.
-bool Worker::barrier_sites_agree() {
-  const Request& head0 = lanes_.front().req();
-  const uint32_t first_site = lanes_.front().state == LaneState::AtBarrier ? site_id(head0) : Diagnostic::kNoSite;
-  const bool all_same = std::all_of(lanes_.begin(), lanes_.end(), [&](const Lane& l) {
-    return l.state == LaneState::AtBarrier && (l.req().loc == head0.loc || site_id(l.req()) == first_site);
-  });
-  barrier_key_ = at_barrier_ ? head0.loc : nullptr;
-  at_barrier_key_ = 0;
-  for (const Lane& l : lanes_)
-    if (l.state == LaneState::AtBarrier && l.req().loc == barrier_key_) ++at_barrier_key_;
-  return all_same;
-}
-
-bool Worker::release_barrier() {
-  // No lane is Ready: every thread either waits at a barrier or has exited. The counts tell at
-  // once when all wait at the same call; anything else takes the careful look.
-  if (at_barrier_key_ != threads_ && !barrier_sites_agree()) return report_barrier_divergence();
-  BlockRecord& rec = *record_;
-  const uint32_t site = site_id(lanes_.front().req());
-  const uint64_t t = clock_++;
-  for (uint32_t w = 0; w < warps_; ++w) {
-    const int count = int(lanes_in(w));
-    Event e;
-    e.type = EventType::Barrier;
-    e.block = block_;
-    e.warp = uint16_t(w);
-    e.site = site;
-    e.mask = count == 32 ? 0xffffffffu : ((1u << count) - 1);
-    e.step = warp_steps_[w]++;
-    e.time = t;
-    ++rec.issued;
-    if (rec.recorded) rec.events.push_back(e);
-  }
-  // Only the lanes whose queued barrier entry ends with this release move on; the others (a
-  // thread that sits out the rest of a loop) keep waiting and are not touched. Counted out
-  // first, so that a lane that meets its next barrier at once is counted at that one.
-  ++releases_;
-  LaneList& leaving = leaving_[releases_ % kReleaseRing];
-  if (at_barrier_key_ == at_barrier_) {
-    // Every waiting lane is at barrier_key_ (the usual case), the leaving ones too.
-    at_barrier_ -= uint32_t(leaving.size());
-    at_barrier_key_ -= uint32_t(leaving.size());
-  } else {
-    for (const Lane* l : leaving) {
-      --at_barrier_;
-      if (l->req().loc == barrier_key_) --at_barrier_key_;
-    }
-  }
-  if (at_barrier_ == 0) barrier_key_ = nullptr;
-  // The release is the last issue of every lane that waits (no lane of the block is ready): the
-  // warps have met again, so loop rounds start afresh, and a lane that sat out a loop's last
-  // iteration does not look a round behind the others when they go on (the loop rule in
-  // scan_group). (The lanes that keep waiting get the release's key too: it is read only for
-  // lanes that become ready, and they will by a later release, which sets it again.)
-  if (!leaving.empty()) {
-    const uint64_t key = (*leaving.begin())->req().order();
-    for (uint32_t w = 0; w < warps_; ++w) {
-      const uint32_t count = lanes_in(w);
-      warp_last_mask_[w] = count == kWarpSize ? ~0u : (1u << count) - 1;  // (the warp's lanes only)
-      warp_last_key_[w] = key;
-      if (divergent_[w]) {
-        std::fill_n(&rounds_[w * kWarpSize], count, 0u);
-        divergent_[w] = 0;
-      }
-      groups_[w] = IssueGroup{};
-    }
-  }
-  for (Lane* l : leaving) {
-    if (l->head == l->last_barrier) l->last_barrier = Lane::kNoBarrier;
-    if (--l->size == 0) {  // (a lane whose queue was full of barriers)
-      l->head = 0;
-      l->state = LaneState::Running;
-      schedule(*l);
-    } else {
-      l->head = uint8_t((l->head + 1) % Lane::kQueue);
-      refresh(*l);
-      if (l->state == LaneState::AtBarrier) file_for_release(*l);
-    }
-  }
-  leaving.clear();
-  run_queue();
-  return !failed_;
-}
-
-bool Worker::report_barrier_divergence() {
-  settle_all_converged();  // (as in report_warp_sync_deadlock)
-  // Barrier divergence: name each barrier with who waits there, and who never will arrive.
-  std::map<uint32_t, std::vector<uint32_t>> waiting;  // barrier site -> threads
-  std::vector<uint32_t> exited;
-  for (const Lane& l : lanes_) {
-    if (l.state == LaneState::AtBarrier) waiting[site_id(l.req())].push_back(l.linear);
-    else exited.push_back(l.linear);
-  }
-  std::ostringstream msg;
-  msg << "barrier divergence in block " << block_ << ": ";
-  bool first = true;
-  uint32_t report_site = Diagnostic::kNoSite, first_thread = 0;
-  for (const auto& [site, threads] : waiting) {
-    if (!first) msg << "; ";
-    first = false;
-    if (report_site == Diagnostic::kNoSite) report_site = site, first_thread = threads.front();
-    const SiteInfo s = SiteRegistry::instance().info(site);
-    msg << threads.size() << " thread" << (threads.size() == 1 ? "" : "s") << " (" << format_ranges(threads)
-        << ") wait at __syncthreads() at " << s.file << ":" << s.line;
-  }
-  if (!exited.empty())
-    msg << "; " << exited.size() << " thread" << (exited.size() == 1 ? "" : "s") << " ("
-        << format_ranges(exited) << ") exited without reaching it";
-  msg << ". Every thread of a block must reach the same __syncthreads(): a barrier inside a "
-         "condition that not all threads take never releases (on a GPU the kernel hangs or "
-         "behaves unpredictably).";
-  add_diagnostic(Severity::Error, "barrier-divergence", msg.str(), report_site, first_thread);
-  failed_ = true;
-  launch_.aborted = true;
-  return false;
-}
-
-void Worker::report_budget() {
-  settle_all_converged();  // (so that each lane's oldest entry is where it is)
-  std::map<uint32_t, std::vector<uint32_t>> at;
-  for (const Lane& l : lanes_)
-    if (l.state == LaneState::Ready || l.state == LaneState::AtBarrier) at[site_id(l.req())].push_back(l.linear);
-  std::ostringstream msg;
-  msg << "block " << block_ << " issued more than " << launch_.opt.step_budget
-      << " warp instructions without finishing, so the emulator stopped it (a runaway loop, or a "
-         "spin-wait on a value that another block must write: the emulator runs a block to its "
-         "end before it starts the blocks that wait for a worker). Threads were at: ";
-  bool first = true;
-  for (const auto& [site, threads] : at) {
-    if (!first) msg << "; ";
-    first = false;
-    msg << site_text(site) << " (threads " << format_ranges(threads) << ")";
-  }
-  add_diagnostic(Severity::Error, "step-budget", msg.str(),
-                 at.empty() ? Diagnostic::kNoSite : at.begin()->first,
-                 at.empty() ? 0 : at.begin()->second.front());
-  failed_ = true;
-  launch_.aborted = true;
-}
-
-std::string Worker::where(const Lane& lane) const {
-  switch (lane.state) {
-    case LaneState::Exited: return "the end of the kernel";
-    case LaneState::Running: return "a point past its last issued instruction";
-    case LaneState::AtBarrier: return "__syncthreads() at " + site_text(site_id(lane.req()));
-    default: return site_text(site_id(lane.req()));
-  }
-}
-
-void Worker::add_diagnostic(Severity sev, std::string code, std::string message, uint32_t site,
-                            uint32_t thread) {
-  Diagnostic d;
-  d.severity = sev;
-  d.code = std::move(code);
-  d.message = std::move(message);
-  d.site = site;
-  d.block = block_;
-  d.thread = thread;
-  record_->diagnostics.push_back(std::move(d));
-}
-
-// --- lane side -------------------------------------------------------------------------------
-// (Queueing an access or a store, the path of every lane access, is inline in worker_post.h.)
-
-// A lane whose oldest operation is a barrier, once that entry can grow no more (the lane has
-// stopped, or the scheduler moved it on): filed under the release that lets it go.
-inline void Worker::file_for_release(Lane& l) {
-  const auto& b = l.req().barrier;
-  leaving_[b.last % kReleaseRing].push(&l);
-}
-
-// The lane met an error after everything it had queued before was issued: now is when a
-// lockstep machine would have met it. Several lanes may meet theirs at one step (the lanes an
-// issue moves on, or the lanes of one run pass, which then runs to its end): the block reports
-// the lowest of them (run_block), whatever the order they ran in.
-void Worker::meet_failure(Lane& l) {
-  l.state = LaneState::Failed;
-  if (failing_lane_ == kNoLane || l.linear < failing_lane_) failing_lane_ = l.linear;
-  failed_ = true;
-  launch_.aborted = true;
-}
-
-// Global memory is shared with the other worker threads (blocks run in parallel): the scheduler
-// reads and writes its aligned words with relaxed atomics (plain moves on x86), so that a racy
-// kernel is not undefined behaviour in the emulator itself.
-static bool is_shared_word(const Request& r, const void* p) {
-  return r.space() == MemSpace::Global && std::has_single_bit(unsigned(r.width)) &&
-         reinterpret_cast<uintptr_t>(p) % r.width == 0;
-}
-
-// An access the lane queued and went on from: a store (written now), or a deferred load (read now
-// into the lane's operand slot) or store (its value computed now from the slots).
-inline void Worker::perform_posted(const Request& r, uint32_t linear) {
-  if (!r.deferred()) [[likely]]
-    return perform_store(r, r.access.value);
-  Operands& o = operands_[linear];
-  if (r.kind() == AccessKind::Load) {
-    const void* from = r.access.store_to;
-    uint64_t v = 0;
-    if (is_shared_word(r, from)) {  // (relaxed atomics: see perform_store)
-      switch (r.width) {
-        case 1: v = __atomic_load_n(static_cast<const uint8_t*>(from), __ATOMIC_RELAXED); break;
-        case 2: v = __atomic_load_n(static_cast<const uint16_t*>(from), __ATOMIC_RELAXED); break;
-        case 4: v = __atomic_load_n(static_cast<const uint32_t*>(from), __ATOMIC_RELAXED); break;
-        case 8: v = __atomic_load_n(static_cast<const uint64_t*>(from), __ATOMIC_RELAXED); break;
-      }
-    } else {
-      std::memcpy(&v, from, r.width);
-    }
-    o.slot[r.access.value] = v;
-    return;
-  }
-  perform_store(r, reinterpret_cast<Combine>(r.access.value)(o.slot[0], o.slot[1]));
-}
-
-inline void Worker::perform_store(const Request& r, uint64_t v) const {
-  void* to = r.access.store_to;
-  if (is_shared_word(r, to)) {
-    switch (r.width) {
-      case 1: __atomic_store_n(static_cast<uint8_t*>(to), uint8_t(v), __ATOMIC_RELAXED); return;
-      case 2: __atomic_store_n(static_cast<uint16_t*>(to), uint16_t(v), __ATOMIC_RELAXED); return;
-      case 4: __atomic_store_n(static_cast<uint32_t*>(to), uint32_t(v), __ATOMIC_RELAXED); return;
-      case 8: __atomic_store_n(static_cast<uint64_t*>(to), v, __ATOMIC_RELAXED); return;
-    }
-  }
-  switch (r.width) {  // (fixed sizes: moves, not a call)
-    case 1: std::memcpy(to, &v, 1); return;
-    case 2: std::memcpy(to, &v, 2); return;
-    case 4: std::memcpy(to, &v, 4); return;
-    case 8: std::memcpy(to, &v, 8); return;
-  }
-  std::memcpy(to, &v, r.width);
-}
-
 inline void Worker::retire_head(Lane& l, int i, uint32_t& ready, IssueGroup& group, bool may_wait) {
   if (may_wait && l.state == LaneState::WaitWarp) {
     --waiting_warp_sync_;
@@ -1196,7 +294,7 @@ inline void Worker::retire_head(Lane& l, int i, uint32_t& ready, IssueGroup& gro
   }
   l.head = uint8_t((l.head + 1) % Lane::kQueue);
   const Request& h = l.req();
-  if (h.type <= ReqType::Fence) [[likely]] {  // an access, a warp op or a fence: ready again
+  if (can_issue(h.type)) [[likely]] {  // ready again
     l.state = LaneState::Ready;
     ready |= 1u << i;
     join_group(group, 1u << i, h);
@@ -1206,125 +304,6 @@ inline void Worker::retire_head(Lane& l, int i, uint32_t& ready, IssueGroup& gro
     refresh(l);
     if (l.state == LaneState::AtBarrier) file_for_release(l);
   }
-}
-
-SiteRegistry::Key Worker::site_of(const Request& r) const {
-  return r.loc ? SiteRegistry::lookup(site_location(r.loc)) : SiteRegistry::Key{Diagnostic::kNoSite, 0};
-}
-
-uint32_t Worker::site_id(const Request& r) const { return site_of(r).id; }
-
-void Worker::queue_barrier(const void* key) {
-  // The release this arrival waits for: the one after the lane's last queued barrier, or the
-  // block's next one when it has none queued (it has passed every release so far).
-  Lane& l = *current_;
-  const uint32_t release =
-      l.last_barrier == Lane::kNoBarrier ? releases_ + 1 : l.queue[l.last_barrier].barrier.last + 1;
-  l.last_barrier = l.size;  // (the running lane's entries are queue[0, size): see Lane::head)
-  Request& r = push(key, ReqType::Barrier, SubOp::Barrier);
-  r.barrier = {release, release};
-  // (Before posted: if the full queue makes the lane stop, the next lane to run clears it.)
-  t_barrier_repeat = {key, &r.barrier.last, kMaxBarrierRepeat - 1};
-  posted(false);
-}
-
-// post_warp_op's other cases: the lane's first queued operation (the scheduler sees it now),
-// __syncwarp() (queued: like a barrier it returns nothing, and memory still sees every operation
-// in issue order), and a call that waits for its warp's issue.
-uint64_t Worker::post_warp_op_rest(Lane& l, Request& r, bool eager_tried) {
-  const WarpOp op = r.warp.op;
-  if (l.size == 1) set_ready(l, r);  // (a warp op can issue: no need to ask refresh)
-  if (l.size != Lane::kQueue) {
-    if (op == WarpOp::SyncWarp) return 0;
-    uint64_t eager;
-    const ShuffleArgs args{r.warp.value, r.member_mask(), r.warp.arg, r.warp.width, op};
-    if (!eager_tried && is_shuffle(op) && eager_ && try_eager_shuffle(l, args, eager)) {
-      r.warp.eager = true;
-      return eager;
-    }
-  }
-  if (is_shuffle(op)) ++waiting_shuffles_[l.linear / kWarpSize];
-  yield_lane();
-  return results_[l.linear];  // (meaningless for __syncwarp, which returns nothing)
-}
-
-void Worker::post_fence(const std::source_location& loc, bool block_scope) {
-  Request& r = push(site_key(loc), ReqType::Fence, SubOp::Fence);
-  r.block_scope = block_scope;
-  posted(false);
-}
-
-void Worker::fail(const std::source_location* loc, std::string code, std::string message) {
-  Lane& l = *current_;
-  Diagnostic& d = pending_failures_[l.linear];
-  d = Diagnostic{};
-  d.severity = Severity::Error;
-  d.code = std::move(code);
-  d.message = std::move(message);
-  d.site = loc ? SiteRegistry::lookup(*loc).id : Diagnostic::kNoSite;
-  d.block = block_;
-  d.thread = l.linear;
-  // Reported when the scheduler reaches it (at once if the lane has nothing else queued). The
-  // worker never resumes a failed lane; it unwinds the fiber when it is destroyed.
-  push(nullptr, ReqType::Fail, SubOp::Load);
-  posted(true);
-  for (;;) yield_lane();
-}
-
-uint32_t Worker::shared_alloc(void* storage, uint64_t bytes, uint32_t elem_size, uint64_t extent,
-                              const char* name, std::string_view type, uint64_t& epoch,
-                              uint32_t& cached) {
-  if (epoch == epoch_) return cached;
-  std::string error;
-  const uint32_t id = launch_.register_shared(name, type, elem_size, extent, bytes, false, error);
-  if (!error.empty()) fail(nullptr, "shared-memory-limit", error);
-  std::memset(storage, kPoison, bytes);
-  epoch = epoch_;
-  cached = id;
-  return id;
-}
-
-uint32_t Worker::dynamic_shared_alloc(uint32_t elem_size, const char* name, std::string_view type,
-                                      void*& storage, uint64_t& extent, uint64_t& epoch,
-                                      uint32_t& cached) {
-  if (epoch == epoch_) {
-    storage = dynamic_shared_.data();
-    extent = dynamic_shared_.size() / elem_size;
-    return cached;
-  }
-  if (dynamic_shared_.empty())
-    fail(nullptr, "no-dynamic-shared-memory",
-         std::string("the kernel uses dynamic shared memory (`") + name +
-             "`) but the launch asked for 0 bytes of it (the third <<<>>> argument)");
-  extent = dynamic_shared_.size() / elem_size;
-  // Every thread's view object is new, but the allocation is the same: remember it per worker.
-  uint32_t id = Event::kNoAlloc;
-  for (const DynamicView& v : dynamic_views_)
-    if (v.name == name && v.elem_size == elem_size) id = v.alloc;
-  if (id == Event::kNoAlloc) {
-    std::string error;
-    id = launch_.register_shared(name, type, elem_size, extent, dynamic_shared_.size(), true, error);
-    if (!error.empty()) fail(nullptr, "shared-memory-limit", error);
-    dynamic_views_.push_back({name, elem_size, id});
-  }
-  // The dynamic window is poisoned once per block, on the first touch of any view of it.
-  if (dyn_epoch_ != epoch_) {
-    std::memset(dynamic_shared_.data(), kPoison, dynamic_shared_.size());
-    dyn_epoch_ = epoch_;
-  }
-  storage = dynamic_shared_.data();
-  epoch = epoch_;
-  cached = id;
-  t_dynamic_view = {epoch_, name, elem_size, id, storage, extent};
-  return id;
-}
-
-const std::string& Worker::allocation_name(uint32_t alloc) const {
-  static const std::string& unknown = *new std::string("?");  // (never destroyed: see site_loop())
-  if (alloc < launch_.global_allocs) return launch_.global_names[alloc];
-  std::lock_guard lock(launch_.shared_mutex);
-  const uint32_t i = alloc - launch_.global_allocs;
-  return i < launch_.shared_allocs.size() ? launch_.shared_allocs[i].name : unknown;
 }
 
 }  // namespace ws::emu

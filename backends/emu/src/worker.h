@@ -14,14 +14,14 @@
 //      with the store it feeds: the scheduler reads it into the lane's operand slot when it is
 //      issued and computes the store's value from the slots (emu_hooks.h, deferred_load). And a
 //      shuffle whose source lane has already run to it along the same operations takes that
-//      lane's value at once (eager shuffles, below): the issue could give no other. A thread
-//      that exits hands its fiber to the next thread to start (the fiber pool, below): a run
-//      of threads that do not stop costs no context switch.
+//      lane's value at once (eager_shuffles.h): the issue could give no other. A thread that
+//      exits hands its fiber to the next thread to start (fiber_pool.h): a run of threads that
+//      do not stop costs no context switch.
 //   2. Warps take turns (round robin). A warp issues ONE instruction per turn: it takes the lanes
 //      whose oldest queued operation is at the earliest source position (smallest line, then
-//      column: the "min-PC" policy), records them as one warp instruction with their active mask,
-//      performs it (stores are written now, in issue order; a stopped lane resumes and reads its
-//      load now), and moves those lanes on to their next queued operation.
+//      column: the "min-PC" policy, issue_policy.h), records them as one warp instruction with
+//      their active mask, performs it (stores are written now, in issue order; a stopped lane
+//      resumes and reads its load now), and moves those lanes on to their next queued operation.
 //   3. So divergent paths are serialized (the `if` side first, then the `else`), and lanes meet
 //      again at the first instruction after the if/else or after a loop, where they issue
 //      together once more: the classic SIMT reconvergence stack, for structured code. Inside a
@@ -30,8 +30,9 @@
 //      file): an if/else in a loop meets again at each iteration's end, as on a GPU. Memory sees
 //      the operations in exactly this issue order, whatever the threads ran ahead to.
 //   4. Lanes whose oldest operation is __syncthreads() are not issued; when every thread of the
-//      block waits at the same barrier it releases. If some wait while others exited or wait at
-//      another barrier, the block can never go on: that is reported as barrier divergence. An
+//      block waits at the same barrier it releases (barriers.h). If some wait while others exited
+//      or wait at another barrier, the block can never go on: that is reported as barrier
+//      divergence. An
 //      error a thread meets while it runs ahead (an out-of-bounds index) is reported when its
 //      queue reaches it, as if the thread had stopped there. When several threads meet one at
 //      the same step, the report names the lowest of them, whatever order they ran in.
@@ -39,6 +40,22 @@
 // backwards across a divergent region (goto, a device function in another file or called from
 // two places while lanes are split) may reconverge later than the hardware would; a loop with
 // no instrumented operation in it cannot be interrupted by the step budget.
+//
+// The Worker class holds a block's state; its work is spread over files with one job each
+// (worker.cpp's top comment shows who calls whom):
+//   worker.cpp          the run loop: a block's passes and warp turns, one warp instruction
+//   issue_policy.h      the issue rule (which lanes issue next), and what it remembers
+//   issue_groups.h      the cache of each warp's next group, kept as lanes become ready
+//   converged_issue.h   a warp whose next instructions are known issues them from the queues
+//   eager_shuffles.h    a shuffle whose result is known is taken without waiting
+//   issue_effects.h     what an issue does: its event, its recorded lanes, the queued stores
+//   site_counting.h     the per-site counters of every block
+//   warp_ops.cpp        warp-synchronous calls at issue: results, waits for named lanes
+//   barriers.h          __syncthreads(): repeats, release lists, releases
+//   fiber_pool.h        lanes on fibers: the pool, the switches
+//   worker_post.h       the lane side: what a thread does at each instrumented operation
+//   faults.cpp          errors lanes meet, the step budget, and their reports
+//   shared_memory.cpp   shared arrays and each block's storage
 #pragma once
 
 #include <algorithm>
@@ -56,173 +73,18 @@
 #include <unordered_map>
 #include <vector>
 
-#include "fiber_stack.h"
+#include "fiber_pool.h"
 #include "fiber_switch.h"
+#include "lane.h"
+#include "request.h"
 #include "ws/emu/hooks.h"
+#include "issue_policy.h"
+#include "site_counting.h"
 #include "site_loop.h"
 #include "site_registry.h"
 #include "ws/emu/launch.h"
 
 namespace ws::emu {
-
-// The state of a lane's oldest queued operation. WaitWarp: at a warp-synchronous call
-// (__shfl_*_sync, __syncwarp, votes) whose mask names lanes that have not arrived yet; as on Volta
-// and later, the call waits for them. Running: the queue is empty because the lane runs.
-enum class LaneState : uint8_t { Ready, AtBarrier, WaitWarp, Exited, Failed, Running };
-// Exit: the thread returned from the kernel. Fail: an error the thread met while it ran ahead.
-// The order matters: the types up to Fence are the ones a lane issues (see Worker::refresh).
-enum class ReqType : uint8_t { Access, WarpOp, Fence, Barrier, Exit, Fail };
-
-// Shuffles, as PTX's shfl.sync defines them.
-constexpr bool is_shuffle(WarpOp op) { return op >= WarpOp::Shfl && op <= WarpOp::ShflXor; }
-// A shuffle's `width` as the lane gave it, or 32 where it is not a power of two from 1 to 32
-// (undefined on the GPU).
-constexpr int shuffle_width(int32_t w) {
-  const uint32_t u = uint32_t(w);
-  return (u - 1 < 32 && (u & (u - 1)) == 0) ? w : 32;
-}
-// The lane that lane `i` reads in a shuffle of `width` lanes (shuffle_width) with operand
-// `b` (only its low five bits count): a source outside the lane's segment of `width` lanes
-// (for a butterfly, past its segment's end) is the lane itself.
-constexpr int shuffle_source(WarpOp op, int i, int width, int b) {
-  b &= 31;
-  const int first = i & -width, last = first | (width - 1);
-  switch (op) {
-    case WarpOp::Shfl: return first | (b & (last - first));
-    case WarpOp::ShflUp: return i - b >= first ? i - b : i;
-    case WarpOp::ShflDown: return i + b <= last ? i + b : i;
-    case WarpOp::ShflXor: return (i ^ b) <= last ? i ^ b : i;
-    default: return i;
-  }
-}
-static_assert(shuffle_source(WarpOp::ShflDown, 20, 16, 33) == 21 && shuffle_source(WarpOp::ShflXor, 20, 16, 16) == 4 &&
-              shuffle_source(WarpOp::ShflXor, 4, 16, 16) == 4 && shuffle_source(WarpOp::ShflUp, 17, 16, 2) == 17);
-
-// One operation a lane posted, 40 bytes: a lane's bookkeeping and its first queued operation
-// share one cache line, and the scheduler touches hundreds of lanes in turn. `loc` is the call
-// site's std::source_location record (libstdc++ keeps one static record per call site, so the
-// pointer names the site); the site's registry id is looked up once per issued warp instruction.
-struct Request {
-  const void* loc = nullptr;
-  // The tail word (tail()), beside `loc`: same_operation compares the two words at once.
-  // Access: the allocation. A warp-synchronous call: its member mask (member_mask(); here, in the
-  // tail word, so that same_operation compares it too: lanes that agree name the same lanes).
-  uint32_t alloc = 0;
-  ReqType type = ReqType::Access;
-  SubOp sub = SubOp::Load;  // Load / Store / Atomic is the access kind
-  uint8_t width = 0;        // Access: bytes
-  uint8_t bits = 0;         // Access: MemSpace (bit 0), kFlagVolatile (bit 1), AtomicOp (bits 4..7)
-  union {
-    // Access. A store the scheduler writes at issue (the lane went on without waiting) has
-    // `store_to` set and its bytes in `value` (a deferred store: its Combine function, see
-    // emu_hooks.h); so has a deferred load (where it reads, and the lane's operand slot it reads
-    // into). Any other load, and an atomic, is performed by the lane itself when it resumes.
-    struct {
-      uint64_t byte_offset;  // from the allocation's first element
-      void* store_to;
-      uint64_t value;
-    } access;
-    struct {
-      uint64_t value;  // the lane's operand (its member mask is `alloc`: member_mask())
-      int32_t arg;
-      int32_t width;
-      WarpOp op;
-      bool eager;  // a shuffle whose lane took its result without waiting (try_eager_shuffle)
-    } warp;
-    bool block_scope;  // Fence
-    // Barrier: the lane reached it `last - first + 1` times in a row (see post_barrier), as the
-    // block's release number `first` up to `last` (1 = the block's first release).
-    struct {
-      uint32_t first;
-      uint32_t last;
-    } barrier;
-  };
-
-  Request() : access{} {}
-  uint64_t order() const;  // the issue-order key (see issue_order): computed, not stored
-  AccessKind kind() const { return AccessKind(sub); }
-  uint32_t member_mask() const { return alloc; }  // WarpOp
-  MemSpace space() const { return MemSpace(bits & 1); }
-  uint8_t flags() const { return (bits >> 1) & 1; }
-  bool deferred() const { return bits & kTagDeferred; }
-  // alloc, type, sub, width and bits as one word: what an access_tag word (emu_hooks.h) set.
-  uint64_t tail() const;  // (defined below Request: it needs offsetof)
-  // The tail without the deferred flag: what makes two accesses at one site the same warp
-  // instruction (a deferred store and a plain one at a site are one instruction, as they are
-  // when nothing is deferred).
-  uint64_t group_tail() const { return tail() & ~(uint64_t(kTagDeferred) << 56); }
-  AtomicOp atomic() const { return AtomicOp(bits >> 4); }
-};
-static_assert(sizeof(Request) == 40);
-inline uint64_t Request::tail() const {
-  uint64_t t;
-  std::memcpy(&t, reinterpret_cast<const char*>(this) + offsetof(Request, alloc), sizeof t);
-  return t;
-}
-// The tail that an access_tag word (emu_hooks.h) is copied onto, in its order (a little-endian
-// word: its low bits land on `alloc`).
-static_assert(std::endian::native == std::endian::little, "the access tag word is laid out little-endian");
-static_assert(offsetof(Request, alloc) == 8 && offsetof(Request, type) == 12 && offsetof(Request, sub) == 13 &&
-              offsetof(Request, width) == 14 && offsetof(Request, bits) == 15 && uint8_t(ReqType::Access) == 0);
-
-struct alignas(64) Lane {
-  // Operations queued before the lane stops. 16 holds a whole reduction's worth of barriers for
-  // the threads that sit out the tree (they run to their exit without stopping once).
-  static constexpr uint32_t kQueue = 16;
-
-  FiberContext fiber;  // the lane, suspended on its fiber (stale while it runs; see on_fiber)
-  uint32_t linear = 0;
-  LaneState state = LaneState::Running;
-  // `head` is back to 0 whenever the queue empties, and a lane is resumed only when its queue is
-  // empty: so while a lane runs, its entries are queue[0, size) (push writes queue[size]).
-  uint8_t head = 0;  // back to 0 whenever the queue empties: a lane that stops at every
-  uint8_t size = 0;  // operation uses only queue[0], in the same cache line as this header
-  static constexpr uint8_t kNoBarrier = 0xff;
-  uint8_t last_barrier = kNoBarrier;  // queue index of the newest queued barrier entry
-  // Eager shuffles (Worker::try_eager_shuffle): the run pass the lane was last scheduled in, and
-  // how many of its queued operations in that pass are known to be the same as its warp's
-  // reference lane's (it started the pass with an empty queue, so they sit at queue[0, size));
-  // kAgreeAll for the reference lane itself.
-  static constexpr uint8_t kAgreeAll = 0xff;
-  uint32_t pass = 0;
-  uint8_t agree = 0;
-  // The lane has a fiber: it started in this block and has not exited (see the fiber pool in
-  // Worker). Without one it has not started yet, or it has exited.
-  bool on_fiber = false;
-  Request queue[kQueue];
-
-  const Request& req() const { return queue[head]; }  // the oldest queued operation
-};
-#if !defined(__SANITIZE_ADDRESS__)  // (ASan builds carry the fiber's stack extent: see fiber_switch.h)
-static_assert(offsetof(Lane, queue) + sizeof(Request) <= 64);
-#endif
-
-// A worker's lanes, in storage kept from one launch to the next (lane_array.cpp): 704 bytes a
-// thread, 180 KB for a block of 256, which malloc would map afresh and unmap at every launch
-// (above its mmap threshold), its first touches of those pages costing a 256-thread launch about
-// 40 us (a one-block launch of reduce 8: 113 us, 42 us with the storage kept).
-class LaneArray {
- public:
-  explicit LaneArray(uint32_t n);  // n lanes, value-initialized
-  ~LaneArray();
-  LaneArray(const LaneArray&) = delete;
-  LaneArray& operator=(const LaneArray&) = delete;
-  Lane& operator[](size_t i) { return data_[i]; }
-  const Lane& operator[](size_t i) const { return data_[i]; }
-  Lane* data() { return data_; }
-  const Lane* data() const { return data_; }
-  Lane* begin() { return data_; }
-  Lane* end() { return data_ + size_; }
-  const Lane* begin() const { return data_; }
-  const Lane* end() const { return data_ + size_; }
-  const Lane& front() const { return data_[0]; }
-  uint32_t size() const { return size_; }
-
- private:
-  Lane* data_;
-  uint32_t size_;
-  size_t capacity_;  // lanes the storage has room for
-};
 
 // What one block produced.
 struct BlockRecord {
@@ -255,6 +117,9 @@ struct LaunchState {
   static constexpr uint64_t kDynamicBase = 64 * 1024;  // dynamic shared window, 128-aligned
 };
 
+struct IssueGroup;  // issue_groups.h
+struct Converged;   // converged_issue.h
+
 class Worker;
 // The worker whose fibers run on this thread (set while it runs a block). Inline, so that the
 // kernel API's calls (hooks.cpp) read it without a call.
@@ -281,31 +146,9 @@ class Worker {
   void post_store(const void* key, uint64_t tag, uint64_t byte_offset, void* target, uint64_t value);
   void post_deferred_load(const void* key, uint64_t tag, uint64_t byte_offset, const void* from, uint32_t slot);
   void post_deferred_store(const void* key, uint64_t tag, uint64_t byte_offset, void* target, Combine combine);
-  // A thread that sits out a loop's body (reduction steps it has no part in) meets the loop's
-  // barrier again and again: one queued entry counts the repeats, and a release does not touch
-  // the lanes that still have repeats to wait (see release_barrier). (Capped, so that a loop of
-  // barriers alone still fills the queue and comes back to the scheduler.) The kernel's code
-  // counts a repeat itself while t_barrier_repeat points at the lane's queued barrier
-  // (emu_hooks.h); this is reached for the first meeting, or after the lane was switched out.
-  void post_barrier(const std::source_location& loc) {
-    Lane& l = *current_;
-    const void* key = site_key(loc);
-    if (l.size) {
-      Request& tail = l.queue[l.size - 1];  // (the running lane's entries are queue[0, size))
-      if (tail.type == ReqType::Barrier && tail.loc == key &&
-          tail.barrier.last - tail.barrier.first + 1 < kMaxBarrierRepeat) {
-        ++tail.barrier.last;
-        offer_barrier_repeats(tail);
-        return;
-      }
-    }
-    queue_barrier(key);
-  }
-  // Lets the kernel's code count further repeats of the barrier `tail` (the lane's newest entry).
-  static void offer_barrier_repeats(Request& tail) {
-    t_barrier_repeat = {tail.loc, &tail.barrier.last,
-                        kMaxBarrierRepeat - (tail.barrier.last - tail.barrier.first + 1)};
-  }
+  // __syncthreads(): queued, or counted as a repeat of the lane's newest entry (barriers.h).
+  void post_barrier(const std::source_location& loc);
+  static void offer_barrier_repeats(Request& tail);
   [[gnu::noinline]] void queue_barrier(const void* key);
   uint64_t post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
                         uint64_t value, int32_t arg, int32_t width);
@@ -319,23 +162,41 @@ class Worker {
   const std::string& allocation_name(uint32_t alloc) const;
 
  private:
+  // --- the run loop (worker.cpp) ---
   bool run_block_steps(uint32_t linear_block, BlockRecord& record);
+  void run_queue();
+  bool issue_one(uint32_t warp);
+  // After its warp issued the oldest operation of lane i: the lane moves on to its next one.
+  // `ready`/`group` are issue_one's copies of ready_[w] and groups_[w], written back after its
+  // loop over the lanes (kept in registers meanwhile). `may_wait`: the lane may be at WaitWarp.
+  void retire_head(Lane& lane, int i, uint32_t& ready, IssueGroup& group, bool may_wait);
+
+  // --- lanes on fibers (fiber_pool.h) ---
   static void lane_main(void* worker);
   void enter(Lane& lane);
-  void run_queue();
   void run_pass();
   void yield_lane();
   void exit_lane();
   FiberContext fiber_for(Lane& lane);
+  void unwind_fibers();
+
+  // --- the lane side (worker_post.h) ---
   Request& push(const void* loc, ReqType type, SubOp sub, uint32_t alloc_field = 0);
   Request& push_access(const void* key, uint64_t tag, uint64_t byte_offset);
   void posted(bool must_stop);
   void posted_access(Request& r, bool must_stop);
   [[gnu::noinline]] void first_posted_access(Lane& l, Request& r, bool must_stop);
+  void refresh(Lane& lane);
   void set_ready(Lane& l, const Request& h);
-  struct IssueGroup;
+
+  // --- the issue group cache (issue_groups.h) ---
   void join_group(IssueGroup& g, uint32_t bit, const Request& h);
   [[gnu::noinline]] void place_in_group(IssueGroup& g, uint32_t bit, const Request& h);
+  IssueGroup scan_group(uint32_t w, uint32_t ready);
+  void forget_group(uint32_t w);
+  void check_cached_group(uint32_t w, uint32_t ready, const IssueGroup& g);  // (Debug builds)
+
+  // --- eager shuffles (eager_shuffles.h) ---
   struct ShuffleArgs {
     uint64_t value;
     uint32_t member_mask;
@@ -344,32 +205,42 @@ class Worker {
   };
   bool try_eager_shuffle(Lane& l, ShuffleArgs s, uint64_t& result);
   static bool agrees(Lane& x, const Lane& ref, uint32_t t);
+  void make_reference(uint32_t w, Lane& l);
+  void note_eager_result(const Lane& l, uint64_t result);  // (Debug builds)
+  template <class Entry>
+  void check_eager_shuffles(uint32_t mask, const Lane* L, Entry entry) const;  // (Debug builds)
 
-  // After its warp issued the oldest operation of lane i: the lane moves on to its next one.
-  // `ready`/`group` are issue_one's copies of ready_[w] and groups_[w], written back after its
-  // loop over the lanes (kept in registers meanwhile). `may_wait`: the lane may be at WaitWarp.
-  void retire_head(Lane& lane, int i, uint32_t& ready, IssueGroup& group, bool may_wait);
-  void refresh(Lane& lane);
+  // --- converged issue (converged_issue.h) ---
+  void form_converged(uint32_t w, uint32_t pass);  // after `pass` ran lanes of warp w
+  bool issue_converged(uint32_t w);
+  void settle_converged(uint32_t w);
+  void settle_all_converged();  // before a report that says where lanes are
+  void check_converged_issue(uint32_t w);  // (Debug builds)
+
+  // --- what an issue does (issue_effects.h) ---
+  SiteRegistry::Key site_of(const Request& r) const;  // the site's registry id and issue key
+  Event issued_event(uint32_t w, uint32_t mask, SiteRegistry::Key site);
+  void record_access(Event& e, const Request& lr, uint32_t mask, const uint64_t* offsets, uint32_t lanes);
+  [[gnu::always_inline]] inline void perform_posted(const Request& r, uint32_t linear);  // (issue loops)
+  [[gnu::always_inline]] inline void perform_store(const Request& r, uint64_t value) const;
+
+  // --- warp-synchronous calls (warp_ops.cpp) ---
+  void issue_warp_op(uint32_t mask, Lane* lanes, uint64_t* results);
+  // (Out of line: issue_one asks it only while lanes of the warp wait.)
+  [[gnu::noinline]] uint32_t complete_warp_sync_group(Lane* lanes, int count) const;
+  bool wait_or_fail_warp_sync(uint32_t warp, uint32_t mask, Lane* lanes, int count);
+  void report_warp_sync_deadlock();
+
+  // --- barriers (barriers.h) ---
   void file_for_release(Lane& lane);
   [[gnu::noinline]] void file_for_release_cold(Lane& lane);
   bool barrier_sites_agree();
-  void meet_failure(Lane& lane);
-  [[gnu::always_inline]] inline void perform_posted(const Request& r, uint32_t linear);  // (issue loops)
-  [[gnu::always_inline]] inline void perform_store(const Request& r, uint64_t value) const;
-  SiteRegistry::Key site_of(const Request& r) const;  // the site's registry id and issue key
-  uint32_t site_id(const Request& r) const;
-  bool issue_one(uint32_t warp);
-  Event issued_event(uint32_t w, uint32_t mask, SiteRegistry::Key site);
-  void record_access(Event& e, const Request& lr, uint32_t mask, const uint64_t* offsets, uint32_t lanes);
-  void issue_warp_op(uint32_t mask, Lane* lanes, uint64_t* results);
-  // (Inlined into issue_one, its one caller: it runs at every warp memory instruction.)
-  [[gnu::always_inline]] inline void count_access(BlockRecord& rec, uint32_t site, const Request& r,
-                                                  uint32_t mask, std::span<const uint64_t> offsets);
-  uint32_t complete_warp_sync_group(Lane* lanes, int count) const;
-  bool wait_or_fail_warp_sync(uint32_t warp, uint32_t mask, Lane* lanes, int count);
-  void report_warp_sync_deadlock();
   bool release_barrier();
   bool report_barrier_divergence();
+
+  // --- faults and reports (faults.cpp) ---
+  void meet_failure(Lane& lane);
+  uint32_t site_id(const Request& r) const;
   void report_budget();
   void add_diagnostic(Severity sev, std::string code, std::string message, uint32_t site,
                       uint32_t thread);
@@ -399,80 +270,17 @@ class Worker {
   }
   // Which lanes of each warp can issue (state Ready): the scheduler skips a warp with none.
   std::vector<uint32_t> ready_;
-  // Per warp, the instruction it issues next, kept as its lanes become ready (join_group), so
-  // that a converged warp issues without a scan: the lanes at the smallest key that match the
-  // first of them to arrive. After an issue that leaves ready lanes behind (a divergent warp),
-  // it is theirs, found by a scan of them (scan_group). Exact only while every ready lane at
-  // that key matches (else the lowest lane may do something else, e.g. touch another
-  // allocation); otherwise issue_one scans again.
-  struct IssueGroup {
-    uint64_t key = UINT64_MAX;  // UINT64_MAX: no lane ready
-    const void* loc = nullptr;
-    uint64_t tail = 0;  // an access's tail word (allocation, width, kind); 0 otherwise
-    uint32_t mask = 0;
-    uint32_t named = 0;  // a warp-synchronous call: the lanes its lanes' member masks name
-    bool exact = true;
-    // divergent_[w] when the group was made (scan_group, forget_group): place_in_group, which
-    // does not know the warp, reads it here. In a divergent warp a lane that becomes ready
-    // elsewhere leaves the choice to a new scan (it may be a loop round behind).
-    bool divergent = false;
-    // The group's lanes jumped back (went round a loop): a lane that becomes ready elsewhere
-    // may be a round behind them, so the scan decides (place_in_group).
-    bool back = false;
-    // The warp issues converged (converged_[w] has the entries; settle_converged makes a new
-    // group). A copy of `converged_[w].next < converged_[w].end`, here so that issue_one tells
-    // the two paths apart from the group it reads anyway.
-    bool converged = false;
-  };
+  // Per warp, the instruction it issues next, kept as its lanes become ready (issue_groups.h).
   std::vector<IssueGroup> groups_;
-  IssueGroup scan_group(uint32_t w, uint32_t ready);
 
-  // Reconvergence inside loops. Source order alone would let the lanes of an if/else's `if` side
-  // go round the loop again (their next operation is at a smaller line) while the `else` lanes
-  // wait, so the `if` side would run every iteration first; a GPU reconverges at the end of each
-  // iteration. So while a warp is divergent (its last issue left ready lanes behind), each lane
-  // counts its rounds: the times it issued an operation at or before its previous one (a jump
-  // back). Lanes a round behind issue first if they wait inside the loop that the others went
-  // round (the innermost loop, in the source, around the others' next operation: read by
-  // loops/loop_spans); lanes that left that loop still wait for the rest, as before.
-  std::vector<uint8_t> divergent_;  // per warp
-  std::vector<uint32_t> rounds_;    // per lane, while its warp is divergent (else 0)
-  // The key of each lane's last issued operation: the warp's last issue (key and lanes) is kept
-  // per warp, and written out to last_key_ only for the lanes the next issue leaves out, so that
-  // a convergent warp pays nothing per lane for it.
-  std::vector<uint64_t> last_key_;
-  std::vector<uint64_t> warp_last_key_;
-  std::vector<uint32_t> warp_last_mask_;
-  uint64_t last_key_of(uint32_t linear) const {
-    const uint32_t w = linear / kWarpSize;
-    return (warp_last_mask_[w] >> (linear % kWarpSize) & 1) ? warp_last_key_[w] : last_key_[linear];
-  }
-  void remember_issue(uint32_t w, uint32_t mask, uint64_t key) {
-    for (uint32_t m = warp_last_mask_[w] & ~mask; m; m &= m - 1)
-      last_key_[w * kWarpSize + uint32_t(std::countr_zero(m))] = warp_last_key_[w];
-    warp_last_mask_[w] = mask;
-    warp_last_key_[w] = key;
-  }
+  // What the issue rule remembers (loop rounds, last keys: issue_policy.h), and the loops it asks
+  // about, each looked up once.
+  IssueHistory history_;
+  SiteLoops loops_;
   // The lane whose queue holds `r` (one of lanes_), by address: join_group passes no more.
   uint32_t lane_of(const Request& r) const {
     return uint32_t((reinterpret_cast<const char*>(&r) - reinterpret_cast<const char*>(lanes_.data())) /
                     ptrdiff_t(sizeof(Lane)));
-  }
-  uint32_t lane_round(uint32_t linear, uint64_t key) const {
-    return rounds_[linear] + (key <= last_key_of(linear) ? 1 : 0);  // (+1: it is about to jump back)
-  }
-  void note_issue(uint32_t w, uint32_t mask, bool lanes_left, uint64_t key);
-  bool issues_before(uint64_t a, uint32_t round_a, const void* loc_a, uint64_t b, uint32_t round_b,
-                     const void* loc_b);
-  bool inside_loop_around(const void* loc, uint64_t key, const void* around);
-  std::unordered_map<const void*, SiteLoop> site_loops_;  // site_loop's answers, by site key
-  // After lanes left the ready set: the next instruction of the lanes left, if any (a lane that
-  // becomes ready later joins it, or replaces it with a smaller key). In a divergent warp it is
-  // left to the next issue's scan: the lanes that become ready meanwhile rarely join it.
-  void forget_group(uint32_t w) {
-    if (divergent_[w]) groups_[w] = IssueGroup{0, nullptr, 0, 0, 0, false, true};
-    else if (!ready_[w]) groups_[w] = IssueGroup{};
-    else groups_[w] = scan_group(w, ready_[w]);
   }
   std::vector<std::byte> dynamic_shared_;
   struct DynamicView {
@@ -481,24 +289,15 @@ class Worker {
     uint32_t alloc;
   };
   std::vector<DynamicView> dynamic_views_;
-  Lane* current_ = nullptr;
   std::vector<uint64_t> results_;   // per lane, the result of its last warp-synchronous operation
-  // The fiber pool. A fiber runs one thread (lane) from its start to its exit, and a thread that
-  // stops (a load, a barrier that fills its queue) keeps its fiber until it exits. But a thread
-  // that exits leaves nothing on its fiber's stack: the fiber takes the next lane of the run pass
-  // if that one has not started yet, and runs it at once, without a context switch (a switch is
-  // the dearest thing the emulator does: see fiber_switch.h). So a pass of lanes that run to
-  // their exit (most threads of a reduction) costs one switch, not one per thread, and a worker
-  // makes only as many fibers (and touches as many stacks) as lanes were ever stopped at once,
-  // plus one: at most one per lane of the block. Free fibers are taken last-in first-out (the
-  // stacks used most stay in the caches); new ones are made by the scheduler (run_pass).
-  std::vector<FiberStack> stacks_;
-  std::vector<FiberContext> free_fibers_;  // free_fibers_[0, free_count_): fibers with no lane
-  uint32_t free_count_ = 0;
+  // Lanes on fibers (fiber_pool.h): the lane that runs now, the pool, and the scheduler's own
+  // context while lanes run.
+  Lane* current_ = nullptr;
+  FiberPool fibers_;
   Lane* needs_fiber_ = nullptr;  // a lane to start on a new fiber: yield_lane asks run_pass
   FiberContext scheduler_;  // the scheduler, suspended while lanes run
-  // Lanes to run, in order, before control returns: queue_[0, queue_size_). A lane is in it at
-  // most once, so it has room for every lane of the block and never grows.
+  // The run pass: lanes to run, in order, before control returns: queue_[0, queue_size_). A lane
+  // is in it at most once, so it has room for every lane of the block and never grows.
   std::vector<Lane*> queue_;
   uint32_t queue_size_ = 0;
   uint32_t queue_pos_ = 0;
@@ -508,66 +307,26 @@ class Worker {
     queue_[queue_size_++] = &l;
   }
 
-  // Eager shuffles. A lane that meets a shuffle normally stops until its warp issues it: its
-  // result is another lane's value. But two lanes of a warp that began one run pass with empty
-  // queues (every lane the scheduler resumes has one) and have queued the same operations since
-  // (same sites, allocations, kinds, barriers, member masks) are issued in the same warp
-  // instructions, each of those operations together: the issue groups are made of the lanes at
-  // one site. So when the
-  // lane a shuffle reads has already run, in this pass, to the same shuffle through the same
-  // operations, its value there is the value the issue will give: the lane takes it and runs on
-  // (try_eager_shuffle), and the shuffle is still issued and recorded as one warp instruction.
-  // "The same operations" is checked against one reference lane per warp (the first of the
-  // warp to run in the pass), so that each lane compares each of its entries once (Lane::agree),
-  // and only when a shuffle of its reads another lane. A source lane that does not run in this
-  // pass (it waits, with operations queued) will not change its queue before the warp issues:
-  // when the reading lane's operations in this pass are the same as the source lane's next ones,
-  // the shuffle is issued together with the source lane's matching one, and the lane takes that
-  // value too (compared entry by entry: lanes that stopped at a load and run again later, while
-  // the others wait at the shuffles after it; not when the source lane waits for lanes its mask
-  // names and the reading lane's mask leaves it out: the others may issue without it). A shuffle
-  // down reads higher lanes, so a warp's lanes run highest first; a lane that finds its source
-  // lane still to run turns the warp's order for its next pass. (After an atomic or a store the
-  // lanes run lowest first: they perform an atomic, or a store wider than 8 bytes, as they
-  // resume, and lane order is the order a GPU's lanes take for it.)
+  // Eager shuffles (eager_shuffles.h): a lane takes a shuffle's result without waiting for its
+  // warp's issue when the issue can give no other.
   bool eager_ = true;     // LaunchOptions::eager_shuffles
   uint32_t pass_ = 1;     // the run pass being scheduled (Lane::pass)
   std::vector<uint32_t> warp_pass_;  // per warp: the pass whose reference lane warp_ref_ names
   std::vector<Lane*> warp_ref_;
-  void make_reference(uint32_t w, Lane& l) {
-    warp_pass_[w] = pass_;
-    warp_ref_[w] = &l;
-    l.agree = Lane::kAgreeAll;
-  }
   std::vector<uint8_t> descend_;     // per warp: its lanes run highest first in its next pass
   // Per warp, its lanes' queued shuffles that did not take their result at once: while there are
   // none, an issued shuffle has nothing to compute (issue_warp_op).
   std::vector<uint32_t> waiting_shuffles_;
-  // Converged issue. A warp instruction normally moves each issued lane on to its next queued
-  // operation (retire_head: its queue, its ready bit, the warp's next group), about 25
-  // instructions per lane. But when every live lane of a warp ran in the same pass (a block's
-  // start, a barrier's release, or all of them resumed by one issue), each began it with an empty
-  // queue, and when their first `end` operations are the same as the reference lane's (the
-  // eager-shuffle agreement, Lane::agree) and issuable without waiting, the warp's next `end`
-  // instructions are known: entry k of every lane, all of them together, one per issue_one call
-  // (so the warps still take their turns as before). Those are issued straight from the queues
-  // (issue_converged) and the lanes' heads are moved on once, after the last of them
-  // (settle_converged), where retire_head's bookkeeping resumes exactly as it would have. In a
-  // reduction's warp sum this covers the loads and the shuffles (a shuffle in it needs no issue
-  // work when every lane took its result at once).
+  // Debug builds: the result each queued shuffle took at once, per lane and queue entry, checked
+  // when the warp issues it (check_eager_shuffles).
+#ifndef NDEBUG
+  std::vector<uint64_t> eager_results_;
+#endif
   static constexpr uint32_t kMaxWarps = Limits::max_threads_per_block / kWarpSize;
-  static constexpr uint32_t kMinConverged = 4;  // entries (see form_converged)
-  struct Converged {
-    uint32_t mask = 0;  // the warp's live lanes
-    uint8_t next = 0;   // the queue entry the warp issues next
-    uint8_t end = 0;    // entries [next, end) are issued converged
-  };
+  // Converged issue (converged_issue.h): a warp whose live lanes all ran in one pass and queued
+  // the same operations issues them straight from the queues.
   std::vector<Converged> converged_;
   bool converged_on_ = true;  // LaunchOptions::converged_issue
-  void form_converged(uint32_t w, uint32_t pass);  // after `pass` ran lanes of warp w
-  bool issue_converged(uint32_t w);
-  void settle_converged(uint32_t w);
-  void settle_all_converged();  // before a report that says where lanes are
 
   void next_pass() {
     if (++pass_ == 0) {  // (after 2^32 passes: no lane may look scheduled in the new ones)
@@ -582,49 +341,16 @@ class Worker {
   uint64_t clock_ = 0;
   uint32_t waiting_warp_sync_ = 0;  // lanes in WaitWarp state in this block
   std::vector<uint32_t> warp_waiting_;  // the same per warp (a warp with none and no ready lane is skipped)
-  // count_access' memory: per site (direct-mapped), the counts of the last lane-linear pattern.
-  struct CountMemo {
-    uint32_t site = ~0u;
-    uint32_t mask = 0;
-    uint64_t stride = 0;
-    uint32_t phase = 0;  // first lane's offset modulo 128
-    uint8_t width = 0;
-    MemSpace space = MemSpace::Global;
-    uint32_t first = 0, second = 0;
-  };
-  static constexpr uint32_t kCountMemos = 64;
-  CountMemo count_memo_[kCountMemos];
-  // count_access' other memory: per (site, kind, space), direct-mapped, the index of its row in
-  // the block's counters the last time (checked before use: rows are per block).
-  uint32_t counter_slot_[kCountMemos] = {};
-  // Barrier bookkeeping, so that neither a release nor the scheduler's "is anything left" test
-  // walks all the block's lanes: counts kept as lanes change state, and the lanes at a barrier
-  // filed by the release that lets them go (their head entry's `last`).
+  SiteCounting counting_;  // RecordOptions::count_every_block (site_counting.h)
+  // Barrier bookkeeping (barriers.h): counts kept as lanes change state, and the lanes at a
+  // barrier filed by the release that lets them go.
   uint32_t exited_ = 0;
   uint32_t releases_ = 0;                 // barriers released in this block so far
   uint32_t at_barrier_ = 0;               // lanes whose oldest operation is a barrier
   const void* barrier_key_ = nullptr;     // the site that the lanes counted below wait at
   uint32_t at_barrier_key_ = 0;           // lanes at a barrier whose site is barrier_key_
   static constexpr uint32_t kReleaseRing = 2 * kMaxBarrierRepeat;  // > any pending release's distance
-  // The lanes one release lets go. A lane is filed at most once per release, so each list has
-  // room for every lane of the block from the start (one allocation for all, made when the worker
-  // is: pages nothing touches are never faulted in), and filing a lane never allocates: it also
-  // happens on a lane's fiber, outside the kernel's try (exit_lane).
-  struct LaneList {
-    Lane** slots = nullptr;
-    uint32_t count = 0;
-    uint32_t room = 0;
-    void push(Lane* l) {
-      assert(count < room && "a lane filed twice for one release");
-      slots[count++] = l;
-    }
-    Lane** begin() const { return slots; }
-    Lane** end() const { return slots + count; }
-    uint32_t size() const { return count; }
-    bool empty() const { return count == 0; }
-    void clear() { count = 0; }
-  };
-  std::unique_ptr<Lane*[]> leaving_slots_;  // kReleaseRing lists of threads_ slots
+  std::unique_ptr<Lane*[]> leaving_slots_;  // kReleaseRing lists of threads_ slots (LaneList)
   LaneList leaving_[kReleaseRing];  // [release % ring]: the lanes that release lets go
   bool leaving_empty_ = true;  // every leaving_ list is empty (the last block finished)
   bool failed_ = false;
@@ -635,5 +361,8 @@ class Worker {
 
 // Compact text for a set of thread indices: "0-15, 32-47".
 std::string format_ranges(const std::vector<uint32_t>& sorted);
+// "file:line" of a SiteRegistry site; a lane mask as 8 hex digits (faults.cpp).
+std::string site_text(uint32_t site);
+std::string hex_mask(uint32_t mask);
 
 }  // namespace ws::emu

@@ -6,12 +6,13 @@
 #include <cstddef>
 #include <cstring>
 
+#include "barriers.h"
+#include "eager_shuffles.h"
+#include "issue_groups.h"
 #include "site_registry.h"
 #include "worker.h"
 
 namespace ws::emu {
-
-inline uint64_t Request::order() const { return issue_order(site_location(loc)) | uint64_t(sub); }
 
 inline Request& Worker::push(const void* loc, ReqType type, SubOp sub, uint32_t alloc_field) {
   Lane& l = *current_;
@@ -44,22 +45,6 @@ inline void Worker::set_ready(Lane& l, const Request& h) {
   join_group(groups_[w], bit, h);
 }
 
-// A lane that became ready with `h` joins its warp's next instruction `g` (the usual case,
-// inline), or starts it, or makes it inexact (place_in_group). `g` may be issue_one's copy.
-// (A lane that joins does not add to g.back: in a convergent warp every ready lane comes from its
-// last issue or from a barrier's release, so lanes at one site all jumped back or none did; in a
-// divergent one every group is left to the scan.)
-inline void Worker::join_group(IssueGroup& g, uint32_t bit, const Request& h) {
-  // The same call (and for an access the same allocation and kind) as the warp's next
-  // instruction: it joins it (one site, one sub-operation: one key).
-  if (h.loc == g.loc && (h.type != ReqType::Access || h.group_tail() == g.tail)) [[likely]] {
-    g.mask |= bit;
-    if (h.type == ReqType::WarpOp) g.named |= h.member_mask();
-    return;
-  }
-  place_in_group(g, bit, h);
-}
-
 // An access the lane just pushed: as posted, knowing what it is. Both calls are the last thing
 // done, so the path of a lane that runs on (a store, a read-only load behind others in its
 // queue) saves no registers.
@@ -73,7 +58,7 @@ inline void Worker::posted_access(Request& r, bool must_stop) {
 // it is kept small enough to inline; the rare failure case is out of line.
 inline void Worker::refresh(Lane& l) {
   const Request& h = l.req();
-  if (h.type <= ReqType::Fence) {  // Access, WarpOp, Fence: the lane can issue
+  if (can_issue(h.type)) {  // the lane can issue
     set_ready(l, h);
     return;
   }
@@ -105,73 +90,6 @@ inline Request& Worker::push_access(const void* key, uint64_t tag, uint64_t byte
   return r;
 }
 
-// Whether two queued operations would be issued alike: the same site and tail word (type,
-// sub-operation, and for an access the allocation, width and flags, for a warp-synchronous call
-// its member mask; push sets the access fields to 0 for anything else), and for a barrier the
-// same releases.
-inline bool same_operation(const Request& a, const Request& b) {
-  if (((reinterpret_cast<uintptr_t>(a.loc) ^ reinterpret_cast<uintptr_t>(b.loc)) | (a.tail() ^ b.tail())) != 0)
-    return false;
-  return a.type != ReqType::Barrier || (a.barrier.first == b.barrier.first && a.barrier.last == b.barrier.last);
-}
-
-// A shuffle the running lane `l` just queued (its newest entry, queue[t]): its result now if the
-// issue can give no other (see eager shuffles in worker.h); false if the lane must wait for it.
-// (`s` is the shuffle's operands, passed by value: read back from the queued request, they would
-// be loads, and the shuffle kind a switch, where the hook has them in registers and the kind
-// constant.)
-inline bool Worker::try_eager_shuffle(Lane& l, ShuffleArgs s, uint64_t& result) {
-  const int i = int(l.linear % kWarpSize);
-  const int src = s.width == kWarpSize ? shuffle_source(s.op, i, kWarpSize, s.arg)
-                                       : shuffle_source(s.op, i, shuffle_width(s.width), s.arg);
-  const uint32_t from_linear = l.linear - uint32_t(i) + uint32_t(src);
-  if (src == i || from_linear >= threads_) {  // its own value, whoever else takes part
-    result = s.value;
-    return true;
-  }
-  Lane& from = lanes_[from_linear];
-  const uint32_t t = l.size - 1u;  // the shuffle's place (the lane began the pass with an empty queue)
-  if (from.pass != pass_) {
-    // The source lane does not run in this pass: its queued operations stay as they are until
-    // the warp issues them. A warp instruction takes every lane whose oldest operation is at its
-    // site (and, for an access, its allocation and kind), so if this lane's operations up to the
-    // shuffle are the same as the source lane's next ones, the two shuffles are issued
-    // together, one pair at a time. (A block's lanes that stopped at a load and run again, e.g.
-    // lanes 0-7 of a block sum's second warp sum, read lanes that waited at the shuffle.) But a
-    // source lane that waits for lanes its mask names (WaitWarp) may be left out of an issue of
-    // lanes whose masks do not name it: then the reading lane's mask must name it.
-    if (from.size <= t) return false;
-    if (from.state == LaneState::WaitWarp && !(s.member_mask >> src & 1)) return false;
-    for (uint32_t k = 0; k <= t; ++k)
-      if (!same_operation(l.queue[k], from.queue[(from.head + k) % Lane::kQueue])) return false;
-    result = from.queue[(from.head + t) % Lane::kQueue].warp.value;
-    return true;
-  }
-  if (from.size <= t) {
-    // If the source lane is still to run in this pass, the other order would have helped.
-    if (from.size == 0) descend_[l.linear / kWarpSize] = src > i;
-    return false;
-  }
-  // Both lanes queued the same operations as their warp's reference lane, up to the shuffle.
-  const Lane& ref = *warp_ref_[l.linear / kWarpSize];
-  if (!agrees(l, ref, t) || !agrees(from, ref, t)) return false;
-  result = from.queue[t].warp.value;
-  return true;
-}
-
-// Whether lane `x` (scheduled in this pass, so its queue began it empty: entries [0, size)) queued
-// the same operations as its warp's reference lane up to entry `t`. Each entry of a lane is
-// compared once: Lane::agree keeps how far it is known to agree (the queues of a pass's lanes do
-// not change until the pass ends, when the warps issue).
-inline bool Worker::agrees(Lane& x, const Lane& ref, uint32_t t) {
-  uint32_t a = x.agree;
-  if (a > t) return true;
-  const uint32_t end = std::min<uint32_t>(t + 1, ref.size);
-  while (a < end && same_operation(x.queue[a], ref.queue[a])) ++a;
-  x.agree = uint8_t(a);
-  return a > t;
-}
-
 // A warp-synchronous call: the lane waits for its warp's turn (and for the lanes its mask
 // names), then reads its result. Inline in the kernel API's hook (hooks.cpp): a shuffle
 // reduction makes five per thread. The usual case (a shuffle that takes its result at once, not
@@ -186,6 +104,7 @@ inline uint64_t Worker::post_warp_op(const std::source_location& loc, WarpOp op,
   uint64_t eager;
   if (tried && try_eager_shuffle(l, {value, member_mask, arg, width, op}, eager)) [[likely]] {
     r.warp.eager = true;
+    note_eager_result(l, eager);
     return eager;
   }
   return post_warp_op_rest(l, r, tried);

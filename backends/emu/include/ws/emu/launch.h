@@ -65,11 +65,12 @@ struct LaunchOptions {
   // way; off is for the tests that hold the two to each other, and for benchmarks.
   bool defer_loads = true;
   // A lane takes a shuffle's result without stopping when the lane it reads has already run to
-  // the same shuffle along the same operations (worker.h explains why that is the issued value).
+  // the same shuffle along the same operations (eager_shuffles.h explains why that is the issued
+  // value).
   // The trace and the results are the same either way; off is only for tests and benchmarks.
   bool eager_shuffles = true;
   // A warp whose live lanes all ran in one pass issues the operations they queued alike without
-  // touching each lane's queue per instruction (worker.h, converged issue). The trace and the
+  // touching each lane's queue per instruction (converged_issue.h). The trace and the
   // results are the same either way; off is only for tests and benchmarks.
   bool converged_issue = true;
 };
