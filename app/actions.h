@@ -15,7 +15,15 @@ enum class Action {
   ScaleDown,
   ScaleReset,
   ResetLayout,
-  CloseOverlay,  // Esc: closes the help overlay when it is open
+  CloseOverlay,  // Esc: closes the help overlay when it is open, else leaves a lesson
+  // A lesson's keys (a presenter's clicker sends PageDown / PageUp): ignored outside a lesson.
+  StepNext,      // Right, PageDown, Space
+  StepPrev,      // Left, PageUp
+  StepFirst,     // Home
+  StepReset,     // R: the step as written
+  StepSave,      // Ctrl+S: the state on screen as a new step after this one, in the lesson's file
+  Digit0, Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,  // a step number...
+  Confirm,       // ...and Enter jumps to it
 };
 
 struct Shortcut {

@@ -1,6 +1,8 @@
 #include "shell.h"
 
 #include "layout.h"
+#include "lessons/lesson_frame.h"
+#include "lessons/lesson_player.h"
 #include "session.h"
 
 #include "ws/viz/panel_capture.h"
@@ -57,11 +59,78 @@ void notify(ShellState& s, std::string message, bool is_error) {
   s.message_time = std::chrono::steady_clock::now();
 }
 
+namespace {
+
+// A lesson's keys; nothing outside lesson mode, nor while a text field takes the keys.
+void apply_lesson_action(ShellState& s, Action a) {
+  if (!s.lesson_mode || !s.lesson) return;
+  if (ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput) return;
+  LessonPlayer& p = *s.lesson;
+  if (a >= Action::Digit0 && a <= Action::Digit9) {
+    if (s.jump.size() < 4) s.jump += char('0' + (int(a) - int(Action::Digit0)));
+    return;
+  }
+  const std::string jump = std::move(s.jump);
+  s.jump.clear();
+  switch (a) {
+    case Action::StepNext: p.next(); break;
+    case Action::StepPrev: p.prev(); break;
+    case Action::StepFirst: p.first(); break;
+    case Action::StepReset: p.reset_step(); break;
+    case Action::Confirm:
+      if (!jump.empty()) p.go(size_t(std::max(1, std::stoi(jump))) - 1);
+      break;
+    case Action::StepSave: {
+      const size_t at = p.index();
+      LessonStep step = p.current_as_step();
+      std::string err = insert_step(p.lesson().file, at, step);
+      if (err.empty()) {
+        LessonLoad again = load_lesson(p.lesson().file);
+        err = again.error;
+        if (again.ok()) {
+          p.replace_lesson(std::move(again.lesson), at);
+          p.go(at + 1, true);
+        }
+      }
+      notify(s, err.empty() ? "saved the state as step " + std::to_string(at + 2) + " of " + p.lesson().file.string()
+                            : err,
+             !err.empty());
+      break;
+    }
+    default: break;
+  }
+}
+
+}  // namespace
+
+std::string open_lesson(ShellState& s, const std::filesystem::path& file) {
+  LessonLoad l = load_lesson(file);
+  if (!l.ok()) return l.error;
+  s.lesson = std::make_shared<LessonPlayer>(std::move(l.lesson));
+  s.lesson->go(0, true);
+  s.lesson_mode = true;
+  s.jump.clear();
+  return {};
+}
+
 void apply_action(ShellState& s, Action a) {
   Settings& st = s.settings;
   switch (a) {
     case Action::ToggleHelp: s.help_open = !s.help_open; break;
-    case Action::CloseOverlay: s.help_open = false; break;
+    case Action::CloseOverlay:
+      if (s.help_open) s.help_open = false;
+      else if (s.lesson_mode) s.lesson_mode = false, s.layout_dirty = true;
+      break;
+    case Action::StepNext:
+    case Action::StepPrev:
+    case Action::StepFirst:
+    case Action::StepReset:
+    case Action::StepSave:
+    case Action::Digit0: case Action::Digit1: case Action::Digit2: case Action::Digit3: case Action::Digit4:
+    case Action::Digit5: case Action::Digit6: case Action::Digit7: case Action::Digit8: case Action::Digit9:
+    case Action::Confirm:
+      apply_lesson_action(s, a);
+      break;
     case Action::SaveScreenshot: s.want_screenshot = true; break;
     case Action::Quit: s.quit = true; break;
     case Action::TogglePresentation:
@@ -127,6 +196,12 @@ void shell_frame(ShellState& s, const FrameInput& in) {
   }
 
   const ImVec2 display = in.display_size;
+  // A lesson fills the window: its step, nothing else (help still opens over it).
+  if (s.lesson_mode && s.lesson) {
+    draw_lesson(*s.lesson, display, s.jump.c_str());
+    if (s.help_open) draw_help_overlay(s);
+    return;
+  }
   if (display.x != s.last_display.x || display.y != s.last_display.y) {
     if (!s.settings.user_arranged) s.layout_dirty = true;
     s.last_display = display;

@@ -27,6 +27,7 @@ namespace ws::app {
 
 struct Rect;
 struct ShellLayout;
+class LessonPlayer;
 
 struct FrameInput {
   ImVec2 display_size{0, 0};
@@ -60,6 +61,12 @@ struct ShellState {
   // state lives in its view.
   std::vector<std::unique_ptr<View>> views;
 
+  // A lesson, when one is open: while lesson_mode is on, the window shows its step instead of
+  // the panels (lessons/lesson_frame.h).
+  std::shared_ptr<LessonPlayer> lesson;
+  bool lesson_mode = false;
+  std::string jump;  // digits of a step number being typed
+
   // UI state.
   bool help_open = false;
   bool focus_default = true;      // first frame: the warp access map is the focused panel
@@ -80,6 +87,8 @@ void shell_frame(ShellState& s, const FrameInput& in);
 void shell_after_render(ShellState& s);
 
 void apply_action(ShellState& s, Action a);
+// Opens `file` as the lesson (step 1, lesson mode on); "" or why not (the file's error).
+std::string open_lesson(ShellState& s, const std::filesystem::path& file);
 void notify(ShellState& s, std::string message, bool is_error);
 // A fresh export file name in s.export_dir: warpscope-<what>-YYYYmmdd-HHMMSS[@2x].png
 std::filesystem::path export_path(const ShellState& s, const std::string& what, float factor);

@@ -51,6 +51,15 @@ void on_key(GLFWwindow* window, int key, int, int action, int mods) {
     if (key == GLFW_KEY_F12) push(Action::SaveScreenshot);
     if (ctrl && key == GLFW_KEY_Q) push(Action::Quit);
     if (ctrl && (key == GLFW_KEY_0 || key == GLFW_KEY_KP_0)) push(Action::ScaleReset);
+    // A lesson's keys (the shell ignores them outside a lesson and while a field is typed in).
+    if (key == GLFW_KEY_RIGHT || key == GLFW_KEY_PAGE_DOWN || key == GLFW_KEY_SPACE) push(Action::StepNext);
+    if (key == GLFW_KEY_LEFT || key == GLFW_KEY_PAGE_UP) push(Action::StepPrev);
+    if (key == GLFW_KEY_HOME) push(Action::StepFirst);
+    if (!ctrl && key == GLFW_KEY_R) push(Action::StepReset);
+    if (ctrl && key == GLFW_KEY_S) push(Action::StepSave);
+    if (!ctrl && key >= GLFW_KEY_0 && key <= GLFW_KEY_9) push(Action(int(Action::Digit0) + (key - GLFW_KEY_0)));
+    if (!ctrl && key >= GLFW_KEY_KP_0 && key <= GLFW_KEY_KP_9) push(Action(int(Action::Digit0) + (key - GLFW_KEY_KP_0)));
+    if (key == GLFW_KEY_ENTER || key == GLFW_KEY_KP_ENTER) push(Action::Confirm);
   }
   // '+' is Shift+'=' on US keyboards; accept '=' alone too, and the keypad.
   if (ctrl && (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD)) push(Action::ScaleUp);

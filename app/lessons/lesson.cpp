@@ -415,12 +415,26 @@ std::string step_toml(const LessonStep& step) {
   return o.str();
 }
 
-std::string append_step(const std::filesystem::path& file, const LessonStep& step) {
+std::string insert_step(const std::filesystem::path& file, size_t after, const LessonStep& step) {
   std::string text, err;
   if (!read_file(file, text, err)) return err;
-  if (!text.empty() && text.back() != '\n') text += '\n';
-  text += step_toml(step);
-  // The lesson must still load with the new step: a file is never left broken.
+  const LessonLoad before = parse_lesson(text, file.string());
+  if (!before.ok()) return "the step was not saved: the lesson does not load: " + before.error;
+  // Where the next step's [[step]] line starts, or the end.
+  size_t at = text.size();
+  if (after + 1 < before.lesson.steps.size()) {
+    const uint32_t line = before.lesson.steps[after + 1].place.line;
+    at = 0;
+    for (uint32_t l = 1; l < line && at != std::string::npos; ++l) {
+      at = text.find('\n', at);
+      if (at != std::string::npos) ++at;
+    }
+    if (at == std::string::npos) at = text.size();
+  }
+  std::string block = step_toml(step);
+  if (at == text.size() && !text.empty() && text.back() != '\n') text += '\n';
+  if (at < text.size()) block += "\n";  // a blank line before the next step
+  text.insert(at, block);
   const LessonLoad check = parse_lesson(text, file.string());
   if (!check.ok()) return "the step was not saved: " + check.error;
   return write_file_atomic(file, text);

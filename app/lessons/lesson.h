@@ -101,11 +101,12 @@ LessonLoad parse_lesson(const std::string& text, const std::string& name);
 // The run a step's launch asks for (and its comparison's).
 RunRequest lesson_request(const LessonLaunch& launch);
 
-// A step as TOML text, appended to a lesson file by "save this state as a step" (Ctrl+S).
+// A step as TOML text, as "save this state as a step" (Ctrl+S) writes it into a lesson file.
 std::string step_toml(const LessonStep& step);
-// Appends `step` to `file` (read, checked to still load with the step, written atomically).
-// Returns "" or why not.
-std::string append_step(const std::filesystem::path& file, const LessonStep& step);
+// Writes `step` into `file` after its step `after` (0-based; at the end when there is none
+// after it). The file is read, checked to still load with the new step, and written atomically:
+// it is never left broken. Returns "" or why not.
+std::string insert_step(const std::filesystem::path& file, size_t after, const LessonStep& step);
 
 // The lessons that ship with warpscope (lessons/*.toml next to the binary's source tree or
 // installed data), sorted by file name.
