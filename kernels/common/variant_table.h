@@ -107,7 +107,9 @@ struct Variant {
   const char* broken_note = "";
   bool gpu_only = false;         // e.g. CUB's DeviceReduce::Sum
   bool order_dependent = false;  // see VariantSpec::order_dependent
-  LaunchRule accepts = nullptr;  // the launches it takes beyond the kernel's own checks; null: all
+  // The launches it takes beyond the kernel's own checks; null: all. It sees the block the
+  // variant launches (after `shape`).
+  LaunchRule accepts = nullptr;
   // 2D kernels: the block a 1D --block x stands for (e.g. x -> (x, x)); null: the block as given.
   Dim3 (*shape)(Dim3 block) = nullptr;
   GridRule grid = {};
@@ -168,7 +170,11 @@ template <class... R>
 std::string check_variant(const std::tuple<R...>& rows, const RunConfig& c) {
   const std::optional<Variant> v = find_variant(rows, c.variant);
   if (!v) return "no variant '" + c.variant + "'";
-  return v->accepts ? v->accepts(c) : std::string();
+  if (!v->accepts) return {};
+  if (!v->shape) return v->accepts(c);
+  RunConfig shaped = c;  // the rule judges the block the variant launches
+  shaped.block = v->shape(c.block);
+  return v->accepts(shaped);
 }
 
 // Runs the launch of the row `id` with `args` (the backend, then the kernel's pass struct);
