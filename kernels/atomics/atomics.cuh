@@ -289,7 +289,8 @@ struct AtomicsEntry {
                 }),
         ws::row({.id = "6racy", .name = "count 6s: every thread does *sum += ...",
                  .summary = "one global word updated with plain load/store", .broken = true,
-                 .broken_note = "lost updates: threads read the same old *sum and overwrite each other (and each thread's *sum = 0 can wipe counts)",
+                 .broken_note = "lost updates: threads read the same old *sum and overwrite each other (and each "
+                                "thread's *sum = 0 can wipe counts)",
                  .accepts = one_block_count},
                 [](auto& be, CountPass& p) {
                   ws::global_array<int> sum = be.template alloc<int>("sum", 1);

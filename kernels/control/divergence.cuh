@@ -95,15 +95,21 @@ struct DivergenceEntry {
         ws::row({.id = "odd-even", .name = "if (threadIdx.x % 2 == 1)",
                  .summary = "lane-granular: every warp runs both halves, 16 lanes each"},
                 Path{ref::odd_lane},
-                [](auto& be, const P& p) { return be.launch("branch_odd_even", p.grid, p.block, 0, branch_odd_even<T>, p.in, p.out, p.n); }),
+                [](auto& be, const P& p) {
+                  return be.launch("branch_odd_even", p.grid, p.block, 0, branch_odd_even<T>, p.in, p.out, p.n);
+                }),
         ws::row({.id = "threshold", .name = "if (threadIdx.x > 2)",
                  .summary = "the slide's example: threads 0-2 take another path than the rest of warp 0"},
                 Path{ref::above_two},
-                [](auto& be, const P& p) { return be.launch("branch_threshold", p.grid, p.block, 0, branch_threshold<T>, p.in, p.out, p.n); }),
+                [](auto& be, const P& p) {
+                  return be.launch("branch_threshold", p.grid, p.block, 0, branch_threshold<T>, p.in, p.out, p.n);
+                }),
         ws::row({.id = "per-warp", .name = "if (threadIdx.x / warpSize > 2)",
                  .summary = "the slide's remedy: the branch granularity is a whole warp, no divergence"},
                 Path{ref::warp_above_two},
-                [](auto& be, const P& p) { return be.launch("branch_per_warp", p.grid, p.block, 0, branch_per_warp<T>, p.in, p.out, p.n); }),
+                [](auto& be, const P& p) {
+                  return be.launch("branch_per_warp", p.grid, p.block, 0, branch_per_warp<T>, p.in, p.out, p.n);
+                }),
         ws::row({.id = "loop", .name = "odd-even inside a loop",
                  .summary = "the halves alternate and meet again at the end of every iteration"},
                 Path{ref::odd_lane, true},

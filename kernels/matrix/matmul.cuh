@@ -193,7 +193,8 @@ struct MatmulEntry {
     ws::global_array<T> P = be.template alloc<T>("P", n * m);
     const ws::Variant v = *ws::find_variant(rows<T>(), c.variant);
     const ws::Dim3 blk = v.block_for(c.block);
-    if (blk.y != c.block.y) out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (--block " + std::to_string(c.block.x) + " means a square block)");
+    if (blk.y != c.block.y)
+      out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (--block " + std::to_string(c.block.x) + " means a square block)");
     const Pass<T> p{v.grid.blocks_2d(blk, n, m), blk, M, N, P, unsigned(n), unsigned(k), unsigned(m)};
     if (!ws::launch_variant(rows<T>(), c.variant, be, p)) return;
     const ws::reference::matmul::Product ref = ws::reference::matmul::product(host.m, host.n, n, k, m);

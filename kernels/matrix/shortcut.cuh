@@ -144,8 +144,8 @@ struct ShortcutEntry {
 
   static auto rows() {
     return std::make_tuple(
-        ws::row({.id = "0", .name = "V0: naive", .summary = "thread (x,y) -> r[i][j], i from threadIdx.x: lanes read d[n*i + k], n floats apart",
-                 .shape = square},
+        ws::row({.id = "0", .name = "V0: naive",
+                 .summary = "thread (x,y) -> r[i][j], i from threadIdx.x: lanes read d[n*i + k], n floats apart", .shape = square},
                 [](auto& be, Pass& p) {
                   // V0 reads d and writes r: d is a copy of the input.
                   ws::global_array<float> dGPU = be.upload("d", p.host);
@@ -165,7 +165,9 @@ struct ShortcutEntry {
                 [](auto& be, Pass& p) {
                   const int nn = (p.n + 63) / 64 * 64;
                   ws::global_array<float> dGPU = be.template alloc<float>("d", 2ull * nn * nn);
-                  if (!be.launch("myppkernel", ws::Dim3{1, uint32_t(nn), 1}, ws::Dim3{64, 1, 1}, 0, myppkernel, p.r, dGPU, p.n, nn)) return false;
+                  // The padding kernel: one block of 64 threads per row of the padded input.
+                  if (!be.launch("myppkernel", ws::Dim3{1, uint32_t(nn), 1}, ws::Dim3{64, 1, 1}, 0, myppkernel, p.r, dGPU, p.n, nn))
+                    return false;
                   if (!be.launch("mykernel", p.grid, p.block, 0, mykernel, p.r, dGPU, p.n, nn)) return false;
                   p.notes.push_back("padded to nn = " + std::to_string(nn));
                   return true;
@@ -208,7 +210,8 @@ struct ShortcutEntry {
     ws::global_array<float> rGPU = be.upload("r", host);  // the input, then the result (as in the course)
     const ws::Variant v = *ws::find_variant(rows(), c.variant);
     const ws::Dim3 blk = v.block_for(c.block);
-    if (blk.y != c.block.y) out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (the variant's shape for --block " + std::to_string(c.block.x) + ")");
+    if (blk.y != c.block.y)
+      out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (the variant's shape for --block " + std::to_string(c.block.x) + ")");
     Pass p{v.grid.blocks_2d(blk, uint64_t(n), uint64_t(n)), blk, rGPU, host, n, out.notes};
     if (!ws::launch_variant(rows(), c.variant, be, p)) return;
     ws::matrix::check_exact(out, "r", be.download(rGPU), ws::reference::shortcut::min_plus(host, uint64_t(n)), uint64_t(n));

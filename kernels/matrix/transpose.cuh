@@ -162,7 +162,8 @@ struct TransposeEntry {
     ws::global_array<T> o = be.template alloc<T>("out", nrows * ncols);
     const ws::Variant v = *ws::find_variant(rows<T>(), c.variant);
     const ws::Dim3 blk = v.block_for(c.block);
-    if (blk.y != c.block.y) out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (the variant's shape for --block " + std::to_string(c.block.x) + ")");
+    if (blk.y != c.block.y)
+      out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (the variant's shape for --block " + std::to_string(c.block.x) + ")");
     const Pass<T> p{v.grid.blocks_2d(blk, nrows, ncols), blk, in, o, unsigned(nrows), unsigned(ncols)};
     if (!ws::launch_variant(rows<T>(), c.variant, be, p)) return;
     ws::matrix::check_exact(out, "out", be.download(o), ws::reference::transpose::transposed(host, nrows, ncols), nrows);

@@ -322,16 +322,20 @@ struct ReduceEntry {
   // The blocks the variants take: "" or why not.
   static std::string tree_block(const ws::RunConfig& c) {
     if (is_pow2(c.block.x) && c.block.x >= 32) return {};
-    return "variant " + c.variant + " halves the active threads at every step: the block size must be a power of two from 32 to 1024 (got " + std::to_string(c.block.x) + ")";
+    return "variant " + c.variant +
+           " halves the active threads at every step: the block size must be a power of two from 32 to 1024 (got " +
+           std::to_string(c.block.x) + ")";
   }
   static std::string last_warp_block(const ws::RunConfig& c) {
     if (std::string why = tree_block(c); !why.empty()) return why;
     if (c.block.x >= 64) return {};
-    return "variant " + c.variant + " adds sdata[tid + 32] in the last warp: the block needs at least 64 threads (got " + std::to_string(c.block.x) + ")";
+    return "variant " + c.variant + " adds sdata[tid + 32] in the last warp: the block needs at least 64 threads (got " +
+           std::to_string(c.block.x) + ")";
   }
   static std::string warp_block(const ws::RunConfig& c) {
     if (c.block.x % 32 == 0) return {};
-    return "variant " + c.variant + " shuffles whole warps: the block size must be a multiple of 32 (got " + std::to_string(c.block.x) + ")";
+    return "variant " + c.variant + " shuffles whole warps: the block size must be a multiple of 32 (got " +
+           std::to_string(c.block.x) + ")";
   }
 
   // Steps 6 and 7 take the block size as a template argument: f(std::integral_constant<unsigned, B>).

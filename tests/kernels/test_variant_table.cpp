@@ -33,8 +33,11 @@ auto rows() {
           [](auto& be, const Pass&) { return be.launch("a"); }),
       row({.id = "b", .name = "second", .summary = "two", .broken = true, .broken_note = "why", .order_dependent = true,
            .accepts = even_blocks, .shape = square},
-          [](auto& be, const Pass& p) { return with_constant<8, 16>(p.block, [&](auto b) { return be.launch("b<" + std::to_string(decltype(b)::value) + ">"); }); }),
-      row({.id = "c", .name = "third", .summary = "three", .gpu_only = true}, 42, [](auto& be, const Pass&) { return be.launch("fails"); }));
+          [](auto& be, const Pass& p) {
+            return with_constant<8, 16>(p.block, [&](auto b) { return be.launch("b<" + std::to_string(decltype(b)::value) + ">"); });
+          }),
+      row({.id = "c", .name = "third", .summary = "three", .gpu_only = true}, 42,  // a row with data of its own
+          [](auto& be, const Pass&) { return be.launch("fails"); }));
 }
 
 }  // namespace
