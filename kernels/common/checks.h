@@ -1,37 +1,24 @@
-// Inputs and correctness checks shared by the catalog's drivers.
+// Correctness checks shared by the catalog's drivers: each compares what a kernel computed with
+// its host reference, says in RunResult which tolerance it used, and keeps the compared values in
+// RunResult::checked for the tests.
 //
-// Inputs are random (seeded), never all zeros or ones: a kernel that skips elements or adds one
-// twice cannot pass by luck. Float results are compared with a double-precision reference and a
-// tolerance that grows with n, and the check says which tolerance it used.
+// Float results are compared with a double-precision reference and a tolerance that grows with n
+// (common/reference.h, which also makes the seeded random inputs).
 #pragma once
 
 #include <cmath>
-#include <cstring>
 #include <cstdint>
-#include <random>
+#include <cstdio>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "common/reference.h"
 #include "ws/kernel/type_name.h"
 #include "ws/run/result.h"
 
 namespace ws {
-
-// Integers uniform in [lo, hi]; floats uniform in [lo, hi).
-template <class T>
-std::vector<T> random_input(uint64_t n, uint64_t seed, double lo = 0, double hi = 9) {
-  std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 12345);
-  std::vector<T> v(n);
-  if constexpr (std::is_integral_v<T>) {
-    std::uniform_int_distribution<int64_t> d{int64_t(lo), int64_t(hi)};
-    for (auto& x : v) x = T(d(rng));
-  } else {
-    std::uniform_real_distribution<double> d{lo, hi};
-    for (auto& x : v) x = T(d(rng));
-  }
-  return v;
-}
 
 template <class T>
 std::string value_text(T v) {
@@ -61,9 +48,6 @@ void keep_checked(RunResult& out, const std::string& name, const T* data, size_t
   out.checked.emplace_back(name, std::move(v));
 }
 
-// How the reference was summed determines the error bound of a float result.
-enum class SumOrder { Tree, Arbitrary };
-
 // Compares `got` with a reference computed in double over `abs_sum` = sum of |x_i|.
 // int: exact. float: |got - ref| <= k * eps(float) * sum|x_i|, with k = ceil(log2 n) + 2 for
 // tree-shaped sums and k = n + 2 for sums whose order is arbitrary (atomics).
@@ -80,9 +64,8 @@ void check_scalar(RunResult& out, const std::string& what, T got, double ref, do
     char b[64];
     std::snprintf(b, sizeof b, "%.9g", ref);
     out.expected = what + " = " + b + " (double reference)";
-    const double k = order == SumOrder::Tree ? std::ceil(std::log2(double(std::max<uint64_t>(n, 2)))) + 2
-                                             : double(n) + 2;
-    const double tol = k * 1.1920929e-07 * std::max(abs_sum, 1e-30);
+    const double k = sum_error_terms(n, order);
+    const double tol = sum_error_bound(n, abs_sum, order);
     const double err = std::fabs(double(got) - ref);
     out.passed = std::isfinite(double(got)) && err <= tol;
     char c[160];

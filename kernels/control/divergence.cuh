@@ -10,11 +10,11 @@
 //   per-warp   if (threadIdx.x / warpSize > 2)    the slide's remedy: whole warps take one side
 //   loop       odd-even inside a loop of `iters`  the halves meet again after every iteration
 #pragma once
-
 #include <string>
 
 #include "common/checks.h"
-#include "ws/run/entry.h"
+#include "common/variant_table.h"
+#include "control/divergence_reference.h"
 #include "ws/kernel.cuh"
 
 // Lane-granular: odd lanes one way, even lanes the other.
@@ -72,6 +72,52 @@ __global__ void branch_in_loop(ws::global_array<const T> in, ws::global_array<T>
 }
 
 struct DivergenceEntry {
+  template <class T>
+  struct Pass {
+    ws::Dim3 grid, block;
+    ws::global_array<const T> in;
+    ws::global_array<T> out;
+    unsigned n, iters;
+  };
+
+  // Which path each thread takes (divergence_reference.h), for the check: the branch's condition,
+  // and whether the branch sits in the loop of `iters` iterations.
+  struct Path {
+    bool (*first_path)(unsigned t);
+    bool loop = false;
+  };
+
+  template <class T>
+  static auto rows() {
+    using P = Pass<T>;
+    namespace ref = ws::reference::divergence;
+    return std::make_tuple(
+        ws::row({.id = "odd-even", .name = "if (threadIdx.x % 2 == 1)",
+                 .summary = "lane-granular: every warp runs both halves, 16 lanes each"},
+                Path{ref::odd_lane},
+                [](auto& be, const P& p) {
+                  return be.launch("branch_odd_even", p.grid, p.block, 0, branch_odd_even<T>, p.in, p.out, p.n);
+                }),
+        ws::row({.id = "threshold", .name = "if (threadIdx.x > 2)",
+                 .summary = "the slide's example: threads 0-2 take another path than the rest of warp 0"},
+                Path{ref::above_two},
+                [](auto& be, const P& p) {
+                  return be.launch("branch_threshold", p.grid, p.block, 0, branch_threshold<T>, p.in, p.out, p.n);
+                }),
+        ws::row({.id = "per-warp", .name = "if (threadIdx.x / warpSize > 2)",
+                 .summary = "the slide's remedy: the branch granularity is a whole warp, no divergence"},
+                Path{ref::warp_above_two},
+                [](auto& be, const P& p) {
+                  return be.launch("branch_per_warp", p.grid, p.block, 0, branch_per_warp<T>, p.in, p.out, p.n);
+                }),
+        ws::row({.id = "loop", .name = "odd-even inside a loop",
+                 .summary = "the halves alternate and meet again at the end of every iteration"},
+                Path{ref::odd_lane, true},
+                [](auto& be, const P& p) {
+                  return be.launch("branch_in_loop", p.grid, p.block, 0, branch_in_loop<T>, p.in, p.out, p.n, p.iters);
+                }));
+  }
+
   static ws::KernelSpec spec() {
     ws::KernelSpec s;
     s.name = "divergence";
@@ -84,12 +130,7 @@ struct DivergenceEntry {
         "iteration.";
     s.source = "control/divergence.cuh";
     s.lecture = "seed 001 (branching: divergence when the condition is a function of the thread ID)";
-    s.variants = {
-        {"odd-even", "if (threadIdx.x % 2 == 1)", "lane-granular: every warp runs both halves, 16 lanes each"},
-        {"threshold", "if (threadIdx.x > 2)", "the slide's example: threads 0-2 take another path than the rest of warp 0"},
-        {"per-warp", "if (threadIdx.x / warpSize > 2)", "the slide's remedy: the branch granularity is a whole warp, no divergence"},
-        {"loop", "odd-even inside a loop", "the halves alternate and meet again at the end of every iteration"},
-    };
+    s.variants = ws::variant_specs(rows<int>());
     s.params = {{"iters", "iterations of the loop variant's loop", 1, 64, 4, {}}};
     s.default_n = 4096;
     s.default_block = 256;
@@ -101,39 +142,23 @@ struct DivergenceEntry {
     if (c.block.y != 1 || c.block.z != 1)
       return "the divergence demos branch on threadIdx.x: block must be (x, 1, 1)";
     if (c.n == 0 || c.n > (1u << 26)) return "n must be 1 to 67108864 (got " + std::to_string(c.n) + ")";
-    return {};
-  }
-
-  // What thread t of its block writes for in[i] = x.
-  template <class T>
-  static T expected(const std::string& v, unsigned t, T x, unsigned iters) {
-    const bool first_path = v == "odd-even" || v == "loop" ? t % 2 == 1 : v == "threshold" ? t > 2 : t / 32 > 2;
-    const T one = first_path ? T(2) * x : x + T(1);
-    if (v != "loop") return one;
-    T sum = 0;
-    for (unsigned k = 0; k < iters; ++k) sum += one;
-    return sum;
+    return ws::check_variant(rows<int>(), c);
   }
 
   template <class T, class B>
   static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
-    const std::vector<T> host = std::is_integral_v<T> ? ws::random_input<T>(c.n, c.seed, 0, 99)
-                                                      : ws::random_input<T>(c.n, c.seed, -1, 1);
+    namespace ref = ws::reference::divergence;
+    const std::vector<T> host = ref::input<T>(c.n, c.seed);
     auto in = be.upload("in", host);
     auto res = be.template alloc<T>("out", c.n);
-    const unsigned n = unsigned(c.n), iters = unsigned(c.param("iters", 4));
-    const ws::Dim3 grid{unsigned((c.n + c.block.x - 1) / c.block.x), 1, 1}, blk{c.block.x, 1, 1};
-    bool ok = false;
-    if (c.variant == "odd-even") ok = be.launch("branch_odd_even", grid, blk, 0, branch_odd_even<T>, in, res, n);
-    else if (c.variant == "threshold") ok = be.launch("branch_threshold", grid, blk, 0, branch_threshold<T>, in, res, n);
-    else if (c.variant == "per-warp") ok = be.launch("branch_per_warp", grid, blk, 0, branch_per_warp<T>, in, res, n);
-    else ok = be.launch("branch_in_loop", grid, blk, 0, branch_in_loop<T>, in, res, n, iters);
-    if (!ok) return;
+    const unsigned iters = unsigned(c.param("iters", 4));
+    const ws::Dim3 grid{ws::find_variant(rows<T>(), c.variant)->grid.blocks(c.n, c.block.x, c), 1, 1}, blk{c.block.x, 1, 1};
+    if (!ws::launch_variant(rows<T>(), c.variant, be, Pass<T>{grid, blk, in, res, unsigned(c.n), iters})) return;
     // Exact: the same operations in the same type and order as the kernel.
-    std::vector<T> want(c.n);
-    for (uint64_t i = 0; i < c.n; ++i) want[i] = expected<T>(c.variant, unsigned(i % c.block.x), host[i], iters);
-    ws::check_exact_elements(out, "out", be.download(res), want,
-                             "exact: each out[i] recomputed on the CPU with the thread's path");
+    const Path path = *ws::variant_extra(rows<T>(), c.variant);
+    const std::vector<T> want = path.loop ? ref::loop_outputs(host, c.block.x, path.first_path, iters)
+                                          : ref::outputs(host, c.block.x, path.first_path);
+    ws::check_exact_elements(out, "out", be.download(res), want, "exact: each out[i] recomputed on the CPU with the thread's path");
   }
 
   template <class B>

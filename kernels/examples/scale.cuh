@@ -33,6 +33,7 @@ struct ScaleEntry {
     if (!be.launch("scale", {unsigned((c.n + 255) / 256), 1, 1}, c.block, 0, scale, in, res, unsigned(c.n)))
       return;                                          // the fault is already in out.errors
     std::vector<float> got = be.download(res);
+    ws::keep_checked(out, "out", got.data(), got.size());  // the test compares it with its own 2 * in
     double err = 0;
     for (size_t k = 0; k < host.size(); ++k) err = std::max(err, double(std::fabs(got[k] - 2 * host[k])));
     out.result = "max |error| = " + std::to_string(err);

@@ -10,11 +10,11 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
-#include "matrix/matrix_check.h"
 #include "common/checks.h"
-#include "ws/run/entry.h"
+#include "common/variant_table.h"
+#include "matrix/matadd_reference.h"
+#include "matrix/matrix_check.h"
 #include "ws/kernel.cuh"
 
 template <class T>
@@ -37,6 +37,29 @@ __global__ void matadd_swapped(ws::global_array<const T> A, ws::global_array<con
 
 // ---------------------------------------------------------------------------------------------
 struct MataddEntry {
+  template <class T>
+  struct Pass {
+    ws::Dim3 grid, block;
+    ws::global_array<const T> A, B;
+    ws::global_array<T> C;
+    unsigned rows, cols;
+  };
+
+  template <class T>
+  static auto rows() {
+    using P = Pass<T>;
+    return std::make_tuple(
+        ws::row({.id = "row", .name = "threadIdx.x along a row",
+                 .summary = "col = blockIdx.x*blockDim.x + threadIdx.x: a warp reads contiguous row pieces"},
+                [](auto& be, const P& p) { return be.launch("matadd", p.grid, p.block, 0, matadd<T>, p.A, p.B, p.C, p.rows, p.cols); }),
+        ws::row({.id = "col", .name = "threadIdx.x down a column",
+                 .summary = "row from threadIdx.x: each lane of a warp in another row (stride cols): uncoalesced",
+                 .grid = {.transposed = true}},
+                [](auto& be, const P& p) {
+                  return be.launch("matadd_swapped", p.grid, p.block, 0, matadd_swapped<T>, p.A, p.B, p.C, p.rows, p.cols);
+                }));
+  }
+
   static ws::KernelSpec spec() {
     ws::KernelSpec s;
     s.name = "matadd";
@@ -46,10 +69,7 @@ struct MataddEntry {
         "compare --block 16,16 with --block 128,2 (seed 000). Variant col maps threadIdx.x to rows: uncoalesced.";
     s.source = "matrix/matadd.cuh";
     s.lecture = "seed 000 (measuring performance: dim3(16,16) vs dim3(128,2))";
-    s.variants = {
-        {"row", "threadIdx.x along a row", "col = blockIdx.x*blockDim.x + threadIdx.x: a warp reads contiguous row pieces"},
-        {"col", "threadIdx.x down a column", "row from threadIdx.x: each lane of a warp in another row (stride cols): uncoalesced"},
-    };
+    s.variants = ws::variant_specs(rows<float>());
     s.params = {
         {"cols", "columns (0 = n: square)", 0, 1 << 16, 0, {}},
     };
@@ -65,35 +85,28 @@ struct MataddEntry {
     return v > 0 ? uint64_t(v) : c.n;
   }
 
+  // The variant's grid over the rows x cols matrix.
+  static ws::Dim3 grid(const ws::RunConfig& c) {
+    return ws::find_variant(rows<float>(), c.variant)->grid.blocks_2d({c.block.x, c.block.y, 1}, c.n, cols(c));
+  }
+
   static std::string validate(const ws::RunConfig& c) {
     if (c.block.z != 1) return "matrix add uses 2D blocks: block z must be 1";
     if (c.n * cols(c) > (1u << 24)) return "the matrix has over 16M elements: too large for the emulator demo (rows * cols <= 16777216)";
-    const uint64_t gy = c.variant == "row" ? (c.n + c.block.y - 1) / c.block.y : (cols(c) + c.block.y - 1) / c.block.y;
+    const uint64_t gy = grid(c).y;
     if (gy > 65535) return "the grid's y dimension would be " + std::to_string(gy) + " blocks, over the limit of 65535: use a taller block";
-    return {};
+    return ws::check_variant(rows<float>(), c);
   }
 
   template <class T, class B>
   static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
-    const uint64_t rows = c.n, ncols = cols(c);
-    const bool is_int = std::is_integral_v<T>;
-    const std::vector<T> ha = ws::random_input<T>(rows * ncols, c.seed, is_int ? 0 : -1, 9);
-    const std::vector<T> hb = ws::random_input<T>(rows * ncols, c.seed + 77, is_int ? 0 : -1, 9);
-    ws::global_array<T> A = be.upload("A", ha), Bm = be.upload("B", hb);
-    ws::global_array<T> C = be.template alloc<T>("C", rows * ncols);
-    const ws::Dim3 blk{c.block.x, c.block.y, 1};
-    bool ok;
-    if (c.variant == "row") {
-      const ws::Dim3 grid{ws::matrix::div_up(ncols, blk.x), ws::matrix::div_up(rows, blk.y), 1};
-      ok = be.launch("matadd", grid, blk, 0, matadd<T>, A, Bm, C, unsigned(rows), unsigned(ncols));
-    } else {
-      const ws::Dim3 grid{ws::matrix::div_up(rows, blk.x), ws::matrix::div_up(ncols, blk.y), 1};
-      ok = be.launch("matadd_swapped", grid, blk, 0, matadd_swapped<T>, A, Bm, C, unsigned(rows), unsigned(ncols));
-    }
-    if (!ok) return;
-    std::vector<T> want(rows * ncols);
-    for (uint64_t i = 0; i < want.size(); ++i) want[i] = T(ha[i] + hb[i]);
-    ws::matrix::check_exact(out, "C", be.download(C), want, ncols);
+    const uint64_t nrows = c.n, ncols = cols(c);
+    const ws::reference::matadd::Inputs<T> host = ws::reference::matadd::inputs<T>(nrows, ncols, c.seed);
+    ws::global_array<T> A = be.upload("A", host.a), Bm = be.upload("B", host.b);
+    ws::global_array<T> C = be.template alloc<T>("C", nrows * ncols);
+    const Pass<T> p{grid(c), {c.block.x, c.block.y, 1}, A, Bm, C, unsigned(nrows), unsigned(ncols)};
+    if (!ws::launch_variant(rows<T>(), c.variant, be, p)) return;
+    ws::matrix::check_exact(out, "C", be.download(C), ws::reference::matadd::sum(host.a, host.b), ncols);
   }
 
   template <class B>

@@ -16,13 +16,13 @@
 // BLOCK_SIZE is the block's side: --block 16 (or 16,16) runs 16 x 16 tiles; 8, 16 or 32.
 #pragma once
 
-#include <cmath>
 #include <string>
 #include <vector>
 
-#include "matrix/matrix_check.h"
 #include "common/checks.h"
-#include "ws/run/entry.h"
+#include "common/variant_table.h"
+#include "matrix/matmul_reference.h"
+#include "matrix/matrix_check.h"
 #include "ws/kernel.cuh"
 
 template <class T>
@@ -85,6 +85,63 @@ __global__ void matmul_tiled_transposed(ws::global_array<const T> M, ws::global_
 
 // ---------------------------------------------------------------------------------------------
 struct MatmulEntry {
+  template <class T>
+  struct Pass {
+    ws::Dim3 grid, block;
+    ws::global_array<const T> M, N;
+    ws::global_array<T> P;
+    unsigned n, k, m;
+  };
+
+  // --block 16 means 16 x 16, for every variant.
+  static ws::Dim3 square(ws::Dim3 b) { return b.y == 1 ? ws::Dim3{b.x, b.x, b.z} : b; }
+
+  static std::string square_tile(const ws::RunConfig& c) {
+    const ws::Dim3 b = c.block;
+    if (b.x == b.y && (b.x == 8 || b.x == 16 || b.x == 32)) return {};
+    return "the tiled variants use square BLOCK_SIZE x BLOCK_SIZE blocks with BLOCK_SIZE 8, 16 or 32 (got " +
+           ws::matrix::shape_text(b) + ")";
+  }
+
+  template <class T>
+  static auto rows() {
+    using P = Pass<T>;
+    return std::make_tuple(
+        ws::row({.id = "naive", .name = "naive", .summary = "each thread reads a row of M and a column of N from global memory",
+                 .shape = square},
+                [](auto& be, const P& p) {
+                  return be.launch("matmul_naive", p.grid, p.block, 0, matmul_naive<T>, p.M, p.N, p.P, p.n, p.k, p.m);
+                }),
+        ws::row({.id = "tiled", .name = "shared-memory tiles (BLOCK_SIZE)",
+                 .summary = "Msub[ty][kk] broadcast, Nsub[kk][tx] neighbours: conflict-free", .accepts = square_tile, .shape = square},
+                [](auto& be, const P& p) {
+                  return ws::with_constant<8, 16, 32>(p.block.x, [&](auto bs) {  // BLOCK_SIZE = the block's side
+                    constexpr unsigned BS = decltype(bs)::value;
+                    return be.launch("matmul_tiled<" + std::to_string(BS) + ">", p.grid, p.block, 0, matmul_tiled<T, BS>, p.M, p.N,
+                                     p.P, p.n, p.k, p.m);
+                  });
+                }),
+        ws::row({.id = "tiled-transposed", .name = "tiles with N stored transposed",
+                 .summary = "NsubT[tx][kk]: a column of the tile, BLOCK_SIZE words apart: bank conflicts", .accepts = square_tile,
+                 .shape = square},
+                [](auto& be, const P& p) {
+                  return ws::with_constant<8, 16, 32>(p.block.x, [&](auto bs) {
+                    constexpr unsigned BS = decltype(bs)::value;
+                    return be.launch("matmul_tiled_transposed<" + std::to_string(BS) + ">", p.grid, p.block, 0,
+                                     matmul_tiled_transposed<T, BS, 0>, p.M, p.N, p.P, p.n, p.k, p.m);
+                  });
+                }),
+        ws::row({.id = "padded", .name = "transposed tile padded to BLOCK_SIZE + 1",
+                 .summary = "one extra word per row: odd stride, conflict-free", .accepts = square_tile, .shape = square},
+                [](auto& be, const P& p) {
+                  return ws::with_constant<8, 16, 32>(p.block.x, [&](auto bs) {
+                    constexpr unsigned BS = decltype(bs)::value;
+                    return be.launch("matmul_tiled_padded<" + std::to_string(BS) + ">", p.grid, p.block, 0,
+                                     matmul_tiled_transposed<T, BS, 1>, p.M, p.N, p.P, p.n, p.k, p.m);
+                  });
+                }));
+  }
+
   static ws::KernelSpec spec() {
     ws::KernelSpec s;
     s.name = "matmul";
@@ -96,12 +153,7 @@ struct MatmulEntry {
         "adds one word per tile row (conflict-free).";
     s.source = "matrix/matmul.cuh";
     s.lecture = "seed 001 (tiled multiply, shared memory bank conflicts, pad the rows)";
-    s.variants = {
-        {"naive", "naive", "each thread reads a row of M and a column of N from global memory"},
-        {"tiled", "shared-memory tiles (BLOCK_SIZE)", "Msub[ty][kk] broadcast, Nsub[kk][tx] neighbours: conflict-free"},
-        {"tiled-transposed", "tiles with N stored transposed", "NsubT[tx][kk]: a column of the tile, BLOCK_SIZE words apart: bank conflicts"},
-        {"padded", "transposed tile padded to BLOCK_SIZE + 1", "one extra word per row: odd stride, conflict-free"},
-    };
+    s.variants = ws::variant_specs(rows<float>());
     s.params = {
         {"k", "columns of M = rows of N (0 = n)", 0, 1 << 14, 0, {}},
         {"m", "columns of N and P (0 = n)", 0, 1 << 14, 0, {}},
@@ -118,11 +170,7 @@ struct MatmulEntry {
     return v > 0 ? uint64_t(v) : c.n;
   }
 
-  static ws::Dim3 shape(const ws::RunConfig& c) {
-    ws::Dim3 b = c.block;
-    if (b.y == 1) b.y = b.x;  // --block 16 means 16 x 16
-    return b;
-  }
+  static ws::Dim3 shape(const ws::RunConfig& c) { return ws::find_variant(rows<float>(), c.variant)->block_for(c.block); }
 
   static std::string validate(const ws::RunConfig& c) {
     const ws::Dim3 b = shape(c);
@@ -132,55 +180,25 @@ struct MatmulEntry {
     if (c.n * k * m > (1ull << 27))
       return "n*k*m = " + std::to_string(c.n * k * m) + " multiply-adds: too many for the emulator demo (<= 134217728)";
     if (c.n > 65535ull * b.y) return "the grid's y dimension would be over 65535 blocks: use a smaller n";
-    if (c.variant != "naive") {
-      if (b.x != b.y || (b.x != 8 && b.x != 16 && b.x != 32))
-        return "the tiled variants use square BLOCK_SIZE x BLOCK_SIZE blocks with BLOCK_SIZE 8, 16 or 32 (got " +
-               ws::matrix::shape_text(b) + ")";
-    }
+    if (std::string why = ws::check_variant(rows<float>(), c); !why.empty()) return why;
     if (c.dtype == "int" && k > 10000) return "int products of 0..9 summed over k > 10000 could overflow: use float";
     return {};
-  }
-
-  template <class T, unsigned BS, class B>
-  static bool launch_tiled(B& be, const std::string& v, ws::Dim3 grid, ws::Dim3 blk, ws::global_array<T> M,
-                           ws::global_array<T> N, ws::global_array<T> P, unsigned n, unsigned k, unsigned m) {
-    const std::string bs = "<" + std::to_string(BS) + ">";
-    if (v == "tiled") return be.launch("matmul_tiled" + bs, grid, blk, 0, matmul_tiled<T, BS>, M, N, P, n, k, m);
-    if (v == "tiled-transposed")
-      return be.launch("matmul_tiled_transposed" + bs, grid, blk, 0, matmul_tiled_transposed<T, BS, 0>, M, N, P, n, k, m);
-    return be.launch("matmul_tiled_padded" + bs, grid, blk, 0, matmul_tiled_transposed<T, BS, 1>, M, N, P, n, k, m);
   }
 
   template <class T, class B>
   static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
     const uint64_t n = c.n, k = dim(c, "k"), m = dim(c, "m");
-    const bool is_int = std::is_integral_v<T>;
-    const std::vector<T> hm = ws::random_input<T>(n * k, c.seed, is_int ? 0 : -1, is_int ? 9 : 1);
-    const std::vector<T> hn = ws::random_input<T>(k * m, c.seed + 31, is_int ? 0 : -1, is_int ? 9 : 1);
-    ws::global_array<T> M = be.upload("M", hm), N = be.upload("N", hn);
+    const ws::reference::matmul::Inputs<T> host = ws::reference::matmul::inputs<T>(n, k, m, c.seed);
+    ws::global_array<T> M = be.upload("M", host.m), N = be.upload("N", host.n);
     ws::global_array<T> P = be.template alloc<T>("P", n * m);
-    const ws::Dim3 blk = shape(c);
-    if (blk.y != c.block.y) out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (--block " + std::to_string(c.block.x) + " means a square block)");
-    const ws::Dim3 grid{ws::matrix::div_up(m, blk.x), ws::matrix::div_up(n, blk.y), 1};
-    bool ok;
-    if (c.variant == "naive") ok = be.launch("matmul_naive", grid, blk, 0, matmul_naive<T>, M, N, P, unsigned(n), unsigned(k), unsigned(m));
-    else if (blk.x == 8) ok = launch_tiled<T, 8>(be, c.variant, grid, blk, M, N, P, unsigned(n), unsigned(k), unsigned(m));
-    else if (blk.x == 16) ok = launch_tiled<T, 16>(be, c.variant, grid, blk, M, N, P, unsigned(n), unsigned(k), unsigned(m));
-    else ok = launch_tiled<T, 32>(be, c.variant, grid, blk, M, N, P, unsigned(n), unsigned(k), unsigned(m));
-    if (!ok) return;
-    std::vector<double> ref(n * m), abs_ref(n * m);
-    for (uint64_t r = 0; r < n; ++r)
-      for (uint64_t col = 0; col < m; ++col) {
-        double s = 0, a = 0;
-        for (uint64_t kk = 0; kk < k; ++kk) {
-          const double p = double(hm[r * k + kk]) * double(hn[kk * m + col]);
-          s += p;
-          a += std::fabs(p);
-        }
-        ref[r * m + col] = s;
-        abs_ref[r * m + col] = a;
-      }
-    ws::matrix::check_products(out, "P", be.download(P), ref, abs_ref, m, k);
+    const ws::Variant v = *ws::find_variant(rows<T>(), c.variant);
+    const ws::Dim3 blk = v.block_for(c.block);
+    if (blk.y != c.block.y)
+      out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (--block " + std::to_string(c.block.x) + " means a square block)");
+    const Pass<T> p{v.grid.blocks_2d(blk, n, m), blk, M, N, P, unsigned(n), unsigned(k), unsigned(m)};
+    if (!ws::launch_variant(rows<T>(), c.variant, be, p)) return;
+    const ws::reference::matmul::Product ref = ws::reference::matmul::product(host.m, host.n, n, k, m);
+    ws::matrix::check_products(out, "P", be.download(P), ref.value, ref.abs, m, k);
   }
 
   template <class B>

@@ -1,5 +1,6 @@
 // Host-side helpers shared by the matrix entries (transpose, matadd, matmul, shortcut): the
-// launch shape of a 2D kernel and an element-by-element check against the CPU reference.
+// launch shape of a 2D kernel and an element-by-element check against the CPU reference. Both
+// checks keep the whole matrix the kernel computed in RunResult::checked, under its name.
 // Not kernel code: nothing here runs on the device.
 #pragma once
 
@@ -24,6 +25,7 @@ inline std::string shape_text(const Dim3& b) { return "(" + std::to_string(b.x) 
 template <class T>
 void check_exact(RunResult& out, const char* name, const std::vector<T>& got, const std::vector<T>& want,
                  uint64_t cols) {
+  keep_checked(out, name, got.data(), got.size());
   uint64_t bad = 0, first = 0;
   for (uint64_t i = 0; i < want.size(); ++i)
     if (!(got[i] == want[i]) && bad++ == 0) first = i;
@@ -41,6 +43,7 @@ void check_exact(RunResult& out, const char* name, const std::vector<T>& got, co
 template <class T>
 void check_products(RunResult& out, const char* name, const std::vector<T>& got, const std::vector<double>& ref,
                     const std::vector<double>& abs_ref, uint64_t cols, uint64_t k) {
+  keep_checked(out, name, got.data(), got.size());
   uint64_t worst = 0;
   double worst_ratio = -1;
   uint64_t bad = 0;

@@ -16,14 +16,14 @@
 //        regions".
 #pragma once
 
-#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "matrix/matrix_check.h"
 #include "common/checks.h"
-#include "ws/run/entry.h"
+#include "common/variant_table.h"
+#include "matrix/matrix_check.h"
+#include "matrix/shortcut_reference.h"
 #include "ws/kernel.cuh"
 
 // ---- V0 -----------------------------------------------------------------------------------
@@ -124,6 +124,56 @@ __global__ void mykernel(ws::global_array<float> r, ws::global_array<const float
 
 // ---------------------------------------------------------------------------------------------
 struct ShortcutEntry {
+  struct Pass {
+    ws::Dim3 grid, block;
+    ws::global_array<float> r;  // the input, then the result (as in the course)
+    const std::vector<float>& host;  // the input
+    int n;
+    std::vector<std::string>& notes;
+  };
+
+  // --block 16 means dim3(16, 16), the course's block; V2 is built for 8 x 8 threads.
+  static ws::Dim3 square(ws::Dim3 b) { return b.y == 1 ? ws::Dim3{b.x, b.x, b.z} : b; }
+  static ws::Dim3 eight_by_eight(ws::Dim3 b) { return b.y == 1 ? ws::Dim3{8, 8, 1} : b; }
+
+  static std::string v2_block(const ws::RunConfig& c) {
+    if (c.block.x == 8 && c.block.y == 8) return {};
+    return "V2 is built for 8 x 8 threads, each computing 8 x 8 outputs (64 x 64 per block): block must be (8,8), got " +
+           ws::matrix::shape_text(c.block);
+  }
+
+  static auto rows() {
+    return std::make_tuple(
+        ws::row({.id = "0", .name = "V0: naive",
+                 .summary = "thread (x,y) -> r[i][j], i from threadIdx.x: lanes read d[n*i + k], n floats apart", .shape = square},
+                [](auto& be, Pass& p) {
+                  // V0 reads d and writes r: d is a copy of the input.
+                  ws::global_array<float> dGPU = be.upload("d", p.host);
+                  return be.launch("shortcut_v0", p.grid, p.block, 0, shortcut_v0, p.r, dGPU, p.n);
+                }),
+        ws::row({.id = "1", .name = "V1: transposed copy",
+                 .summary = "a preprocessing kernel writes t = d^T; lanes read t[n*k + i]: coalesced", .shape = square},
+                [](auto& be, Pass& p) {
+                  ws::global_array<float> dGPU = be.template alloc<float>("d", 2ull * p.n * p.n);
+                  return be.launch("shortcut_v1_transpose", p.grid, p.block, 0, shortcut_v1_transpose, p.r, dGPU, p.n) &&
+                         be.launch("shortcut_v1", p.grid, p.block, 0, shortcut_v1, p.r, dGPU, p.n);
+                }),
+        // A block computes 64 x 64 outputs, 8 x 8 per thread.
+        ws::row({.id = "2", .name = "V2: 8x8 register blocking",
+                 .summary = "padding kernel to nn = 64*ceil(n/64); each 8x8 block computes 64x64 outputs, 8x8 per thread",
+                 .accepts = v2_block, .shape = eight_by_eight, .grid = {.per_thread = 8}},
+                [](auto& be, Pass& p) {
+                  const int nn = (p.n + 63) / 64 * 64;
+                  ws::global_array<float> dGPU = be.template alloc<float>("d", 2ull * nn * nn);
+                  // The padding kernel: one block of 64 threads per row of the padded input.
+                  if (!be.launch("myppkernel", ws::Dim3{1, uint32_t(nn), 1}, ws::Dim3{64, 1, 1}, 0, myppkernel, p.r, dGPU, p.n, nn))
+                    return false;
+                  if (!be.launch("mykernel", p.grid, p.block, 0, mykernel, p.r, dGPU, p.n, nn)) return false;
+                  p.notes.push_back("padded to nn = " + std::to_string(nn));
+                  return true;
+                }));
+  }
+
   static ws::KernelSpec spec() {
     ws::KernelSpec s;
     s.name = "shortcut";
@@ -134,11 +184,7 @@ struct ShortcutEntry {
         "block, after a padding kernel (nn = n rounded up to 64, +infinity padding).";
     s.source = "matrix/shortcut.cuh";
     s.lecture = "seed 004 (PPC chapter 4: V0, V1, V2 with the padding kernel)";
-    s.variants = {
-        {"0", "V0: naive", "thread (x,y) -> r[i][j], i from threadIdx.x: lanes read d[n*i + k], n floats apart"},
-        {"1", "V1: transposed copy", "a preprocessing kernel writes t = d^T; lanes read t[n*k + i]: coalesced"},
-        {"2", "V2: 8x8 register blocking", "padding kernel to nn = 64*ceil(n/64); each 8x8 block computes 64x64 outputs, 8x8 per thread"},
-    };
+    s.variants = ws::variant_specs(rows());
     s.params = {};
     s.default_n = 100;
     s.default_block = 16;
@@ -147,55 +193,27 @@ struct ShortcutEntry {
     return s;
   }
 
-  static ws::Dim3 shape(const ws::RunConfig& c) {
-    if (c.variant == "2") return c.block.y == 1 ? ws::Dim3{8, 8, 1} : c.block;
-    ws::Dim3 b = c.block;
-    if (b.y == 1) b.y = b.x;  // --block 16 means dim3(16, 16), the course's block
-    return b;
-  }
+  static ws::Dim3 shape(const ws::RunConfig& c) { return ws::find_variant(rows(), c.variant)->block_for(c.block); }
 
   static std::string validate(const ws::RunConfig& c) {
     const ws::Dim3 b = shape(c);
     if (b.z != 1) return "the shortcut kernels use 2D blocks: block z must be 1";
     if (b.count() > 1024) return "block " + ws::matrix::shape_text(b) + " has over 1024 threads";
     if (c.n > 1024) return "n = " + std::to_string(c.n) + ": the n^3 min-plus operations are too many for the emulator demo (n <= 1024)";
-    if (c.variant == "2" && (b.x != 8 || b.y != 8))
-      return "V2 is built for 8 x 8 threads, each computing 8 x 8 outputs (64 x 64 per block): block must be (8,8), got " +
-             ws::matrix::shape_text(b);
-    return {};
+    return ws::check_variant(rows(), c);
   }
 
   template <class B>
   static void run(B& be, const ws::RunConfig& c, ws::RunResult& out) {
     const int n = int(c.n);
-    const std::vector<float> host = ws::random_input<float>(uint64_t(n) * n, c.seed, 0, 1);
+    const std::vector<float> host = ws::reference::shortcut::input(uint64_t(n), c.seed);
     ws::global_array<float> rGPU = be.upload("r", host);  // the input, then the result (as in the course)
-    const ws::Dim3 blk = shape(c);
-    if (blk.y != c.block.y) out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (the variant's shape for --block " + std::to_string(c.block.x) + ")");
-    if (c.variant == "0") {
-      const ws::Dim3 grid{ws::matrix::div_up(n, blk.x), ws::matrix::div_up(n, blk.y), 1};
-      // V0 reads d and writes r: d is a copy of the input.
-      ws::global_array<float> dGPU = be.upload("d", host);
-      if (!be.launch("shortcut_v0", grid, blk, 0, shortcut_v0, rGPU, dGPU, n)) return;
-    } else if (c.variant == "1") {
-      const ws::Dim3 grid{ws::matrix::div_up(n, blk.x), ws::matrix::div_up(n, blk.y), 1};
-      ws::global_array<float> dGPU = be.template alloc<float>("d", 2ull * n * n);
-      if (!be.launch("shortcut_v1_transpose", grid, blk, 0, shortcut_v1_transpose, rGPU, dGPU, n)) return;
-      if (!be.launch("shortcut_v1", grid, blk, 0, shortcut_v1, rGPU, dGPU, n)) return;
-    } else {
-      const int nn = (n + 63) / 64 * 64;
-      ws::global_array<float> dGPU = be.template alloc<float>("d", 2ull * nn * nn);
-      if (!be.launch("myppkernel", ws::Dim3{1, uint32_t(nn), 1}, ws::Dim3{64, 1, 1}, 0, myppkernel, rGPU, dGPU, n, nn)) return;
-      if (!be.launch("mykernel", ws::Dim3{uint32_t(nn / 64), uint32_t(nn / 64), 1}, blk, 0, mykernel, rGPU, dGPU, n, nn)) return;
-      out.notes.push_back("padded to nn = " + std::to_string(nn));
-    }
-    std::vector<float> want(uint64_t(n) * n);
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        float v = HUGE_VALF;
-        for (int k = 0; k < n; ++k) v = std::min(v, host[uint64_t(n) * i + k] + host[uint64_t(n) * k + j]);
-        want[uint64_t(n) * i + j] = v;
-      }
-    ws::matrix::check_exact(out, "r", be.download(rGPU), want, uint64_t(n));
+    const ws::Variant v = *ws::find_variant(rows(), c.variant);
+    const ws::Dim3 blk = v.block_for(c.block);
+    if (blk.y != c.block.y)
+      out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (the variant's shape for --block " + std::to_string(c.block.x) + ")");
+    Pass p{v.grid.blocks_2d(blk, uint64_t(n), uint64_t(n)), blk, rGPU, host, n, out.notes};
+    if (!ws::launch_variant(rows(), c.variant, be, p)) return;
+    ws::matrix::check_exact(out, "r", be.download(rGPU), ws::reference::shortcut::min_plus(host, uint64_t(n)), uint64_t(n));
   }
 };

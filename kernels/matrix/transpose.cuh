@@ -19,11 +19,11 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
-#include "matrix/matrix_check.h"
 #include "common/checks.h"
-#include "ws/run/entry.h"
+#include "common/variant_table.h"
+#include "matrix/matrix_check.h"
+#include "matrix/transpose_reference.h"
 #include "ws/kernel.cuh"
 
 template <class T>
@@ -54,6 +54,69 @@ __global__ void transpose_tile(ws::global_array<const T> in, ws::global_array<T>
 
 // ---------------------------------------------------------------------------------------------
 struct TransposeEntry {
+  template <class T>
+  struct Pass {
+    ws::Dim3 grid, block;
+    ws::global_array<const T> in;
+    ws::global_array<T> out;
+    unsigned rows, cols;
+  };
+
+  // What a 1D --block T means for the tile variants: (T, T), or (T, T/4) for rows.
+  static ws::Dim3 square(ws::Dim3 b) { return b.y == 1 ? ws::Dim3{b.x, b.x, b.z} : b; }
+  static ws::Dim3 quarter(ws::Dim3 b) { return b.y == 1 ? ws::Dim3{b.x, std::max(1u, b.x / 4), b.z} : b; }
+
+  // The tile is block.x wide: 8, 16 or 32.
+  static std::string tile_width(const ws::Dim3& b) {
+    if (b.x == 8 || b.x == 16 || b.x == 32) return {};
+    return "the tile is block.x wide: block x must be 8, 16 or 32 (got " + std::to_string(b.x) + ")";
+  }
+  static std::string one_per_element(const ws::RunConfig& c) {
+    const ws::Dim3 b = c.block;
+    if (std::string why = tile_width(b); !why.empty()) return why;
+    if (b.y == b.x) return {};
+    return "variant " + c.variant + " uses one thread per tile element: block must be (" + std::to_string(b.x) + "," +
+           std::to_string(b.x) + "), got " + ws::matrix::shape_text(b) + " (variant rows does 4 per thread)";
+  }
+  static std::string four_per_thread(const ws::RunConfig& c) {
+    const ws::Dim3 b = c.block;
+    if (std::string why = tile_width(b); !why.empty()) return why;
+    if (b.y == b.x / 4) return {};
+    return "variant rows uses TILE x TILE/4 threads (e.g. 32x8): block must be (" + std::to_string(b.x) + "," +
+           std::to_string(b.x / 4) + "), got " + ws::matrix::shape_text(b);
+  }
+
+  // transpose_tile<T, TILE, PAD> with TILE = the block's x.
+  template <unsigned PAD, class T, class B>
+  static bool launch_tile(B& be, const Pass<T>& p) {
+    return ws::with_constant<8, 16, 32>(p.block.x, [&](auto tile) {
+      constexpr unsigned TILE = decltype(tile)::value;
+      return be.launch("transpose_tile<" + std::to_string(TILE) + (PAD ? ",padded>" : ">"), p.grid, p.block, 0,
+                       transpose_tile<T, TILE, PAD>, p.in, p.out, p.rows, p.cols);
+    });
+  }
+
+  template <class T>
+  static auto rows() {
+    using P = Pass<T>;
+    return std::make_tuple(
+        ws::row({.id = "naive", .name = "naive", .summary = "out[x*rows + y] = in[y*cols + x]: reads coalesced, writes stride rows"},
+                [](auto& be, const P& p) {
+                  return be.launch("transpose_naive", p.grid, p.block, 0, transpose_naive<T>, p.in, p.out, p.rows, p.cols);
+                }),
+        ws::row({.id = "tile", .name = "shared-memory tile",
+                 .summary = "coalesced both ways; the tile's column read is TILE-way bank conflicted",
+                 .accepts = one_per_element, .shape = square, .grid = {.square_tile = true}},
+                [](auto& be, const P& p) { return launch_tile<0>(be, p); }),
+        ws::row({.id = "padded", .name = "padded tile [TILE][TILE+1]", .summary = "one extra word per tile row: odd stride, conflict-free",
+                 .accepts = one_per_element, .shape = square, .grid = {.square_tile = true}},
+                [](auto& be, const P& p) { return launch_tile<1>(be, p); }),
+        ws::row({.id = "rows", .name = "padded tile, TILE x TILE/4 threads",
+                 .summary = "32x8 threads for a 32x32 tile: each thread copies 4 elements",
+                 .accepts = four_per_thread, .shape = quarter, .grid = {.square_tile = true}},
+                [](auto& be, const P& p) { return launch_tile<1>(be, p); }));
+  }
+
   static ws::KernelSpec spec() {
     ws::KernelSpec s;
     s.name = "transpose";
@@ -65,12 +128,7 @@ struct TransposeEntry {
         "--block T means the variant's shape (T,T) or (T,T/4).";
     s.source = "matrix/transpose.cuh";
     s.lecture = "seed 001 (coalescing; common bank conflict patterns 2D: pad the rows)";
-    s.variants = {
-        {"naive", "naive", "out[x*rows + y] = in[y*cols + x]: reads coalesced, writes stride rows"},
-        {"tile", "shared-memory tile", "coalesced both ways; the tile's column read is TILE-way bank conflicted"},
-        {"padded", "padded tile [TILE][TILE+1]", "one extra word per tile row: odd stride, conflict-free"},
-        {"rows", "padded tile, TILE x TILE/4 threads", "32x8 threads for a 32x32 tile: each thread copies 4 elements"},
-    };
+    s.variants = ws::variant_specs(rows<float>());
     s.params = {
         {"cols", "columns of the input (0 = n: square)", 0, 1 << 16, 0, {}},
     };
@@ -87,64 +145,28 @@ struct TransposeEntry {
   }
 
   // The launched block: a 1D --block T stands for the tile variants' own shape.
-  static ws::Dim3 shape(const ws::RunConfig& c) {
-    ws::Dim3 b = c.block;
-    if (c.variant == "tile" || c.variant == "padded") {
-      if (b.y == 1) b.y = b.x;
-    } else if (c.variant == "rows") {
-      if (b.y == 1) b.y = std::max(1u, b.x / 4);
-    }
-    return b;
-  }
+  static ws::Dim3 shape(const ws::RunConfig& c) { return ws::find_variant(rows<float>(), c.variant)->block_for(c.block); }
 
   static std::string validate(const ws::RunConfig& c) {
     const ws::Dim3 b = shape(c);
     if (b.z != 1) return "the transpose uses 2D blocks: block z must be 1";
     if (c.n * cols(c) > (1u << 24)) return "the matrix has over 16M elements: too large for the emulator demo (rows * cols <= 16777216)";
-    if (c.variant == "naive") return {};
-    if (b.x != 8 && b.x != 16 && b.x != 32)
-      return "the tile is block.x wide: block x must be 8, 16 or 32 (got " + std::to_string(b.x) + ")";
-    if (c.variant == "rows" && b.y != b.x / 4)
-      return "variant rows uses TILE x TILE/4 threads (e.g. 32x8): block must be (" + std::to_string(b.x) + "," +
-             std::to_string(b.x / 4) + "), got " + ws::matrix::shape_text(b);
-    if (c.variant != "rows" && b.y != b.x)
-      return "variant " + c.variant + " uses one thread per tile element: block must be (" + std::to_string(b.x) + "," +
-             std::to_string(b.x) + "), got " + ws::matrix::shape_text(b) + " (variant rows does 4 per thread)";
-    return {};
-  }
-
-  template <class T, unsigned TILE, class B>
-  static bool launch_tile(B& be, const ws::RunConfig& c, ws::Dim3 grid, ws::Dim3 blk, ws::global_array<T> in,
-                          ws::global_array<T> out, unsigned rows, unsigned cols) {
-    if (c.variant == "tile")
-      return be.launch("transpose_tile<" + std::to_string(TILE) + ">", grid, blk, 0, transpose_tile<T, TILE, 0>, in, out, rows, cols);
-    return be.launch("transpose_tile<" + std::to_string(TILE) + ",padded>", grid, blk, 0, transpose_tile<T, TILE, 1>, in, out,
-                     rows, cols);
+    return ws::check_variant(rows<float>(), c);
   }
 
   template <class T, class B>
   static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
-    const uint64_t rows = c.n, ncols = cols(c);
-    const std::vector<T> host = ws::random_input<T>(rows * ncols, c.seed, -100, 100);
+    const uint64_t nrows = c.n, ncols = cols(c);
+    const std::vector<T> host = ws::reference::transpose::input<T>(nrows, ncols, c.seed);
     ws::global_array<T> in = be.upload("in", host);
-    ws::global_array<T> o = be.template alloc<T>("out", rows * ncols);
-    const ws::Dim3 blk = shape(c);
-    if (blk.y != c.block.y) out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (the variant's shape for --block " + std::to_string(c.block.x) + ")");
-    bool ok = false;
-    if (c.variant == "naive") {
-      const ws::Dim3 grid{ws::matrix::div_up(ncols, blk.x), ws::matrix::div_up(rows, blk.y), 1};
-      ok = be.launch("transpose_naive", grid, blk, 0, transpose_naive<T>, in, o, unsigned(rows), unsigned(ncols));
-    } else {
-      const ws::Dim3 grid{ws::matrix::div_up(ncols, blk.x), ws::matrix::div_up(rows, blk.x), 1};
-      if (blk.x == 8) ok = launch_tile<T, 8>(be, c, grid, blk, in, o, unsigned(rows), unsigned(ncols));
-      else if (blk.x == 16) ok = launch_tile<T, 16>(be, c, grid, blk, in, o, unsigned(rows), unsigned(ncols));
-      else ok = launch_tile<T, 32>(be, c, grid, blk, in, o, unsigned(rows), unsigned(ncols));
-    }
-    if (!ok) return;
-    std::vector<T> want(rows * ncols);
-    for (uint64_t r = 0; r < rows; ++r)
-      for (uint64_t col = 0; col < ncols; ++col) want[col * rows + r] = host[r * ncols + col];
-    ws::matrix::check_exact(out, "out", be.download(o), want, rows);
+    ws::global_array<T> o = be.template alloc<T>("out", nrows * ncols);
+    const ws::Variant v = *ws::find_variant(rows<T>(), c.variant);
+    const ws::Dim3 blk = v.block_for(c.block);
+    if (blk.y != c.block.y)
+      out.notes.push_back("block " + ws::matrix::shape_text(blk) + " (the variant's shape for --block " + std::to_string(c.block.x) + ")");
+    const Pass<T> p{v.grid.blocks_2d(blk, nrows, ncols), blk, in, o, unsigned(nrows), unsigned(ncols)};
+    if (!ws::launch_variant(rows<T>(), c.variant, be, p)) return;
+    ws::matrix::check_exact(out, "out", be.download(o), ws::reference::transpose::transposed(host, nrows, ncols), nrows);
   }
 
   template <class B>

@@ -17,12 +17,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "common/checks.h"
-#include "ws/run/entry.h"
+#include "common/variant_table.h"
+#include "memory/bank_reference.h"
 #include "ws/kernel.cuh"
 
 // The two structs of the "Structs and bank conflicts" slides.
@@ -157,7 +157,140 @@ __global__ void bank_pair_blocked(ws::global_array<const T> global, ws::global_a
 }
 
 // ---------------------------------------------------------------------------------------------
+// The entry. Three groups of demos with their own inputs (one table each, joined in the spec's
+// order by rows()): the loads of an element type, the slides' structs (float words) and the
+// "each thread loads 2 elements" stores.
 struct BankEntry {
+  static uint64_t base(const ws::RunConfig& c) { return uint64_t(c.param("base", 0)); }
+  static uint64_t stride(const ws::RunConfig& c) { return uint64_t(c.param("stride", 1)); }
+
+  // Each row's shared array: how many elements the demo fills (and reads) for a launch.
+  struct Shared {
+    uint64_t (*elems)(const ws::RunConfig& c);
+  };
+
+  // The struct demos' element type is the slide's struct: its words are floats.
+  static std::string slide_struct(const ws::RunConfig& c) {
+    if (c.dtype == "float") return {};
+    return "variant " + c.variant + " reads the slide's struct " + c.variant + ": its element type is fixed (use dtype float)";
+  }
+
+  // ---- loads of one element type: stride, permutation, broadcast ----
+  template <class T>
+  struct LoadPass {
+    ws::Dim3 grid, block;
+    uint32_t smem;
+    ws::global_array<const T> in;  // the shared array's contents, `len` elements
+    ws::global_array<T> out;
+    unsigned len, base, s, n;
+    const std::vector<T>& host;  // what `in` holds
+    uint64_t seed;
+    std::vector<T> want = {};  // what out[] must hold (bank_reference.h)
+  };
+
+  template <class T>
+  static auto load_rows() {
+    using P = LoadPass<T>;
+    return std::make_tuple(
+        ws::row({.id = "stride", .name = "linear addressing shared[base + s*threadIdx.x]",
+                 .summary = "stride s (param): conflict-free only if s is odd (no common factor with 32 banks)"},
+                Shared{[](const ws::RunConfig& c) { return base(c) + stride(c) * (c.block.x - 1) + 1; }},
+                [](auto& be, P& p) {
+                  p.want = ws::reference::bank::strided(p.host, p.n, p.block.x, p.base, p.s);
+                  return be.launch("bank_stride", p.grid, p.block, p.smem, bank_stride<T>, p.in, p.out, p.len, p.base, p.s, p.n);
+                }),
+        ws::row({.id = "permutation", .name = "random 1:1 permutation",
+                 .summary = "each lane reads a different word of its warp's 32: one bank each"},
+                Shared{[](const ws::RunConfig& c) { return base(c) + c.block.x; }},
+                [](auto& be, P& p) {
+                  const std::vector<unsigned> hp = ws::reference::bank::lane_permutation(p.block.x, p.seed);
+                  ws::global_array<unsigned> perm = be.upload("perm", hp);
+                  p.want = ws::reference::bank::permuted(p.host, p.n, p.block.x, p.base, hp);
+                  return be.launch("bank_permutation", p.grid, p.block, p.smem, bank_permutation<T>, p.in, p.out, perm, p.len,
+                                   p.base, p.n);
+                }),
+        ws::row({.id = "broadcast", .name = "all lanes read one word", .summary = "same bank AND same address: multicast, no conflict"},
+                Shared{[](const ws::RunConfig& c) { return base(c) + 1; }},
+                [](auto& be, P& p) {
+                  p.want = ws::reference::bank::broadcast(p.host, p.n, p.base);
+                  return be.launch("bank_broadcast", p.grid, p.block, p.smem, bank_broadcast<T>, p.in, p.out, p.len, p.base, p.n);
+                }));
+  }
+
+  // ---- the slides' structs, as float words ----
+  struct StructPass {
+    ws::Dim3 grid, block;
+    unsigned base, n;
+    uint64_t elems, seed;  // structs in the array (base + blockDim.x)
+    std::vector<float> got = {}, want = {};
+  };
+
+  static auto struct_rows() {
+    return std::make_tuple(
+        ws::row({.id = "vector", .name = "struct vector {float x, y, z;}",
+                 .summary = "3 member loads, implicit stride 3 words: no conflict", .accepts = slide_struct},
+                Shared{[](const ws::RunConfig& c) { return 3 * (base(c) + c.block.x); }},  // words
+                [](auto& be, StructPass& p) {
+                  const std::vector<float> words = ws::reference::bank::vector_words(p.elems, p.seed);
+                  ws::global_array<float> in = be.upload("vectors_in", words);
+                  ws::global_array<float> o = be.template alloc<float>("out", p.n);
+                  if (!be.launch("bank_struct_vector", p.grid, p.block, uint32_t(words.size() * 4), bank_struct_vector, in, o,
+                                 unsigned(words.size()), p.base, p.n))
+                    return false;
+                  p.got = be.download(o);
+                  p.want = ws::reference::bank::vector_sums(words, p.n, p.block.x, p.base);
+                  return true;
+                }),
+        ws::row({.id = "myType", .name = "struct myType {float f; char c;}",
+                 .summary = "2 member loads, stride 8 bytes (2 words): 2-way conflicts", .accepts = slide_struct},
+                Shared{[](const ws::RunConfig& c) { return 2 * (base(c) + c.block.x); }},  // words
+                [](auto& be, StructPass& p) {
+                  const std::vector<float> words = ws::reference::bank::mytype_words(p.elems, p.seed);
+                  ws::global_array<float> in = be.upload("myTypes_in", words);
+                  ws::global_array<float> o = be.template alloc<float>("out", p.n);
+                  if (!be.launch("bank_struct_mytype", p.grid, p.block, uint32_t(words.size() * 4), bank_struct_mytype, in, o,
+                                 unsigned(words.size()), p.base, p.n))
+                    return false;
+                  p.got = be.download(o);
+                  p.want = ws::reference::bank::mytype_values(words, p.n, p.block.x, p.base);
+                  return true;
+                }));
+  }
+
+  // ---- each thread stores 2 elements (the block stages 2 * blockDim.x; out[] = the input) ----
+  template <class T>
+  struct PairPass {
+    ws::Dim3 grid, block;
+    uint32_t smem;
+    ws::global_array<const T> global;
+    ws::global_array<T> out;
+    unsigned n;
+  };
+
+  template <class T>
+  static auto pair_rows() {
+    using P = PairPass<T>;
+    return std::make_tuple(
+        ws::row({.id = "pair-interleaved", .name = "each thread stores elements 2*tid and 2*tid+1",
+                 .summary = "stride-2 stores: 2-way conflicts", .grid = {.per_thread = 2}},
+                Shared{[](const ws::RunConfig& c) { return 2 * uint64_t(c.block.x); }},
+                [](auto& be, const P& p) {
+                  return be.launch("bank_pair_interleaved", p.grid, p.block, p.smem, bank_pair_interleaved<T>, p.global, p.out, p.n);
+                }),
+        ws::row({.id = "pair-blocked", .name = "each thread stores tid and tid + blockDim.x",
+                 .summary = "stride-1 stores: conflict-free", .grid = {.per_thread = 2}},
+                Shared{[](const ws::RunConfig& c) { return 2 * uint64_t(c.block.x); }},
+                [](auto& be, const P& p) {
+                  return be.launch("bank_pair_blocked", p.grid, p.block, p.smem, bank_pair_blocked<T>, p.global, p.out, p.n);
+                }));
+  }
+
+  // Every demo, in the spec's order.
+  template <class T>
+  static auto rows() {
+    return std::tuple_cat(load_rows<T>(), struct_rows(), pair_rows<T>());
+  }
+
   static ws::KernelSpec spec() {
     ws::KernelSpec s;
     s.name = "bank";
@@ -169,16 +302,7 @@ struct BankEntry {
         "Wavefronts and conflicts are in the analysis (32 banks of 4 bytes).";
     s.source = "memory/bank.cuh";
     s.lecture = "seed 001 (bank addressing examples, data types, structs, array patterns)";
-    s.variants = {
-        {"stride", "linear addressing shared[base + s*threadIdx.x]",
-         "stride s (param): conflict-free only if s is odd (no common factor with 32 banks)"},
-        {"permutation", "random 1:1 permutation", "each lane reads a different word of its warp's 32: one bank each"},
-        {"broadcast", "all lanes read one word", "same bank AND same address: multicast, no conflict"},
-        {"vector", "struct vector {float x, y, z;}", "3 member loads, implicit stride 3 words: no conflict"},
-        {"myType", "struct myType {float f; char c;}", "2 member loads, stride 8 bytes (2 words): 2-way conflicts"},
-        {"pair-interleaved", "each thread stores elements 2*tid and 2*tid+1", "stride-2 stores: 2-way conflicts"},
-        {"pair-blocked", "each thread stores tid and tid + blockDim.x", "stride-1 stores: conflict-free"},
-    };
+    s.variants = ws::variant_specs(rows<float>());
     s.params = {
         {"stride", "s in shared[base + s*threadIdx.x] (variant stride)", 0, 4096, 1, {}},
         {"base", "baseIndex: first element read (stride, permutation, broadcast, structs)", 0, 4096, 0, {}},
@@ -193,59 +317,20 @@ struct BankEntry {
     return t == "char" ? 1 : t == "short" ? 2 : t == "double" ? 8 : t == "float4" ? 16 : 4;
   }
 
-  // Elements of the shared array each variant needs.
-  static uint64_t shared_elems(const ws::RunConfig& c) {
-    const uint64_t b = c.block.x, base = uint64_t(c.param("base", 0)), s = uint64_t(c.param("stride", 1));
-    const std::string& v = c.variant;
-    if (v == "stride") return base + s * (b - 1) + 1;
-    if (v == "permutation") return base + b;
-    if (v == "broadcast") return base + 1;
-    if (v == "vector") return 3 * (base + b);  // words
-    if (v == "myType") return 2 * (base + b);  // words
-    return 2 * b;                              // pair patterns
-  }
+  // Elements of the shared array the variant needs (words for the struct demos).
+  static uint64_t shared_elems(const ws::RunConfig& c) { return ws::variant_extra(rows<float>(), c.variant)->elems(c); }
 
   static std::string validate(const ws::RunConfig& c) {
     if (c.block.y != 1 || c.block.z != 1) return "the bank demos use 1D blocks: block must be (x, 1, 1)";
-    const std::string& v = c.variant;
-    if ((v == "vector" || v == "myType") && c.dtype != "float")
-      return "variant " + v + " reads the slide's struct " + v + ": its element type is fixed (use dtype float)";
+    if (std::string why = ws::check_variant(rows<float>(), c); !why.empty()) return why;
     if (c.n > (1u << 20)) return "the bank demos show one access per thread: n <= 1048576 threads";
-    const size_t elem = (v == "vector" || v == "myType") ? 4 : dtype_size(c.dtype);
+    const size_t elem = dtype_size(c.dtype);  // (the struct demos' words: dtype float)
     const uint64_t bytes = shared_elems(c) * elem;
     if (bytes > 48 * 1024)
-      return "variant " + v + " needs " + std::to_string(bytes) + " bytes of shared memory (" +
+      return "variant " + c.variant + " needs " + std::to_string(bytes) + " bytes of shared memory (" +
              std::to_string(shared_elems(c)) + " elements of " + std::to_string(elem) +
              " bytes for this stride/base/block), over the 48 KB per block: use a smaller stride, base or block";
     return {};
-  }
-
-  // A random permutation of the lanes of each warp (of the block's size).
-  static std::vector<unsigned> lane_permutation(uint32_t block, uint64_t seed) {
-    std::vector<unsigned> p(block);
-    std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 99);
-    for (uint32_t w = 0; w < block; w += 32) {
-      const uint32_t end = std::min<uint32_t>(block, w + 32);
-      for (uint32_t t = w; t < end; ++t) p[t] = t;
-      std::shuffle(p.begin() + w, p.begin() + end, rng);
-    }
-    return p;
-  }
-
-  // Random values of any element type: bytes 0..9 in every byte of a char/short/float4 is not a
-  // useful float, so build them member by member.
-  template <class T>
-  static std::vector<T> random_elems(uint64_t n, uint64_t seed) {
-    if constexpr (std::is_same_v<T, float4>) {
-      const std::vector<float> f = ws::random_input<float>(4 * n, seed, -9, 9);
-      std::vector<float4> v(n);
-      for (uint64_t i = 0; i < n; ++i) v[i] = make_float4(f[4 * i], f[4 * i + 1], f[4 * i + 2], f[4 * i + 3]);
-      return v;
-    } else if constexpr (std::is_integral_v<T>) {
-      return ws::random_input<T>(n, seed, 0, 99);
-    } else {
-      return ws::random_input<T>(n, seed, -9, 9);
-    }
   }
 
   template <class T>
@@ -265,6 +350,7 @@ struct BankEntry {
   // the same floats in the same order).
   template <class T>
   static void check(ws::RunResult& out, const std::vector<T>& got, const std::vector<T>& want) {
+    ws::keep_checked(out, "out", got.data(), got.size());
     uint64_t bad = 0, first = 0;
     for (uint64_t i = 0; i < want.size(); ++i)
       if (!same(got[i], want[i]) && bad++ == 0) first = i;
@@ -278,92 +364,42 @@ struct BankEntry {
 
   template <class T, class B>
   static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
-    const std::string& v = c.variant;
     const uint32_t block = c.block.x;
     const unsigned n = unsigned(c.n);
-    const unsigned base = unsigned(c.param("base", 0)), s = unsigned(c.param("stride", 1));
     const ws::Dim3 blk{block, 1, 1};
+    const ws::Variant v = *ws::find_variant(rows<T>(), c.variant);
+    const ws::Dim3 grid{v.grid.blocks(c.n, block, c), 1, 1};
+    const uint64_t len = shared_elems(c);
+    const uint32_t smem = uint32_t(len * sizeof(T));
 
-    if (v == "pair-interleaved" || v == "pair-blocked") {
-      const std::vector<T> host = random_elems<T>(c.n, c.seed);
+    if (ws::find_variant(pair_rows<T>(), c.variant)) {
+      const std::vector<T> host = ws::reference::bank::elements<T>(c.n, c.seed);
       ws::global_array<T> g = be.upload("global", host);
       ws::global_array<T> o = be.template alloc<T>("out", c.n);
-      const ws::Dim3 grid{uint32_t((c.n + 2ull * block - 1) / (2ull * block)), 1, 1};
-      const uint32_t smem = uint32_t(2 * block * sizeof(T));
-      const bool ok = v == "pair-interleaved"
-                          ? be.launch("bank_pair_interleaved", grid, blk, smem, bank_pair_interleaved<T>, g, o, n)
-                          : be.launch("bank_pair_blocked", grid, blk, smem, bank_pair_blocked<T>, g, o, n);
-      if (ok) check(out, be.download(o), host);
+      if (ws::launch_variant(pair_rows<T>(), c.variant, be, PairPass<T>{grid, blk, smem, g, o, n}))
+        check(out, be.download(o), host);
       return;
     }
 
-    const uint64_t len = shared_elems(c);
-    const std::vector<T> host = random_elems<T>(len, c.seed);
+    const std::vector<T> host = ws::reference::bank::elements<T>(len, c.seed);
     ws::global_array<T> in = be.upload("in", host);
     ws::global_array<T> o = be.template alloc<T>("out", c.n);
-    const ws::Dim3 grid{uint32_t((c.n + block - 1) / block), 1, 1};
-    const uint32_t smem = uint32_t(len * sizeof(T));
-    std::vector<T> want(c.n);
-    bool ok = false;
-    if (v == "stride") {
-      ok = be.launch("bank_stride", grid, blk, smem, bank_stride<T>, in, o, unsigned(len), base, s, n);
-      for (uint64_t g = 0; g < c.n; ++g) want[g] = host[base + s * (g % block)];
-    } else if (v == "permutation") {
-      const std::vector<unsigned> hp = lane_permutation(block, c.seed);
-      ws::global_array<unsigned> perm = be.upload("perm", hp);
-      ok = be.launch("bank_permutation", grid, blk, smem, bank_permutation<T>, in, o, perm, unsigned(len), base, n);
-      for (uint64_t g = 0; g < c.n; ++g) want[g] = host[base + hp[g % block]];
-    } else {
-      ok = be.launch("bank_broadcast", grid, blk, smem, bank_broadcast<T>, in, o, unsigned(len), base, n);
-      for (uint64_t g = 0; g < c.n; ++g) want[g] = host[base];
-    }
-    if (ok) check(out, be.download(o), want);
+    LoadPass<T> p{grid, blk, smem, in, o, unsigned(len), unsigned(base(c)), unsigned(stride(c)), n, host, c.seed};
+    if (ws::launch_variant(load_rows<T>(), c.variant, be, p)) check(out, be.download(o), p.want);
   }
 
   // The struct demos: the arrays are uploaded as their bytes (float words), read member by member.
-  template <class S, class B>
+  template <class B>
   static void run_struct(B& be, const ws::RunConfig& c, ws::RunResult& out) {
     const uint32_t block = c.block.x;
-    const unsigned n = unsigned(c.n), base = unsigned(c.param("base", 0));
-    const uint64_t elems = base + block;
-    const std::vector<float> f = ws::random_input<float>(3 * elems, c.seed, -9, 9);
-    std::vector<S> structs(elems);
-    std::vector<float> words(elems * sizeof(S) / 4);
-    for (uint64_t e = 0; e < elems; ++e) {
-      if constexpr (std::is_same_v<S, vector>) structs[e] = {f[3 * e], f[3 * e + 1], f[3 * e + 2]};
-      else {
-        std::memset(&structs[e], 0, sizeof(S));
-        structs[e].f = f[3 * e];
-        structs[e].c = char(int(f[3 * e + 1] + 9) * 5);  // 0..90
-      }
-    }
-    std::memcpy(words.data(), structs.data(), words.size() * 4);
-    ws::global_array<float> in = be.upload(std::is_same_v<S, vector> ? "vectors_in" : "myTypes_in", words);
-    ws::global_array<float> o = be.template alloc<float>("out", c.n);
-    const ws::Dim3 grid{uint32_t((c.n + block - 1) / block), 1, 1}, blk{block, 1, 1};
-    const uint32_t smem = uint32_t(words.size() * 4);
-    std::vector<float> want(c.n);
-    bool ok = false;
-    if constexpr (std::is_same_v<S, vector>) {
-      ok = be.launch("bank_struct_vector", grid, blk, smem, bank_struct_vector, in, o, unsigned(words.size()), base, n);
-      for (uint64_t g = 0; g < c.n; ++g) {
-        const vector& x = structs[base + g % block];
-        want[g] = x.x + x.y + x.z;
-      }
-    } else {
-      ok = be.launch("bank_struct_mytype", grid, blk, smem, bank_struct_mytype, in, o, unsigned(words.size()), base, n);
-      for (uint64_t g = 0; g < c.n; ++g) {
-        const myType& m = structs[base + g % block];
-        want[g] = m.f + float(m.c);
-      }
-    }
-    if (ok) check(out, be.download(o), want);
+    StructPass p{{ws::find_variant(struct_rows(), c.variant)->grid.blocks(c.n, block, c), 1, 1}, {block, 1, 1},
+                 unsigned(base(c)), unsigned(c.n), base(c) + block, c.seed};
+    if (ws::launch_variant(struct_rows(), c.variant, be, p)) check(out, p.got, p.want);
   }
 
   template <class B>
   static void run(B& be, const ws::RunConfig& c, ws::RunResult& out) {
-    if (c.variant == "vector") return run_struct<vector>(be, c, out);
-    if (c.variant == "myType") return run_struct<myType>(be, c, out);
+    if (ws::find_variant(struct_rows(), c.variant)) return run_struct(be, c, out);
     if (c.dtype == "char") run_typed<char>(be, c, out);
     else if (c.dtype == "short") run_typed<short>(be, c, out);
     else if (c.dtype == "double") run_typed<double>(be, c, out);

@@ -15,13 +15,13 @@
 //   soa    : struct of arrays, xs[], ys[], zs[]: the same sum with three fully coalesced loads.
 #pragma once
 
-#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "common/checks.h"
-#include "ws/run/entry.h"
+#include "common/variant_table.h"
+#include "memory/coalesce_reference.h"
 #include "ws/kernel.cuh"
 
 template <class T>
@@ -65,7 +65,88 @@ __global__ void coalesce_soa(ws::global_array<const float> xs, ws::global_array<
 }
 
 // ---------------------------------------------------------------------------------------------
+// The entry. Two groups of demos (one table each, joined by rows()): one load of an element type
+// (offset, stride) and the three-member points (aos, soa).
 struct CoalesceEntry {
+  static uint64_t offset(const ws::RunConfig& c) { return uint64_t(c.param("offset", 0)); }
+  static uint64_t stride(const ws::RunConfig& c) { return uint64_t(c.param("stride", 2)); }
+
+  // Each row's input size, for the size limit (and the input of the element-type demos).
+  struct Input {
+    uint64_t (*elems)(const ws::RunConfig& c);
+  };
+  // n + offset: the offset demo's input (and the count the limit applies to the points too).
+  static uint64_t offset_elems(const ws::RunConfig& c) { return c.n + offset(c); }
+
+  static std::string point_struct(const ws::RunConfig& c) {
+    if (c.dtype == "float") return {};
+    return "variant " + c.variant + " reads struct Point {float x, y, z;}: its element type is fixed (use dtype float)";
+  }
+
+  // ---- one load per thread, of a float, float2 or float4 ----
+  template <class T>
+  struct LoadPass {
+    ws::Dim3 grid, block;
+    ws::global_array<const T> in;
+    ws::global_array<T> out;
+    unsigned n, offset, stride;
+    const std::vector<T>& host;  // what `in` holds
+    std::vector<T> want = {};    // what out[] must hold (coalesce_reference.h)
+  };
+
+  template <class T>
+  static auto load_rows() {
+    using P = LoadPass<T>;
+    return std::make_tuple(
+        ws::row({.id = "offset", .name = "in[i + offset]",
+                 .summary = "offset 0: aligned, one line per warp of floats; offset 1: one more sector and line"},
+                Input{offset_elems},
+                [](auto& be, P& p) {
+                  p.want = ws::reference::coalesce::offset_gather(p.host, p.n, p.offset);
+                  return be.launch("coalesce_offset", p.grid, p.block, 0, coalesce_offset<T>, p.in, p.out, p.n, p.offset);
+                }),
+        ws::row({.id = "stride", .name = "in[i * stride]",
+                 .summary = "stride 2 wastes half of each sector; stride >= 8 floats: one sector per lane"},
+                Input{[](const ws::RunConfig& c) { return (c.n - 1) * stride(c) + 1; }},
+                [](auto& be, P& p) {
+                  p.want = ws::reference::coalesce::stride_gather(p.host, p.n, p.stride);
+                  return be.launch("coalesce_stride", p.grid, p.block, 0, coalesce_stride<T>, p.in, p.out, p.n, p.stride);
+                }));
+  }
+
+  // ---- struct Point {float x, y, z;}: as an array of structs or as a struct of arrays ----
+  struct PointPass {
+    ws::Dim3 grid, block;
+    const std::vector<float>& xyz;  // point i = xyz[3i .. 3i+2]
+    ws::global_array<float> out;
+    unsigned n;
+  };
+
+  static auto point_rows() {
+    return std::make_tuple(
+        ws::row({.id = "aos", .name = "array of structs {x, y, z}",
+                 .summary = "three member loads 12 bytes apart: 12 sectors each for 4 useful", .accepts = point_struct},
+                Input{offset_elems},
+                [](auto& be, const PointPass& p) {
+                  ws::global_array<float> points = be.upload("points", p.xyz);
+                  return be.launch("coalesce_aos", p.grid, p.block, 0, coalesce_aos, points, p.out, p.n);
+                }),
+        ws::row({.id = "soa", .name = "struct of arrays xs, ys, zs", .summary = "three coalesced loads: 4 sectors each",
+                 .accepts = point_struct},
+                Input{offset_elems},
+                [](auto& be, const PointPass& p) {
+                  std::vector<float> x(p.n), y(p.n), z(p.n);
+                  for (uint64_t i = 0; i < p.n; ++i) x[i] = p.xyz[3 * i], y[i] = p.xyz[3 * i + 1], z[i] = p.xyz[3 * i + 2];
+                  ws::global_array<float> xs = be.upload("xs", x), ys = be.upload("ys", y), zs = be.upload("zs", z);
+                  return be.launch("coalesce_soa", p.grid, p.block, 0, coalesce_soa, xs, ys, zs, p.out, p.n);
+                }));
+  }
+
+  template <class T>
+  static auto rows() {
+    return std::tuple_cat(load_rows<T>(), point_rows());
+  }
+
   static ws::KernelSpec spec() {
     ws::KernelSpec s;
     s.name = "coalesce";
@@ -76,12 +157,7 @@ struct CoalesceEntry {
         "sectors and lines per request and bytes requested over bytes moved.";
     s.source = "memory/coalesce.cuh";
     s.lecture = "seed 001 (global memory access, coalesced global memory access)";
-    s.variants = {
-        {"offset", "in[i + offset]", "offset 0: aligned, one line per warp of floats; offset 1: one more sector and line"},
-        {"stride", "in[i * stride]", "stride 2 wastes half of each sector; stride >= 8 floats: one sector per lane"},
-        {"aos", "array of structs {x, y, z}", "three member loads 12 bytes apart: 12 sectors each for 4 useful"},
-        {"soa", "struct of arrays xs, ys, zs", "three coalesced loads: 4 sectors each"},
-    };
+    s.variants = ws::variant_specs(rows<float>());
     s.params = {
         {"offset", "elements skipped at the start (variant offset)", 0, 4096, 0, {}},
         {"stride", "elements between neighbouring threads (variant stride)", 1, 4096, 2, {}},
@@ -92,26 +168,19 @@ struct CoalesceEntry {
     return s;
   }
 
+  static uint64_t input_elems(const ws::RunConfig& c) { return ws::variant_extra(rows<float>(), c.variant)->elems(c); }
+
   static std::string validate(const ws::RunConfig& c) {
     if (c.block.y != 1 || c.block.z != 1) return "the coalescing demos use 1D blocks: block must be (x, 1, 1)";
-    if ((c.variant == "aos" || c.variant == "soa") && c.dtype != "float")
-      return "variant " + c.variant + " reads struct Point {float x, y, z;}: its element type is fixed (use dtype float)";
-    const uint64_t elems = c.variant == "stride" ? (c.n - 1) * uint64_t(c.param("stride", 2)) + 1 : c.n + uint64_t(c.param("offset", 0));
+    if (std::string why = ws::check_variant(rows<float>(), c); !why.empty()) return why;
+    const uint64_t elems = input_elems(c);
     if (elems > (1u << 26)) return "the input would have " + std::to_string(elems) + " elements: too large for the demo (<= 67108864)";
     return {};
   }
 
   template <class T>
-  static std::vector<T> random_elems(uint64_t n, uint64_t seed) {
-    const size_t k = sizeof(T) / sizeof(float);
-    const std::vector<float> f = ws::random_input<float>(n * k, seed, -9, 9);
-    std::vector<T> v(n);
-    if (n) std::memcpy(static_cast<void*>(v.data()), f.data(), n * sizeof(T));
-    return v;
-  }
-
-  template <class T>
   static void check(ws::RunResult& out, const std::vector<T>& got, const std::vector<T>& want) {
+    ws::keep_checked(out, "out", got.data(), got.size());
     uint64_t bad = 0, first = 0;
     for (uint64_t i = 0; i < want.size(); ++i)
       if (std::memcmp(&got[i], &want[i], sizeof(T)) && bad++ == 0) first = i;
@@ -132,51 +201,28 @@ struct CoalesceEntry {
   template <class T, class B>
   static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
     const uint32_t block = c.block.x;
-    const ws::Dim3 grid{uint32_t((c.n + block - 1) / block), 1, 1}, blk{block, 1, 1};
-    const unsigned n = unsigned(c.n);
-    std::vector<T> want(c.n);
+    const ws::Dim3 grid{ws::find_variant(load_rows<T>(), c.variant)->grid.blocks(c.n, block, c), 1, 1}, blk{block, 1, 1};
     ws::global_array<T> o = be.template alloc<T>("out", c.n);
-    bool ok;
-    if (c.variant == "offset") {
-      const unsigned offset = unsigned(c.param("offset", 0));
-      const std::vector<T> host = random_elems<T>(c.n + offset, c.seed);
-      ws::global_array<T> in = be.upload("in", host);
-      ok = be.launch("coalesce_offset", grid, blk, 0, coalesce_offset<T>, in, o, n, offset);
-      for (uint64_t i = 0; i < c.n; ++i) want[i] = host[i + offset];
-    } else {
-      const unsigned stride = unsigned(c.param("stride", 2));
-      const std::vector<T> host = random_elems<T>((c.n - 1) * stride + 1, c.seed);
-      ws::global_array<T> in = be.upload("in", host);
-      ok = be.launch("coalesce_stride", grid, blk, 0, coalesce_stride<T>, in, o, n, stride);
-      for (uint64_t i = 0; i < c.n; ++i) want[i] = host[i * stride];
-    }
-    if (ok) check(out, be.download(o), want);
+    const std::vector<T> host = ws::reference::coalesce::elements<T>(input_elems(c), c.seed);
+    ws::global_array<T> in = be.upload("in", host);
+    LoadPass<T> p{grid, blk, in, o, unsigned(c.n), unsigned(offset(c)), unsigned(stride(c)), host};
+    if (ws::launch_variant(load_rows<T>(), c.variant, be, p)) check(out, be.download(o), p.want);
   }
 
   template <class B>
   static void run_points(B& be, const ws::RunConfig& c, ws::RunResult& out) {
     const uint32_t block = c.block.x;
-    const ws::Dim3 grid{uint32_t((c.n + block - 1) / block), 1, 1}, blk{block, 1, 1};
-    const std::vector<float> xyz = ws::random_input<float>(3 * c.n, c.seed, -9, 9);  // point i = xyz[3i .. 3i+2]
-    std::vector<float> want(c.n);
-    for (uint64_t i = 0; i < c.n; ++i) want[i] = xyz[3 * i] + xyz[3 * i + 1] + xyz[3 * i + 2];
+    const ws::Dim3 grid{ws::find_variant(point_rows(), c.variant)->grid.blocks(c.n, block, c), 1, 1}, blk{block, 1, 1};
+    const std::vector<float> xyz = ws::reference::coalesce::points(c.n, c.seed);
+    const std::vector<float> want = ws::reference::coalesce::point_sums(xyz, c.n);
     ws::global_array<float> o = be.template alloc<float>("out", c.n);
-    bool ok;
-    if (c.variant == "aos") {
-      ws::global_array<float> points = be.upload("points", xyz);
-      ok = be.launch("coalesce_aos", grid, blk, 0, coalesce_aos, points, o, unsigned(c.n));
-    } else {
-      std::vector<float> x(c.n), y(c.n), z(c.n);
-      for (uint64_t i = 0; i < c.n; ++i) x[i] = xyz[3 * i], y[i] = xyz[3 * i + 1], z[i] = xyz[3 * i + 2];
-      ws::global_array<float> xs = be.upload("xs", x), ys = be.upload("ys", y), zs = be.upload("zs", z);
-      ok = be.launch("coalesce_soa", grid, blk, 0, coalesce_soa, xs, ys, zs, o, unsigned(c.n));
-    }
-    if (ok) check(out, be.download(o), want);
+    if (ws::launch_variant(point_rows(), c.variant, be, PointPass{grid, blk, xyz, o, unsigned(c.n)}))
+      check(out, be.download(o), want);
   }
 
   template <class B>
   static void run(B& be, const ws::RunConfig& c, ws::RunResult& out) {
-    if (c.variant == "aos" || c.variant == "soa") return run_points(be, c, out);
+    if (ws::find_variant(point_rows(), c.variant)) return run_points(be, c, out);
     if (c.dtype == "float2") run_typed<float2>(be, c, out);
     else if (c.dtype == "float4") run_typed<float4>(be, c, out);
     else run_typed<float>(be, c, out);

@@ -12,13 +12,13 @@
 // power of 2!" (the tree halves the stride).
 #pragma once
 
-#include <algorithm>
-#include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/checks.h"
-#include "ws/run/entry.h"
+#include "common/variant_table.h"
+#include "reduction/dot_reference.h"
 #include "ws/kernel.cuh"
 
 // ---------------------------------------------------------------------------------------------
@@ -108,6 +108,64 @@ __global__ void sum_partials(ws::global_array<const T> p, ws::global_array<T> ou
 
 // ---------------------------------------------------------------------------------------------
 struct DotEntry {
+  // The first launch: one partial sum per block in p.
+  template <class T>
+  struct Pass {
+    ws::Dim3 grid, block;
+    uint32_t smem;  // blockDim.x elements of T: the shared `cache`
+    ws::global_array<const T> a, b;
+    ws::global_array<T> p;
+    unsigned n;
+    std::optional<ws::global_array<T>> total;  // set by a row that finishes the sum on the GPU
+  };
+
+  // "How to compute the dot product completely on the GPU": sum_partials on the partial sums,
+  // again while more than one value is left; the total is then in p.total.
+  template <class T, class B>
+  static bool finish_on_gpu(B& be, Pass<T>& p) {
+    ws::global_array<T> in = p.p;
+    uint32_t count = p.grid.x;
+    for (int pass = 1;; ++pass) {
+      const uint32_t nb = (count + p.block.x - 1) / p.block.x;
+      ws::global_array<T> sums = be.template alloc<T>(pass == 1 ? "result" : "result" + std::to_string(pass), nb);
+      if (!be.launch("sum_partials", ws::Dim3{nb, 1, 1}, p.block, p.smem, sum_partials<T>, in, sums, count)) return false;
+      if (nb == 1) {
+        p.total = sums;
+        return true;
+      }
+      in = sums;
+      count = nb;
+    }
+  }
+
+  template <class T>
+  static auto rows() {
+    using P = Pass<T>;
+    return std::make_tuple(
+        ws::row({.id = "cpu", .name = "partial sums finished on the CPU",
+                 .summary = "one partial sum per block in p[]; the host adds p[0..nBlocks-1] one after another (in T)"},
+                [](auto& be, P& p) { return be.launch("dotprod", p.grid, p.block, p.smem, dotprod<T>, p.a, p.b, p.p, p.n); }),
+        ws::row({.id = "gpu", .name = "completely on the GPU (second kernel)",
+                 .summary = "a second kernel sums the partial sums: the kernel boundary is the barrier between the two"},
+                [](auto& be, P& p) {
+                  return be.launch("dotprod", p.grid, p.block, p.smem, dotprod<T>, p.a, p.b, p.p, p.n) && finish_on_gpu(be, p);
+                }),
+        ws::row({.id = "nosync", .name = "missing __syncthreads()",
+                 .summary = "the slide's first listing: no barrier before or inside the tree", .broken = true,
+                 .broken_note = "shared-memory race: threads read cache[threadIdx.x + stride] before (or while) other warps write it"},
+                [](auto& be, P& p) {
+                  return be.launch("dotprod_nosync", p.grid, p.block, p.smem, dotprod_nosync<T>, p.a, p.b, p.p, p.n);
+                }),
+        ws::row({.id = "divergent-barrier", .name = "__syncthreads() inside if (threadIdx.x < stride)",
+                 .summary = "the \"optimized\" barrier: only the threads that wrote wait", .broken = true,
+                 .broken_note = "barrier divergence: threads with threadIdx.x >= stride never arrive; on a GPU it hangs, the "
+                                "emulator stops the block with error 'barrier-divergence'"},
+                [](auto& be, P& p) {
+                  return be.launch("dotprod_divergent_barrier", p.grid, p.block, p.smem, dotprod_divergent_barrier<T>, p.a,
+                                   p.b, p.p, p.n);
+                }));
+  }
+
   static ws::KernelSpec spec() {
     ws::KernelSpec s;
     s.name = "dot";
@@ -119,18 +177,7 @@ struct DotEntry {
         "__syncthreads() (a race) and the barrier inside the if (barrier divergence: the GPU hangs).";
     s.source = "reduction/dot.cuh";
     s.lecture = "seed 000 (dot product, barrier synchronization, a caveat about barriers)";
-    s.variants = {
-        {"cpu", "partial sums finished on the CPU",
-         "one partial sum per block in p[]; the host adds p[0..nBlocks-1] one after another (in T)"},
-        {"gpu", "completely on the GPU (second kernel)",
-         "a second kernel sums the partial sums: the kernel boundary is the barrier between the two"},
-        {"nosync", "missing __syncthreads()", "the slide's first listing: no barrier before or inside the tree",
-         true, "shared-memory race: threads read cache[threadIdx.x + stride] before (or while) other warps write it"},
-        {"divergent-barrier", "__syncthreads() inside if (threadIdx.x < stride)",
-         "the \"optimized\" barrier: only the threads that wrote wait", true,
-         "barrier divergence: threads with threadIdx.x >= stride never arrive; on a GPU it hangs, the "
-         "emulator stops the block with error 'barrier-divergence'"},
-    };
+    s.variants = ws::variant_specs(rows<int>());
     s.params = {};
     s.default_n = 1 << 14;
     s.default_block = 256;
@@ -148,52 +195,24 @@ struct DotEntry {
     if (c.dtype == "int" && c.n > 20'000'000)
       return "the int inputs are 0..9, so the sum of n products reaches 81*n: n = " + std::to_string(c.n) +
              " could overflow a 32-bit int (n <= 20000000 for int; use float)";
-    return {};
+    return ws::check_variant(rows<int>(), c);
   }
 
   template <class T, class B>
   static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
-    const bool is_int = std::is_integral_v<T>;
-    const std::vector<T> ha = is_int ? ws::random_input<T>(c.n, c.seed, 0, 9) : ws::random_input<T>(c.n, c.seed, -1, 1);
-    const std::vector<T> hb = is_int ? ws::random_input<T>(c.n, c.seed + 1000003, 0, 9)
-                                     : ws::random_input<T>(c.n, c.seed + 1000003, -1, 1);
-    double ref = 0, abs_sum = 0;
-    for (uint64_t i = 0; i < c.n; ++i) {
-      // The kernel multiplies in T: the reference uses the same rounded products.
-      const double prod = double(T(ha[i] * hb[i]));
-      ref += prod;
-      abs_sum += std::fabs(prod);
-    }
-    ws::global_array<T> a = be.upload("a", ha);
-    ws::global_array<T> b = be.upload("b", hb);
+    const ws::reference::dot::Inputs<T> host = ws::reference::dot::inputs<T>(c.n, c.seed);
+    const ws::reference::dot::Product ref = ws::reference::dot::product(host.x, host.y);
+    ws::global_array<T> a = be.upload("a", host.x);
+    ws::global_array<T> b = be.upload("b", host.y);
+    const ws::Variant v = *ws::find_variant(rows<T>(), c.variant);
     const uint32_t block = c.block.x;
-    const uint32_t blocks = uint32_t((c.n + block - 1) / block);
+    const uint32_t blocks = v.grid.blocks(c.n, block, c);
     ws::global_array<T> p = be.template alloc<T>("p", blocks);
-    const ws::Dim3 grid{blocks, 1, 1}, blk{block, 1, 1};
-    const uint32_t smem = block * sizeof(T);
-    const unsigned n = unsigned(c.n);
-    bool ok = false;
-    if (c.variant == "nosync") ok = be.launch("dotprod_nosync", grid, blk, smem, dotprod_nosync<T>, a, b, p, n);
-    else if (c.variant == "divergent-barrier")
-      ok = be.launch("dotprod_divergent_barrier", grid, blk, smem, dotprod_divergent_barrier<T>, a, b, p, n);
-    else ok = be.launch("dotprod", grid, blk, smem, dotprod<T>, a, b, p, n);
-    if (!ok) return;
-
-    if (c.variant == "gpu") {
-      // Second kernel on the partial sums, again while more than one value is left.
-      ws::global_array<T> in = p;
-      uint32_t count = blocks;
-      for (int pass = 1;; ++pass) {
-        const uint32_t nb = (count + block - 1) / block;
-        ws::global_array<T> sums = be.template alloc<T>(pass == 1 ? "result" : "result" + std::to_string(pass), nb);
-        if (!be.launch("sum_partials", ws::Dim3{nb, 1, 1}, blk, smem, sum_partials<T>, in, sums, count)) return;
-        if (nb == 1) {
-          ws::check_scalar(out, "x . y", be.download(sums)[0], ref, abs_sum, c.n, ws::SumOrder::Tree);
-          return;
-        }
-        in = sums;
-        count = nb;
-      }
+    Pass<T> pass{{blocks, 1, 1}, {block, 1, 1}, uint32_t(block * sizeof(T)), a, b, p, unsigned(c.n), {}};
+    if (!ws::launch_variant(rows<T>(), c.variant, be, pass)) return;
+    if (pass.total) {
+      ws::check_scalar(out, "x . y", be.download(*pass.total)[0], ref.value, ref.abs_sum, c.n, ws::SumOrder::Tree);
+      return;
     }
     // The lecture's host loop: `float prod = 0.0; for (i < nBlocks) prod += h_p[i];` -- in T, one
     // after another. Each product then went through a tree of depth log2(blockDim) and a chain of
@@ -201,8 +220,8 @@ struct DotEntry {
     const std::vector<T> hp = be.download(p);
     T prod = 0;
     for (uint32_t i = 0; i < blocks; ++i) prod += hp[i];
-    const uint64_t depth = uint64_t(std::log2(double(block))) + blocks;
-    ws::check_scalar(out, "x . y", prod, ref, abs_sum, depth, ws::SumOrder::Arbitrary);
+    const uint64_t depth = ws::reference::dot::host_terms(block, blocks);
+    ws::check_scalar(out, "x . y", prod, ref.value, ref.abs_sum, depth, ws::SumOrder::Arbitrary);
     out.notes.push_back(std::to_string(blocks) + " partial sums added on the CPU" +
                         (std::is_integral_v<T> ? std::string()
                                                : "; float bound with n = log2(block) + nBlocks = " + std::to_string(depth) +

@@ -20,12 +20,12 @@
 // block only take part in the barriers.
 #pragma once
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "common/checks.h"
-#include "ws/run/entry.h"
+#include "common/variant_table.h"
+#include "reduction/race_reference.h"
 #include "ws/kernel.cuh"
 
 // BROKEN ON PURPOSE: no barrier (read-after-write hazard between the two threads).
@@ -76,6 +76,36 @@ __global__ void race_two_barriers(ws::global_array<const T> x, ws::global_array<
 
 // ---------------------------------------------------------------------------------------------
 struct RaceEntry {
+  // One block; the slide's two threads are threads 0 and `gap`.
+  template <class T>
+  struct Pass {
+    ws::Dim3 grid, block;
+    ws::global_array<const T> x;
+    ws::global_array<T> y;
+    unsigned n, gap;
+  };
+
+  template <class T>
+  static auto rows() {
+    using P = Pass<T>;
+    return std::make_tuple(
+        ws::row({.id = "0", .name = "no barrier", .summary = "cache[threadIdx.x] = x[...]; y[...] = cache[0]*cache[1]; in a loop",
+                 .broken = true, .broken_note = "read-after-write hazard: one thread reads cache[] before the other wrote it"},
+                [](auto& be, const P& p) {
+                  return be.launch("race_no_barrier", p.grid, p.block, 0, race_no_barrier<T>, p.x, p.y, p.n, p.gap);
+                }),
+        ws::row({.id = "1", .name = "one barrier (remedy)", .summary = "__syncthreads() between the store and the loads",
+                 .broken = true,
+                 .broken_note = "write-after-read hazard: the next iteration's store can overwrite a value the other thread still reads"},
+                [](auto& be, const P& p) {
+                  return be.launch("race_one_barrier", p.grid, p.block, 0, race_one_barrier<T>, p.x, p.y, p.n, p.gap);
+                }),
+        ws::row({.id = "2", .name = "two barriers (final remedy)", .summary = "a second __syncthreads() after the loads: no hazard left"},
+                [](auto& be, const P& p) {
+                  return be.launch("race_two_barriers", p.grid, p.block, 0, race_two_barriers<T>, p.x, p.y, p.n, p.gap);
+                }));
+  }
+
   static ws::KernelSpec spec() {
     ws::KernelSpec s;
     s.name = "race";
@@ -87,13 +117,7 @@ struct RaceEntry {
         "only under lockstep). One block; the other threads only join the barriers.";
     s.source = "reduction/race.cuh";
     s.lecture = "seed 000 (race conditions: RAW, WAR, WAW hazards)";
-    s.variants = {
-        {"0", "no barrier", "cache[threadIdx.x] = x[...]; y[...] = cache[0]*cache[1]; in a loop", true,
-         "read-after-write hazard: one thread reads cache[] before the other wrote it"},
-        {"1", "one barrier (remedy)", "__syncthreads() between the store and the loads", true,
-         "write-after-read hazard: the next iteration's store can overwrite a value the other thread still reads"},
-        {"2", "two barriers (final remedy)", "a second __syncthreads() after the loads: no hazard left"},
-    };
+    s.variants = ws::variant_specs(rows<int>());
     s.params = {
         {"placement", "where the slide's two threads are", 0, 1, 0,
          {"different warps (threads 0 and 32)", "one warp (threads 0 and 1)"}},
@@ -116,27 +140,19 @@ struct RaceEntry {
     if (c.block.x < g + 1)
       return std::string("threads 0 and ") + std::to_string(g) + " play the slide's two threads: the block needs at least " +
              std::to_string(g + 1) + " threads (got " + std::to_string(c.block.x) + ")";
-    return {};
+    return ws::check_variant(rows<int>(), c);
   }
 
   template <class T, class B>
   static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
-    const std::vector<T> hx = std::is_integral_v<T> ? ws::random_input<T>(c.n, c.seed, 1, 9)
-                                                    : ws::random_input<T>(c.n, c.seed, -2, 2);
+    const std::vector<T> hx = ws::reference::race::input<T>(c.n, c.seed);
     ws::global_array<T> x = be.upload("x", hx);
     ws::global_array<T> y = be.template alloc<T>("y", c.n);
     be.fill(y, T(0));
-    const ws::Dim3 grid{1, 1, 1}, blk{c.block.x, 1, 1};
-    const unsigned n = unsigned(c.n), g = gap(c);
-    bool ok = false;
-    if (c.variant == "0") ok = be.launch("race_no_barrier", grid, blk, 0, race_no_barrier<T>, x, y, n, g);
-    else if (c.variant == "1") ok = be.launch("race_one_barrier", grid, blk, 0, race_one_barrier<T>, x, y, n, g);
-    else ok = be.launch("race_two_barriers", grid, blk, 0, race_two_barriers<T>, x, y, n, g);
-    if (!ok) return;
+    if (!ws::launch_variant(rows<T>(), c.variant, be, Pass<T>{{1, 1, 1}, {c.block.x, 1, 1}, x, y, unsigned(c.n), gap(c)}))
+      return;
     // Exact: each y is one product of two T values, rounded the same way here.
-    std::vector<T> want(c.n);
-    for (uint64_t i = 0; i < c.n; ++i) want[i] = T(hx[i & ~uint64_t(1)] * hx[i | 1]);
-    ws::check_exact_elements(out, "y", be.download(y), want,
+    ws::check_exact_elements(out, "y", be.download(y), ws::reference::race::pair_products(hx),
                              "exact: y[2i] = y[2i+1] = x[2i]*x[2i+1] computed in the same type");
   }
 

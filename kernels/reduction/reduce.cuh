@@ -6,14 +6,14 @@
 // the device. Elements past n count as 0, so any n >= 1 works.
 #pragma once
 
-#include <cstring>
+#include "reduction/reduce_reference.h"
 
 #if defined(__CUDACC__)
 #include <cub/device/device_reduce.cuh>  // before ws/kernel.cuh: gpu-trace redefines __syncthreads
 #endif
 
 #include "common/checks.h"
-#include "ws/run/entry.h"
+#include "common/variant_table.h"
 #include "ws/kernel.cuh"
 
 // ---------------------------------------------------------------------------------------------
@@ -305,8 +305,136 @@ __global__ void reduce10(ws::global_array<const T> g_idata, ws::global_array<T> 
 }
 
 // ---------------------------------------------------------------------------------------------
-// The catalog entry: variants, parameters, launch rule, driver and check.
+// The catalog entry: one row per variant (common/variant_table.h), then the multi-pass driver.
 struct ReduceEntry {
+  // One launch over `n` elements: what a row's launch hands its kernel.
+  template <class T>
+  struct Pass {
+    ws::Dim3 grid, block;
+    uint32_t smem;  // block * sizeof(T): the dynamic `sdata` of steps 1 to 5
+    ws::global_array<const T> in;
+    ws::global_array<T> out;  // one partial sum per block; a single-launch row allocates its own
+    unsigned n;
+  };
+
+  static bool is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
+
+  // The blocks the variants take: "" or why not.
+  static std::string tree_block(const ws::RunConfig& c) {
+    if (is_pow2(c.block.x) && c.block.x >= 32) return {};
+    return "variant " + c.variant +
+           " halves the active threads at every step: the block size must be a power of two from 32 to 1024 (got " +
+           std::to_string(c.block.x) + ")";
+  }
+  static std::string last_warp_block(const ws::RunConfig& c) {
+    if (std::string why = tree_block(c); !why.empty()) return why;
+    if (c.block.x >= 64) return {};
+    return "variant " + c.variant + " adds sdata[tid + 32] in the last warp: the block needs at least 64 threads (got " +
+           std::to_string(c.block.x) + ")";
+  }
+  static std::string warp_block(const ws::RunConfig& c) {
+    if (c.block.x % 32 == 0) return {};
+    return "variant " + c.variant + " shuffles whole warps: the block size must be a multiple of 32 (got " +
+           std::to_string(c.block.x) + ")";
+  }
+
+  // Steps 6 and 7 take the block size as a template argument: f(std::integral_constant<unsigned, B>).
+  template <class F>
+  static bool with_block_size(unsigned block, F&& f) {
+    return ws::with_constant<32, 64, 128, 256, 512, 1024>(block, f);
+  }
+
+  template <class T>
+  static auto rows() {
+    using P = Pass<T>;
+    return std::make_tuple(
+        ws::row({.id = "1", .name = "interleaved addressing, divergent branching",
+                 .summary = "tid % (2*s) == 0 picks the working threads: warps diverge at every step",
+                 .accepts = tree_block, .grid = {.per_thread = 1}},
+                [](auto& be, const P& p) { return be.launch("reduce1", p.grid, p.block, p.smem, reduce1<T>, p.in, p.out, p.n); }),
+        ws::row({.id = "2", .name = "interleaved addressing, bank conflicts",
+                 .summary = "index = 2*s*tid: contiguous threads work, but shared accesses stride (2-way, 4-way... conflicts)",
+                 .accepts = tree_block, .grid = {.per_thread = 1}},
+                [](auto& be, const P& p) { return be.launch("reduce2", p.grid, p.block, p.smem, reduce2<T>, p.in, p.out, p.n); }),
+        ws::row({.id = "3", .name = "sequential addressing",
+                 .summary = "s halves from blockDim/2 and thread tid adds sdata[tid+s]: conflict free",
+                 .accepts = tree_block, .grid = {.per_thread = 1}},
+                [](auto& be, const P& p) { return be.launch("reduce3", p.grid, p.block, p.smem, reduce3<T>, p.in, p.out, p.n); }),
+        ws::row({.id = "4", .name = "first add during global load",
+                 .summary = "each thread adds two elements while loading: half the blocks",
+                 .accepts = tree_block, .grid = {.per_thread = 2}},
+                [](auto& be, const P& p) { return be.launch("reduce4", p.grid, p.block, p.smem, reduce4<T>, p.in, p.out, p.n); }),
+        ws::row({.id = "5", .name = "unroll the last warp",
+                 .summary = "no __syncthreads and no if (tid < s) once one warp is left (volatile + __syncwarp, safe on Volta+)",
+                 .accepts = last_warp_block, .grid = {.per_thread = 2}},
+                [](auto& be, const P& p) { return be.launch("reduce5", p.grid, p.block, p.smem, reduce5<T>, p.in, p.out, p.n); }),
+        ws::row({.id = "6", .name = "completely unrolled",
+                 .summary = "block size as a template parameter: every loop test decided at compile time",
+                 .accepts = tree_block, .grid = {.per_thread = 2}},
+                [](auto& be, const P& p) {
+                  return with_block_size(p.block.x, [&](auto b) {
+                    constexpr unsigned B = decltype(b)::value;
+                    return be.launch("reduce6<" + std::to_string(B) + ">", p.grid, p.block, 0, reduce6<B, T>, p.in, p.out, p.n);
+                  });
+                }),
+        ws::row({.id = "7", .name = "multiple elements per thread",
+                 .summary = "a grid-stride loop: each thread sums many pairs, few full blocks",
+                 .accepts = tree_block, .grid = {.per_thread = 2, .grid_stride = true}},
+                [](auto& be, const P& p) {
+                  return with_block_size(p.block.x, [&](auto b) {
+                    constexpr unsigned B = decltype(b)::value;
+                    return be.launch("reduce7<" + std::to_string(B) + ">", p.grid, p.block, 0, reduce7<B, T>, p.in, p.out, p.n);
+                  });
+                }),
+        ws::row({.id = "8", .name = "warp shuffles",
+                 .summary = "__shfl_down_sync instead of shared memory for the tree inside a warp",
+                 .accepts = warp_block, .grid = {.per_thread = 2, .grid_stride = true}},
+                [](auto& be, const P& p) { return be.launch("reduce8", p.grid, p.block, 0, reduce8<T>, p.in, p.out, p.n); }),
+        ws::row({.id = "9", .name = "warp shuffles + 16-byte loads",
+                 .summary = "each thread loads an int4/float4: a warp reads 512 contiguous bytes",
+                 .accepts = warp_block, .grid = {.per_thread = 1, .grid_stride = true}},
+                [](auto& be, const P& p) { return be.launch("reduce9", p.grid, p.block, 0, reduce9<T>, p.in, p.out, p.n); }),
+        // Which block is last (and so which one reads the partial sums) depends on the order
+        // blocks run: order_dependent.
+        ws::row({.id = "10", .name = "one launch: the last block finishes",
+                 .summary = "step 9, then __threadfence() + an atomicInc ticket: the last block adds the partial sums, no second launch",
+                 .order_dependent = true, .accepts = warp_block,
+                 .grid = {.per_thread = 1, .grid_stride = true, .single_launch = true}},
+                [](auto& be, P& p) {
+                  // The last block leaves the total in g_partial[0] and resets the ticket.
+                  p.out = be.template alloc<T>("g_partial", p.grid.x);
+                  ws::global_array<unsigned> ticket = be.template alloc<unsigned>("g_ticket", 1);
+                  be.fill(ticket, 0u);
+                  return be.launch("reduce10", p.grid, p.block, 0, reduce10<T>, p.in, p.out, ticket, p.n);
+                }),
+        ws::row({.id = "cub", .name = "CUB DeviceReduce::Sum (reference)",
+                 .summary = "NVIDIA's library reduction that ships with CUDA: the bar every variant is measured against",
+                 .gpu_only = true, .grid = {.single_launch = true}},
+                [](auto& be, P& p) {
+#if defined(__CUDACC__)
+                  // The library's own multi-pass reduction.
+                  p.out = be.template alloc<T>("sum", 1);
+                  size_t temp_bytes = 0;
+                  cub::DeviceReduce::Sum(nullptr, temp_bytes, p.in.data(), p.out.data(), int(p.n));
+                  ws::global_array<unsigned char> temp = be.template scratch<unsigned char>("cub_temp", std::max<size_t>(temp_bytes, 1));
+                  // By value: a timed run replays the call after this function returned.
+                  return be.call("cub::DeviceReduce::Sum", [=, in = p.in, sum = p.out, n = p.n]() mutable {
+                    return cub::DeviceReduce::Sum(temp.data(), temp_bytes, in.data(), sum.data(), int(n));
+                  });
+#else
+                  (void)be, (void)p;
+                  return false;  // gpu_only: the Catalog never runs it on the emulator
+#endif
+                }),
+        ws::row({.id = "5u", .name = "unrolled last warp WITHOUT volatile/__syncwarp",
+                 .summary = "the lecture's first version of step 5", .broken = true,
+                 .broken_note = "correct only under lockstep: Volta and later GPUs need volatile and __syncwarp()",
+                 .accepts = last_warp_block, .grid = {.per_thread = 2}},
+                [](auto& be, const P& p) {
+                  return be.launch("reduce5_unsafe", p.grid, p.block, p.smem, reduce5_unsafe<T>, p.in, p.out, p.n);
+                }));
+  }
+
   static ws::KernelSpec spec() {
     ws::KernelSpec s;
     s.name = "reduce";
@@ -317,31 +445,7 @@ struct ReduceEntry {
         "until one value is left.";
     s.source = "reduction/reduce.cuh";
     s.lecture = "seed 003 (Harris, Optimizing Parallel Reduction in CUDA), seed 001";
-    s.variants = {
-        {"1", "interleaved addressing, divergent branching",
-         "tid % (2*s) == 0 picks the working threads: warps diverge at every step"},
-        {"2", "interleaved addressing, bank conflicts",
-         "index = 2*s*tid: contiguous threads work, but shared accesses stride (2-way, 4-way... conflicts)"},
-        {"3", "sequential addressing", "s halves from blockDim/2 and thread tid adds sdata[tid+s]: conflict free"},
-        {"4", "first add during global load", "each thread adds two elements while loading: half the blocks"},
-        {"5", "unroll the last warp",
-         "no __syncthreads and no if (tid < s) once one warp is left (volatile + __syncwarp, safe on Volta+)"},
-        {"6", "completely unrolled", "block size as a template parameter: every loop test decided at compile time"},
-        {"7", "multiple elements per thread", "a grid-stride loop: each thread sums many pairs, few full blocks"},
-        {"8", "warp shuffles", "__shfl_down_sync instead of shared memory for the tree inside a warp"},
-        {"9", "warp shuffles + 16-byte loads", "each thread loads an int4/float4: a warp reads 512 contiguous bytes"},
-        {"10", "one launch: the last block finishes",
-         "step 9, then __threadfence() + an atomicInc ticket: the last block adds the partial sums, no second launch"},
-        {"cub", "CUB DeviceReduce::Sum (reference)",
-         "NVIDIA's library reduction that ships with CUDA: the bar every variant is measured against", false, {},
-         true},
-        {"5u", "unrolled last warp WITHOUT volatile/__syncwarp",
-         "the lecture's first version of step 5", true,
-         "correct only under lockstep: Volta and later GPUs need volatile and __syncwarp()"},
-    };
-    // Which block is last (and so which one reads the partial sums) depends on the order blocks run.
-    for (ws::VariantSpec& v : s.variants)
-      if (v.id == "10") v.order_dependent = true;
+    s.variants = ws::variant_specs(rows<int>());
     s.params = {
         {"max_blocks", "grid-size cap for the grid-stride variants (7 to 10)", 1, 65535, 64, {}},
         {"per_thread", "elements per thread for 7 to 10 (0: as many as max_blocks gives)", 0, 1 << 20, 0, {}},
@@ -352,113 +456,31 @@ struct ReduceEntry {
     return s;
   }
 
-  static bool is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
-
   static std::string validate(const ws::RunConfig& c) {
-    const uint32_t b = c.block.x;
     if (c.block.y != 1 || c.block.z != 1) return "the reduction kernels use 1D blocks: block must be (x, 1, 1)";
-    const std::string& v = c.variant;
-    if (v == "cub") return {};
-    if (v == "8" || v == "9" || v == "10") {
-      if (b % 32) return "variant " + v + " shuffles whole warps: the block size must be a multiple of 32 (got " + std::to_string(b) + ")";
-      return {};
-    }
-    if (!is_pow2(b) || b < 32)
-      return "variant " + v + " halves the active threads at every step: the block size must be a power of two from 32 to 1024 (got " + std::to_string(b) + ")";
-    if ((v == "5" || v == "5u") && b < 64)
-      return "variant " + v + " adds sdata[tid + 32] in the last warp: the block needs at least 64 threads (got " + std::to_string(b) + ")";
-    return {};
-  }
-
-  // Blocks for one pass over `count` elements.
-  static uint32_t blocks_for(const std::string& v, uint64_t count, uint32_t block, const ws::RunConfig& c) {
-    const uint64_t per_block = (v == "1" || v == "2" || v == "3" || v == "9" || v == "10") ? block : 2ull * block;
-    uint64_t blocks = (count + per_block - 1) / per_block;
-    if (v == "7" || v == "8" || v == "9" || v == "10") {
-      // The grid-size rule: either a number of elements per thread, or a cap on the blocks.
-      if (const int64_t per_thread = c.param("per_thread", 0); per_thread > 0)
-        blocks = (count + uint64_t(block) * uint64_t(per_thread) - 1) / (uint64_t(block) * uint64_t(per_thread));
-      else
-        blocks = std::min<uint64_t>(blocks, uint64_t(c.param("max_blocks", 64)));
-    }
-    return uint32_t(std::max<uint64_t>(blocks, 1));
-  }
-
-  template <class T, class B>
-  static bool launch_pass(B& be, const std::string& v, uint32_t blocks, uint32_t block,
-                          ws::global_array<const T> in, ws::global_array<T> out, unsigned n) {
-    const ws::Dim3 grid{blocks, 1, 1}, blk{block, 1, 1};
-    const uint32_t smem = block * sizeof(T);
-    if (v == "1") return be.launch("reduce1", grid, blk, smem, reduce1<T>, in, out, n);
-    if (v == "2") return be.launch("reduce2", grid, blk, smem, reduce2<T>, in, out, n);
-    if (v == "3") return be.launch("reduce3", grid, blk, smem, reduce3<T>, in, out, n);
-    if (v == "4") return be.launch("reduce4", grid, blk, smem, reduce4<T>, in, out, n);
-    if (v == "5") return be.launch("reduce5", grid, blk, smem, reduce5<T>, in, out, n);
-    if (v == "5u") return be.launch("reduce5_unsafe", grid, blk, smem, reduce5_unsafe<T>, in, out, n);
-    if (v == "8") return be.launch("reduce8", grid, blk, 0, reduce8<T>, in, out, n);
-    if (v == "9") return be.launch("reduce9", grid, blk, 0, reduce9<T>, in, out, n);
-#define WS_REDUCE_CASE(B_)                                                                          \
-  case B_:                                                                                          \
-    return v == "6" ? be.launch("reduce6<" #B_ ">", grid, blk, 0, reduce6<B_, T>, in, out, n)      \
-                    : be.launch("reduce7<" #B_ ">", grid, blk, 0, reduce7<B_, T>, in, out, n);
-    switch (block) {
-      WS_REDUCE_CASE(32)
-      WS_REDUCE_CASE(64)
-      WS_REDUCE_CASE(128)
-      WS_REDUCE_CASE(256)
-      WS_REDUCE_CASE(512)
-      WS_REDUCE_CASE(1024)
-    }
-#undef WS_REDUCE_CASE
-    return false;
+    return ws::check_variant(rows<int>(), c);
   }
 
   template <class T, class B>
   static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
-    const std::vector<T> host = std::is_integral_v<T> ? ws::random_input<T>(c.n, c.seed, 0, 9)
-                                                      : ws::random_input<T>(c.n, c.seed, -1, 1);
-    double ref = 0, abs_sum = 0;
-    for (T x : host) ref += double(x), abs_sum += std::fabs(double(x));
-    ws::global_array<T> in = be.upload("g_idata", host);
-    if (c.variant == "cub") {
-      // The library's own multi-pass reduction; only the GPU backends get here (gpu_only).
-#if defined(__CUDACC__)
-      ws::global_array<T> sum = be.template alloc<T>("sum", 1);
-      size_t temp_bytes = 0;
-      cub::DeviceReduce::Sum(nullptr, temp_bytes, in.data(), sum.data(), int(c.n));
-      ws::global_array<unsigned char> temp = be.template scratch<unsigned char>("cub_temp", std::max<size_t>(temp_bytes, 1));
-      // By value: a timed run replays the call after this function returned.
-      if (!be.call("cub::DeviceReduce::Sum", [=]() mutable {
-            return cub::DeviceReduce::Sum(temp.data(), temp_bytes, in.data(), sum.data(), int(c.n));
-          }))
-        return;
-      ws::check_scalar(out, "sum", be.download(sum)[0], ref, abs_sum, c.n);
-#endif
-      return;
-    }
-    if (c.variant == "10") {
-      // One launch: the last block leaves the total in g_partial[0] and resets the ticket.
-      const uint32_t blocks = blocks_for(c.variant, c.n, c.block.x, c);
-      ws::global_array<T> partial = be.template alloc<T>("g_partial", blocks);
-      ws::global_array<unsigned> ticket = be.template alloc<unsigned>("g_ticket", 1);
-      be.fill(ticket, 0u);
-      if (!be.launch("reduce10", ws::Dim3{blocks, 1, 1}, ws::Dim3{c.block.x, 1, 1}, 0, reduce10<T>,
-                     ws::global_array<const T>(in), partial, ticket, unsigned(c.n)))
-        return;
-      ws::check_scalar(out, "sum", be.download(partial)[0], ref, abs_sum, c.n);
-      return;
-    }
+    const std::vector<T> host = ws::reference::reduce::input<T>(c.n, c.seed);
+    const double ref = ws::reference::sum(host), abs_sum = ws::reference::abs_sum(host);
+    ws::global_array<const T> in = be.upload("g_idata", host);
+    const ws::Variant v = *ws::find_variant(rows<T>(), c.variant);
+    // Each pass leaves one partial sum per block; the next pass reduces those, until one block
+    // (or a single launch) has left the total.
     uint64_t count = c.n;
     for (int pass = 0;; ++pass) {
-      const uint32_t blocks = blocks_for(c.variant, count, c.block.x, c);
-      ws::global_array<T> partial = be.template alloc<T>(pass == 0 ? "g_odata" : "g_odata" + std::to_string(pass), blocks);
-      if (!launch_pass<T>(be, c.variant, blocks, c.block.x, in, partial, unsigned(count))) return;
-      if (blocks == 1) {
-        const T got = be.download(partial)[0];
-        ws::check_scalar(out, "sum", got, ref, abs_sum, c.n);
+      const uint32_t blocks = v.grid.blocks(count, c.block.x, c);
+      Pass<T> p{{blocks, 1, 1}, {c.block.x, 1, 1}, uint32_t(c.block.x * sizeof(T)), in, {}, unsigned(count)};
+      if (!v.grid.single_launch)
+        p.out = be.template alloc<T>(pass == 0 ? "g_odata" : "g_odata" + std::to_string(pass), blocks);
+      if (!ws::launch_variant(rows<T>(), c.variant, be, p)) return;
+      if (v.grid.single_launch || blocks == 1) {
+        ws::check_scalar(out, "sum", be.download(p.out)[0], ref, abs_sum, c.n);
         return;
       }
-      in = partial;
+      in = p.out;
       count = blocks;
     }
   }

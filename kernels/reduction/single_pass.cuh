@@ -14,11 +14,11 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
 #include "common/checks.h"
+#include "reduction/reduce_reference.h"
 #include "ws/run/entry.h"
 #include "ws/kernel.cuh"
 
@@ -85,16 +85,14 @@ struct SinglePassEntry {
         "resets the counter.";
     s.source = "reduction/single_pass.cuh";
     s.lecture = "seed 002 (memory fence example)";
+    // One variant (so no variant table): the lecture's listing.
     s.variants = {
         {"fence", "threadfence + last block done",
          "partial sum, __threadfence(), atomicInc(&count, gridDim.x): the last block finishes the sum"},
     };
     // Which block does the final sum depends on the order the blocks finish: its accesses differ
-    // from run to run (VariantSpec::order_dependent, where this catalog version has it).
-    auto order_dependent = [](auto& v) {
-      if constexpr (requires { v.order_dependent; }) v.order_dependent = true;
-    };
-    order_dependent(s.variants[0]);
+    // from run to run.
+    s.variants[0].order_dependent = true;
     s.params = {
         {"max_blocks", "grid-size cap (each thread sums a grid-stride slice first)", 1, 65535, 64, {}},
     };
@@ -117,10 +115,9 @@ struct SinglePassEntry {
 
   template <class T, class B>
   static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
-    const std::vector<T> host = std::is_integral_v<T> ? ws::random_input<T>(c.n, c.seed, 0, 9)
-                                                      : ws::random_input<T>(c.n, c.seed, -1, 1);
-    double ref = 0, abs_sum = 0;
-    for (T x : host) ref += double(x), abs_sum += std::fabs(double(x));
+    // The sum reduction's input and reference (reduction/reduce_reference.h).
+    const std::vector<T> host = ws::reference::reduce::input<T>(c.n, c.seed);
+    const double ref = ws::reference::sum(host), abs_sum = ws::reference::abs_sum(host);
     const uint32_t block = c.block.x;
     const uint64_t want_blocks = (c.n + block - 1) / block;
     const uint32_t blocks = uint32_t(std::max<uint64_t>(1, std::min<uint64_t>(want_blocks, uint64_t(c.param("max_blocks", 64)))));

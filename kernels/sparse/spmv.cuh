@@ -17,12 +17,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "common/checks.h"
-#include "ws/run/entry.h"
+#include "common/variant_table.h"
+#include "sparse/spmv_reference.h"
 #include "ws/kernel.cuh"
 
 // The lecture's multiply_row: one row's dot product with x (a row starts at `begin` in Aj/Av).
@@ -78,6 +78,33 @@ __global__ void csrmul_shared(ws::global_array<const unsigned> Ap, ws::global_ar
 }
 
 struct SpmvEntry {
+  template <class T>
+  struct Pass {
+    ws::Dim3 grid, block;
+    ws::global_array<const unsigned> Ap, Aj;
+    ws::global_array<const T> Av;
+    unsigned num_rows;
+    ws::global_array<const T> x;
+    ws::global_array<T> y;
+  };
+
+  template <class T>
+  static auto rows() {
+    using P = Pass<T>;
+    return std::make_tuple(
+        ws::row({.id = "scalar", .name = "csrmul_kernel: one thread per row",
+                 .summary = "each thread loops over its row's non-zeros: lanes drop out as rows end"},
+                [](auto& be, const P& p) {
+                  return be.launch("csrmul_kernel", p.grid, p.block, 0, csrmul_kernel<T>, p.Ap, p.Aj, p.Av, p.num_rows, p.x, p.y);
+                }),
+        ws::row({.id = "shared", .name = "csrmul_shared: x cached in shared memory",
+                 .summary = "x[j] from the block's shared cache when j is one of its rows, else from global memory"},
+                [](auto& be, const P& p) {
+                  return be.launch("csrmul_shared", p.grid, p.block, p.block.x * uint32_t(sizeof(T)), csrmul_shared<T>, p.Ap,
+                                   p.Aj, p.Av, p.num_rows, p.x, p.y);
+                }));
+  }
+
   static ws::KernelSpec spec() {
     ws::KernelSpec s;
     s.name = "spmv";
@@ -90,10 +117,7 @@ struct SpmvEntry {
         "caches the block's slice of x and picks cache or global memory per element.";
     s.source = "sparse/spmv.cuh";
     s.lecture = "seed 003 (case 2: sparse matrix-vector multiplication, CSR)";
-    s.variants = {
-        {"scalar", "csrmul_kernel: one thread per row", "each thread loops over its row's non-zeros: lanes drop out as rows end"},
-        {"shared", "csrmul_shared: x cached in shared memory", "x[j] from the block's shared cache when j is one of its rows, else from global memory"},
-    };
+    s.variants = ws::variant_specs(rows<float>());
     s.params = {
         {"avg_nnz", "average non-zeros per row (row lengths uniform in 0 .. 2 x avg_nnz)", 1, 64, 4, {}},
         {"band", "columns within this distance of the diagonal (0: anywhere in the row)", 0, 1 << 20, 64, {}},
@@ -109,68 +133,32 @@ struct SpmvEntry {
     if (c.n == 0 || c.n > (1u << 22)) return "n (rows) must be 1 to 4194304 (got " + std::to_string(c.n) + ")";
     if (c.n * uint64_t(2 * c.param("avg_nnz", 4) + 1) > (uint64_t(1) << 26))
       return "n x (2 x avg_nnz + 1) must stay within 67108864 non-zeros: a smaller n or avg_nnz";
-    return {};
-  }
-
-  // The matrix: row r has a random number of non-zeros in [0, 2 x avg_nnz], at random columns
-  // (within `band` of the diagonal when band > 0), in increasing column order.
-  struct Csr {
-    std::vector<unsigned> ap, aj;
-  };
-  static Csr make_matrix(uint64_t n, uint64_t seed, unsigned avg_nnz, unsigned band) {
-    std::mt19937_64 rng(seed * 0x2545F4914F6CDD1Dull + 7);
-    Csr m;
-    m.ap.push_back(0);
-    std::uniform_int_distribution<unsigned> len(0, 2 * avg_nnz);
-    for (uint64_t r = 0; r < n; ++r) {
-      const unsigned k = len(rng);
-      const uint64_t lo = band ? (r > band ? r - band : 0) : 0, hi = band ? std::min<uint64_t>(n - 1, r + band) : n - 1;
-      std::uniform_int_distribution<uint64_t> col(lo, hi);
-      std::vector<unsigned> cols;
-      for (unsigned i = 0; i < k; ++i) cols.push_back(unsigned(col(rng)));
-      std::sort(cols.begin(), cols.end());
-      m.aj.insert(m.aj.end(), cols.begin(), cols.end());
-      m.ap.push_back(unsigned(m.aj.size()));
-    }
-    return m;
+    return ws::check_variant(rows<float>(), c);
   }
 
   template <class T, class B>
   static void run_typed(B& be, const ws::RunConfig& c, ws::RunResult& out) {
-    const Csr m = make_matrix(c.n, c.seed, unsigned(c.param("avg_nnz", 4)), unsigned(c.param("band", 64)));
-    const std::vector<T> av = std::is_integral_v<T> ? ws::random_input<T>(m.aj.size(), c.seed + 1, -9, 9)
-                                                    : ws::random_input<T>(m.aj.size(), c.seed + 1, -1, 1);
-    const std::vector<T> hx = std::is_integral_v<T> ? ws::random_input<T>(c.n, c.seed + 2, -9, 9)
-                                                    : ws::random_input<T>(c.n, c.seed + 2, -1, 1);
+    namespace ref = ws::reference::spmv;
+    const ref::Csr m = ref::matrix(c.n, c.seed, unsigned(c.param("avg_nnz", 4)), unsigned(c.param("band", 64)));
+    const std::vector<T> av = ref::values<T>(m, c.seed);
+    const std::vector<T> hx = ref::vector_x<T>(c.n, c.seed);
     // (An empty matrix still gets a one-element array: a view of nothing cannot be uploaded.)
     auto d_ap = be.upload("Ap", m.ap);
     auto d_aj = be.upload("Aj", m.aj.empty() ? std::vector<unsigned>{0} : m.aj);
     auto d_av = be.upload("Av", av.empty() ? std::vector<T>{T(0)} : av);
     auto d_x = be.upload("x", hx);
     auto d_y = be.template alloc<T>("y", c.n);
-    const unsigned n = unsigned(c.n);
-    const ws::Dim3 grid{unsigned((c.n + c.block.x - 1) / c.block.x), 1, 1}, blk{c.block.x, 1, 1};
-    const bool ok = c.variant == "shared"
-                        ? be.launch("csrmul_shared", grid, blk, c.block.x * uint32_t(sizeof(T)), csrmul_shared<T>,
-                                    ws::global_array<const unsigned>(d_ap), ws::global_array<const unsigned>(d_aj),
-                                    ws::global_array<const T>(d_av), n, ws::global_array<const T>(d_x), d_y)
-                        : be.launch("csrmul_kernel", grid, blk, 0, csrmul_kernel<T>,
-                                    ws::global_array<const unsigned>(d_ap), ws::global_array<const unsigned>(d_aj),
-                                    ws::global_array<const T>(d_av), n, ws::global_array<const T>(d_x), d_y);
-    if (!ok) return;
+    const ws::Dim3 blk{c.block.x, 1, 1};
+    const ws::Dim3 grid{ws::find_variant(rows<T>(), c.variant)->grid.blocks(c.n, c.block.x, c), 1, 1};
+    if (!ws::launch_variant(rows<T>(), c.variant, be, Pass<T>{grid, blk, d_ap, d_aj, d_av, unsigned(c.n), d_x, d_y})) return;
     const std::vector<T> got = be.download(d_y);
-    // Per row, a double reference and the sum of |products| (a float row sum in any order, fused
-    // multiply-adds included, is within (len + 2) eps of it).
+    ws::keep_checked(out, "y", got.data(), got.size());
+    // Per row, the double reference and its tolerance (spmv_reference.h).
+    const ref::Rows want = ref::product(m, av, hx);
     uint64_t bad = 0, first = 0;
     for (uint64_t r = 0; r < c.n; ++r) {
-      double ref = 0, mag = 0;
-      for (unsigned k = m.ap[r]; k < m.ap[r + 1]; ++k) {
-        ref += double(av[k]) * double(hx[m.aj[k]]);
-        mag += std::fabs(double(av[k]) * double(hx[m.aj[k]]));
-      }
-      const double err = std::fabs(double(got[r]) - ref);
-      const double tol = std::is_integral_v<T> ? 0.0 : (double(m.ap[r + 1] - m.ap[r]) + 2) * 1.2e-7 * mag;
-      if (err > tol && bad++ == 0) first = r;
+      const double err = std::fabs(double(got[r]) - want.value[r]);
+      if (err > ref::tolerance<T>(m, r, want.abs[r]) && bad++ == 0) first = r;
     }
     out.passed = bad == 0;
     out.check = std::is_integral_v<T> ? "exact per row (integer)"

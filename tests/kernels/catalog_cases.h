@@ -1,11 +1,17 @@
-// Helpers for the catalog kernel tests: one run on the emulator (2 workers, only block 0 recorded)
-// and the analysis of one of its launches.
+// Helpers for the catalog kernel tests: one run on the emulator (2 workers, only block 0 recorded),
+// the analysis of one of its launches, and the comparison of what a kernel computed (the values its
+// check kept, RunResult::checked) with what a test computes itself from the kernel's host
+// reference (kernels/<topic>/<kernel>_reference.h): a wrong check in the entry cannot hide a wrong
+// kernel.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ws/analysis/analysis.h"
@@ -21,6 +27,9 @@ struct Case {
   std::map<std::string, int64_t> params;
 };
 
+// The seed of every run_case: a test regenerates the run's input with it.
+inline constexpr uint64_t kSeed = 7;
+
 inline RunResult run_case(const std::string& kernel, const Case& c, std::vector<uint32_t> record = {0}) {
   RunConfig cfg;
   cfg.variant = c.variant;
@@ -28,7 +37,7 @@ inline RunResult run_case(const std::string& kernel, const Case& c, std::vector<
   cfg.block = c.block;
   cfg.dtype = c.dtype;
   cfg.params = c.params;
-  cfg.seed = 7;
+  cfg.seed = kSeed;
   cfg.emu.workers = 2;
   cfg.record.blocks = std::move(record);
   return Catalog::instance().run(kernel, cfg, BackendKind::Emu);
@@ -51,6 +60,30 @@ inline void expect_pass(const RunResult& r) {
   ASSERT_TRUE(r.completed) << (r.errors.empty() ? "" : r.errors[0].code + ": " + r.errors[0].message);
   EXPECT_TRUE(r.passed) << r.result << " vs " << r.expected << " (" << r.check << ")";
   EXPECT_FALSE(r.launches.empty());
+}
+
+// The scalar the run kept as `name` equals `want` (integers) or is within `bound` of it (floats).
+template <class T>
+void expect_scalar(const RunResult& r, const std::string& name, double want, double bound) {
+  const std::vector<T> got = r.value<T>(name);
+  ASSERT_EQ(got.size(), 1u) << "the run kept no " << name;
+  if constexpr (std::is_integral_v<T>)
+    EXPECT_EQ(double(got[0]), want) << name;
+  else
+    EXPECT_LE(std::fabs(double(got[0]) - want), bound) << name << " = " << got[0] << ", reference " << want;
+}
+
+// The array the run kept as `name` equals `want`, element by element and byte for byte (the
+// kernels move values or compute them with the reference's operations in the same order).
+template <class T>
+void expect_elements(const RunResult& r, const std::string& name, const std::vector<T>& want) {
+  const std::vector<T> got = r.value<T>(name);
+  ASSERT_EQ(got.size(), want.size()) << "the run kept " << got.size() << " elements of " << name;
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < want.size(); ++i)
+    if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0 && bad++ == 0) first = i;
+  EXPECT_EQ(bad, 0u) << bad << " of " << want.size() << " elements of " << name << " differ from the reference, first ["
+                     << first << "]";
 }
 
 inline analysis::Report analyze_launch(const RunResult& r, size_t launch = 0) {

@@ -1,6 +1,8 @@
 // atomics: every max, sum and count-6s variant gives the reference; the racy `*sum +=` loses
 // updates; the analysis shows the contention the lecture talks about.
+#include "atomics/atomics_reference.h"
 #include "catalog_cases.h"
+#include "reduction/reduce_reference.h"
 
 using namespace ws;
 using ws::test::Case;
@@ -23,9 +25,29 @@ std::vector<Case> cases() {
 
 class AtomicsVariants : public testing::TestWithParam<Case> {};
 
+// A sum of atomics adds in any order: the any-order bound.
+template <class T>
+void expect_reference_sum(const RunResult& r, uint64_t n) {
+  const std::vector<T> x = reference::reduce::input<T>(n, test::kSeed);
+  test::expect_scalar<T>(r, "sum", reference::sum(x), sum_error_bound(n, reference::abs_sum(x), SumOrder::Arbitrary));
+}
+
 }  // namespace
 
-TEST_P(AtomicsVariants, MatchesReference) { test::expect_pass(test::run_case("atomics", GetParam())); }
+// What each variant found against the answer for the regenerated input (atomics_reference.h).
+TEST_P(AtomicsVariants, MatchesReference) {
+  const Case& c = GetParam();
+  const RunResult r = test::run_case("atomics", c);
+  test::expect_pass(r);
+  if (c.variant.rfind("max", 0) == 0)
+    test::expect_scalar<int>(r, "max", reference::atomics::maximum(reference::atomics::max_input(c.n, test::kSeed)), 0);
+  else if (c.variant[0] == '6')
+    test::expect_scalar<int>(r, "number of 6s", reference::atomics::count(reference::atomics::count_input(c.n, test::kSeed), 6), 0);
+  else if (c.dtype == "float")
+    expect_reference_sum<float>(r, c.n);
+  else
+    expect_reference_sum<int>(r, c.n);
+}
 
 INSTANTIATE_TEST_SUITE_P(Emu, AtomicsVariants, testing::ValuesIn(cases()),
                          [](const testing::TestParamInfo<Case>& i) { return test::case_name(i.param); });

@@ -3,6 +3,7 @@
 // reading w bytes at byte b touches the 32-byte sectors floor(b/32) .. floor((b+w-1)/32) and the
 // 128-byte lines likewise; a warp's request moves every distinct sector once.
 #include "catalog_cases.h"
+#include "memory/coalesce_reference.h"
 
 using namespace ws;
 using ws::test::Case;
@@ -80,9 +81,42 @@ std::vector<Case> value_cases() {
   return v;
 }
 class CoalesceValues : public testing::TestWithParam<Case> {};
+
+struct Float2 {  // the layouts of dtype float2 and float4
+  float x, y;
+};
+struct Float4 {
+  float x, y, z, w;
+};
+
+// out[] against memory/coalesce_reference.h over the regenerated input.
+template <class T>
+void expect_reference_values(const RunResult& r, const Case& c) {
+  namespace ref = reference::coalesce;
+  if (c.variant == "offset") {
+    const uint64_t offset = uint64_t(c.params.at("offset"));
+    test::expect_elements(r, "out", ref::offset_gather(ref::elements<T>(c.n + offset, test::kSeed), c.n, offset));
+  } else {
+    const uint64_t stride = uint64_t(c.params.at("stride"));
+    test::expect_elements(r, "out", ref::stride_gather(ref::elements<T>((c.n - 1) * stride + 1, test::kSeed), c.n, stride));
+  }
+}
+
 }  // namespace
 
-TEST_P(CoalesceValues, MatchesReference) { test::expect_pass(test::run_case("coalesce", GetParam())); }
+TEST_P(CoalesceValues, MatchesReference) {
+  const Case& c = GetParam();
+  const RunResult r = test::run_case("coalesce", c);
+  test::expect_pass(r);
+  if (c.variant == "aos" || c.variant == "soa")
+    test::expect_elements(r, "out", reference::coalesce::point_sums(reference::coalesce::points(c.n, test::kSeed), c.n));
+  else if (c.dtype == "float2")
+    expect_reference_values<Float2>(r, c);
+  else if (c.dtype == "float4")
+    expect_reference_values<Float4>(r, c);
+  else
+    expect_reference_values<float>(r, c);
+}
 
 INSTANTIATE_TEST_SUITE_P(Emu, CoalesceValues, testing::ValuesIn(value_cases()),
                          [](const testing::TestParamInfo<Case>& i) { return test::case_name(i.param); });

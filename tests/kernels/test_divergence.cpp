@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "control/divergence_reference.h"
 #include "ws/run/catalog.h"
 
 using namespace ws;
@@ -19,6 +20,23 @@ RunResult run(const std::string& variant, const std::string& dtype = "int", uint
   cfg.n = n;
   cfg.block = {256, 1, 1};
   return Catalog::instance().run("divergence", cfg, BackendKind::Emu);
+}
+
+// out[] against control/divergence_reference.h with the branch's own condition, over the
+// regenerated input (the default seed).
+template <class T>
+void expect_reference_outputs(const RunResult& r, const std::string& variant, uint64_t n) {
+  namespace ref = reference::divergence;
+  const std::vector<T> in = ref::input<T>(n, RunConfig{}.seed);
+  const std::vector<T> want = variant == "odd-even"  ? ref::outputs(in, 256, ref::odd_lane)
+                              : variant == "threshold" ? ref::outputs(in, 256, ref::above_two)
+                              : variant == "per-warp"  ? ref::outputs(in, 256, ref::warp_above_two)
+                                                       : ref::loop_outputs(in, 256, ref::odd_lane, 4);
+  const std::vector<T> got = r.value<T>("out");
+  ASSERT_EQ(got.size(), want.size());
+  size_t bad = 0;
+  for (size_t i = 0; i < want.size(); ++i) bad += !(got[i] == want[i]);
+  EXPECT_EQ(bad, 0u) << variant << ": elements of out off the reference";
 }
 
 // One warp's access instructions in issue order, as "in:load:aaaaaaaa" (array, kind, mask).
@@ -42,6 +60,8 @@ TEST(Divergence, EveryVariantComputesTheRightValues) {
       const RunResult r = run(v, dtype, 1000);  // (a partial last block too)
       ASSERT_TRUE(r.refused.empty()) << r.refused;
       EXPECT_TRUE(r.passed) << v << " " << dtype << ": " << r.result << " vs " << r.expected;
+      if (dtype == "int") expect_reference_outputs<int>(r, v, 1000);
+      else expect_reference_outputs<float>(r, v, 1000);
     }
 }
 

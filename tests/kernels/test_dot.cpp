@@ -1,6 +1,8 @@
-// dot: both correct variants give the reference for every size and block; the broken ones give
-// what the slides promise: a race the analysis reports, and barrier divergence (not a hang).
+// dot: both correct variants give the reference for every size and block (the kernel's x . y
+// against reduction/dot_reference.h's, over the regenerated inputs); the broken ones give what the
+// slides promise: a race the analysis reports, and barrier divergence (not a hang).
 #include "catalog_cases.h"
+#include "reduction/dot_reference.h"
 
 using namespace ws;
 using ws::test::Case;
@@ -20,11 +22,26 @@ std::vector<Case> cases() {
 
 class DotVariants : public testing::TestWithParam<Case> {};
 
+// Finished on the GPU: a tree over all n products. Finished by the host: a tree per block, then a
+// chain of nBlocks additions, in any order.
+template <class T>
+void expect_reference_dot(const RunResult& r, const Case& c) {
+  const auto in = reference::dot::inputs<T>(c.n, test::kSeed);
+  const reference::dot::Product d = reference::dot::product(in.x, in.y);
+  const uint32_t blocks = uint32_t((c.n + c.block.x - 1) / c.block.x);
+  const double bound = c.variant == "gpu" ? sum_error_bound(c.n, d.abs_sum, SumOrder::Tree)
+                                          : sum_error_bound(reference::dot::host_terms(c.block.x, blocks), d.abs_sum,
+                                                            SumOrder::Arbitrary);
+  test::expect_scalar<T>(r, "x . y", d.value, bound);
+}
+
 }  // namespace
 
 TEST_P(DotVariants, MatchesReference) {
   const RunResult r = test::run_case("dot", GetParam());
   test::expect_pass(r);
+  if (GetParam().dtype == "int") expect_reference_dot<int>(r, GetParam());
+  else expect_reference_dot<float>(r, GetParam());
   // cpu: dotprod only; gpu: dotprod, then sum_partials once per pass over the partial sums.
   const Case& c = GetParam();
   const uint64_t partials = (c.n + c.block.x - 1) / c.block.x;

@@ -2,6 +2,7 @@
 // lecture's broadcast of M and conflict-free N, the column-read conflicts of the transposed N tile
 // and the padding remedy.
 #include "catalog_cases.h"
+#include "matrix/matmul_reference.h"
 
 using namespace ws;
 using ws::test::Case;
@@ -24,9 +25,33 @@ std::vector<Case> cases() {
 }
 class MatmulVariants : public testing::TestWithParam<Case> {};
 
+// Every element of P against matrix/matmul_reference.h's product of the regenerated inputs:
+// integers exactly, floats within the any-order bound over the k products.
+template <class T>
+void expect_reference_product(const RunResult& r, const Case& c) {
+  auto dim = [&](const char* p) {
+    const auto it = c.params.find(p);
+    return it != c.params.end() && it->second > 0 ? uint64_t(it->second) : c.n;
+  };
+  const uint64_t n = c.n, k = dim("k"), m = dim("m");
+  const auto in = reference::matmul::inputs<T>(n, k, m, test::kSeed);
+  const reference::matmul::Product want = reference::matmul::product(in.m, in.n, n, k, m);
+  const std::vector<T> got = r.value<T>("P");
+  ASSERT_EQ(got.size(), n * m);
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    bad += std::fabs(double(got[i]) - want.value[i]) > (std::is_integral_v<T> ? 0.0 : sum_error_bound(k, want.abs[i], SumOrder::Arbitrary));
+  EXPECT_EQ(bad, 0u) << "elements of P off the reference";
+}
+
 }  // namespace
 
-TEST_P(MatmulVariants, MatchesReference) { test::expect_pass(test::run_case("matmul", GetParam())); }
+TEST_P(MatmulVariants, MatchesReference) {
+  const RunResult r = test::run_case("matmul", GetParam());
+  test::expect_pass(r);
+  if (GetParam().dtype == "int") expect_reference_product<int>(r, GetParam());
+  else expect_reference_product<float>(r, GetParam());
+}
 
 INSTANTIATE_TEST_SUITE_P(Emu, MatmulVariants, testing::ValuesIn(cases()),
                          [](const testing::TestParamInfo<Case>& i) { return test::case_name(i.param); });

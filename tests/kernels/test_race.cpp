@@ -2,6 +2,7 @@
 // barrier read-after-write, with one barrier write-after-read, with two none -- as real races when
 // the two threads are in different warps, as lockstep-only hazards when they share a warp.
 #include "catalog_cases.h"
+#include "reduction/race_reference.h"
 
 using namespace ws;
 using ws::test::Case;
@@ -49,6 +50,9 @@ TEST_P(RaceVariants, ReportsTheSlidesHazards) {
   // right y for the racy ones too, which is why a race is "probably hard to find".
   if (c.variant == "2") {
     EXPECT_TRUE(r.passed) << r.result << " vs " << r.expected;
+    // y against the pair products of the regenerated x (reduction/race_reference.h).
+    if (c.dtype == "int") test::expect_elements(r, "y", reference::race::pair_products(reference::race::input<int>(c.n, test::kSeed)));
+    else test::expect_elements(r, "y", reference::race::pair_products(reference::race::input<float>(c.n, test::kSeed)));
   }
   const analysis::Report rep = test::analyze_launch(r);
   const bool different_warps = c.params.at("placement") == 0;

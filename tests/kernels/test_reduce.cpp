@@ -1,6 +1,8 @@
-// Every reduction variant gives the reference sum on the emulator, for awkward n and block sizes.
-#include <gtest/gtest.h>
-
+// Every reduction variant gives the reference sum on the emulator, for awkward n and block sizes:
+// the sum the run kept is compared with the sum of the input regenerated here
+// (reduction/reduce_reference.h), not only with the entry's own verdict.
+#include "catalog_cases.h"
+#include "reduction/reduce_reference.h"
 #include "ws/run/catalog.h"
 
 using namespace ws;
@@ -30,6 +32,14 @@ std::vector<Case> all_cases() {
 
 class ReduceAllVariants : public testing::TestWithParam<Case> {};
 
+// The kernel's sum against the exact sum of the same input: integers exactly, floats within the
+// tree-order bound.
+template <class T>
+void expect_reference_sum(const RunResult& r, uint64_t n, uint64_t seed) {
+  const std::vector<T> x = reference::reduce::input<T>(n, seed);
+  test::expect_scalar<T>(r, "sum", reference::sum(x), sum_error_bound(n, reference::abs_sum(x), SumOrder::Tree));
+}
+
 }  // namespace
 
 TEST_P(ReduceAllVariants, MatchesReference) {
@@ -47,6 +57,8 @@ TEST_P(ReduceAllVariants, MatchesReference) {
   ASSERT_TRUE(r.completed) << (r.errors.empty() ? "" : r.errors[0].message);
   EXPECT_TRUE(r.passed) << r.result << " vs " << r.expected << " (" << r.check << ")";
   EXPECT_FALSE(r.launches.empty());
+  if (c.dtype == "float") expect_reference_sum<float>(r, c.n, cfg.seed);
+  else expect_reference_sum<int>(r, c.n, cfg.seed);
 }
 
 INSTANTIATE_TEST_SUITE_P(Emu, ReduceAllVariants, testing::ValuesIn(all_cases()), name);
@@ -86,6 +98,7 @@ TEST(ReduceGridRule, ElementsPerThreadSetTheGrid) {
     RunResult r = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
     ASSERT_TRUE(r.refused.empty()) << r.refused;
     EXPECT_TRUE(r.passed) << v << ": " << r.result << " vs " << r.expected;
+    expect_reference_sum<int>(r, cfg.n, cfg.seed);
     // ceil(100000 / (128 * 16)) = 49 blocks in the first launch.
     EXPECT_EQ(r.launches.at(0).launch.grid.x, 49u) << v;
   }

@@ -2,6 +2,7 @@
 // are, are not, and are smaller than, multiples of the block; the warp access patterns are the
 // course's.
 #include "catalog_cases.h"
+#include "matrix/shortcut_reference.h"
 
 using namespace ws;
 using ws::test::Case;
@@ -24,6 +25,9 @@ class ShortcutVariants : public testing::TestWithParam<Case> {};
 TEST_P(ShortcutVariants, MatchesReference) {
   const RunResult r = test::run_case("shortcut", GetParam());
   test::expect_pass(r);
+  // r against matrix/shortcut_reference.h's min-plus product of the regenerated input.
+  const uint64_t n = GetParam().n;
+  test::expect_elements(r, "r", reference::shortcut::min_plus(reference::shortcut::input(n, test::kSeed), n));
   EXPECT_EQ(r.launches.size(), GetParam().variant == "0" ? 1u : 2u);  // V1, V2: preprocessing kernel first
 }
 

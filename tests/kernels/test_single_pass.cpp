@@ -1,6 +1,7 @@
 // single_pass: one launch sums everything (the last block to finish adds the partial sums) and
 // leaves the counter at 0 for the next launch.
 #include "catalog_cases.h"
+#include "reduction/reduce_reference.h"
 
 using namespace ws;
 using ws::test::Case;
@@ -19,11 +20,20 @@ std::vector<Case> cases() {
 
 class SinglePass : public testing::TestWithParam<Case> {};
 
+// The sum against the exact sum of the regenerated input (the sum reduction's).
+template <class T>
+void expect_reference_sum(const RunResult& r, uint64_t n) {
+  const std::vector<T> x = reference::reduce::input<T>(n, test::kSeed);
+  test::expect_scalar<T>(r, "sum", reference::sum(x), sum_error_bound(n, reference::abs_sum(x), SumOrder::Tree));
+}
+
 }  // namespace
 
 TEST_P(SinglePass, MatchesReferenceInOneLaunch) {
   const RunResult r = test::run_case("single_pass", GetParam());
   test::expect_pass(r);
+  if (GetParam().dtype == "int") expect_reference_sum<int>(r, GetParam().n);
+  else expect_reference_sum<float>(r, GetParam().n);
   EXPECT_EQ(r.launches.size(), 1u);
   // The fence and the ticket are in the trace: one fence and one atomic per block (block 0 here).
   const analysis::Report rep = test::analyze_launch(r);

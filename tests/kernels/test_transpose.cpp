@@ -1,6 +1,7 @@
 // transpose: every variant transposes square, non-square and smaller-than-a-tile matrices; the
 // unpadded 32x32 tile's column read is 32-way conflicted, the padded one conflict-free.
 #include "catalog_cases.h"
+#include "matrix/transpose_reference.h"
 
 using namespace ws;
 using ws::test::Case;
@@ -25,9 +26,21 @@ std::vector<Case> cases() {
 }
 class TransposeVariants : public testing::TestWithParam<Case> {};
 
+// out against matrix/transpose_reference.h's transpose of the regenerated input.
+template <class T>
+void expect_reference_transpose(const RunResult& r, const Case& c) {
+  const uint64_t rows = c.n, cols = c.params.at("cols") > 0 ? uint64_t(c.params.at("cols")) : c.n;
+  test::expect_elements(r, "out", reference::transpose::transposed(reference::transpose::input<T>(rows, cols, test::kSeed), rows, cols));
+}
+
 }  // namespace
 
-TEST_P(TransposeVariants, MatchesReference) { test::expect_pass(test::run_case("transpose", GetParam())); }
+TEST_P(TransposeVariants, MatchesReference) {
+  const RunResult r = test::run_case("transpose", GetParam());
+  test::expect_pass(r);
+  if (GetParam().dtype == "double") expect_reference_transpose<double>(r, GetParam());
+  else expect_reference_transpose<float>(r, GetParam());
+}
 
 INSTANTIATE_TEST_SUITE_P(Emu, TransposeVariants, testing::ValuesIn(cases()),
                          [](const testing::TestParamInfo<Case>& i) { return test::case_name(i.param); });
