@@ -165,7 +165,7 @@ AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const E
   L.lane_h = std::floor(1.5f * E);
   L.row_h = std::floor(1.5f * E);
   const float link_h = std::floor(2.6f * E);
-  L.label_px = digit_px > 0 ? std::min(E, std::floor(E * (L.cell_w - 3) / digit_px)) : E;
+  L.label_px = E;  // set below, once the widest number in a cell is known
   L.labels.push_back({0, 0, L.lane_h, "lanes", false});
   for (int l = 0; l < 32; ++l) {
     AccessMapLayout::Lane& lane = L.lanes[size_t(l)];
@@ -185,6 +185,11 @@ AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const E
     k.y0 = L.lane_h;
   }
   L.width = L.margin + 32 * L.cell_w;
+  // Every number in a cell at one size: the font, or smaller so that the widest one fits its cell
+  // (a projector's large font must not drop element 1023 or lane numbers 10-31).
+  size_t digits = 2;  // lanes and banks up to 31
+  for (const AccessMapLayout::Cell& c : L.cells) digits = std::max(digits, std::to_string(c.element).size());
+  if (digit_px > 0) L.label_px = std::min(E, std::floor(E * (L.cell_w - 3) / (digit_px / 3.0f * float(digits))));
   return L;
 }
 

@@ -66,7 +66,7 @@ struct AccessMapLayout {
   float margin = 0;      // width of the row labels at the left
   float cell_w = 0;      // one lane / bank column
   float lane_h = 0, row_h = 0;
-  float label_px = 0;    // size of the numbers inside cells: the font, or smaller so "999" fits
+  float label_px = 0;    // size of the numbers inside cells: the font, or smaller so the widest fits
   std::array<Lane, 32> lanes{};
   std::vector<Label> labels;
   std::vector<Box> bank_headers;   // shared: the 32 bank numbers' boxes, bank b at [b]
@@ -96,7 +96,7 @@ struct AccessMapCaption {
 AccessMapCaption access_map_caption(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc);
 
 // `width_px`: the width available; `font_px`: the font size (1 em); `digit_px`: the width of
-// "999" at the font size (the cell numbers shrink until it fits a cell).
+// "999" at the font size (the cell numbers shrink until the widest of them fits a cell).
 AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc,
                                   float width_px, float font_px, float digit_px);
 

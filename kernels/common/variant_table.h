@@ -113,10 +113,13 @@ struct Variant {
   // 2D kernels: the block a 1D --block x stands for (e.g. x -> (x, x)); null: the block as given.
   Dim3 (*shape)(Dim3 block) = nullptr;
   GridRule grid = {};
+  // The instruction the variant is about, as text of its source line (VariantSpec::focus).
+  const char* focus = "";
 
   VariantSpec spec() const {
     VariantSpec s(id, name, summary, broken, broken_note, gpu_only);
     s.order_dependent = order_dependent;
+    s.focus = focus;
     return s;
   }
   Dim3 block_for(Dim3 block) const { return shape ? shape(block) : block; }

@@ -193,14 +193,16 @@ struct BankEntry {
     using P = LoadPass<T>;
     return std::make_tuple(
         ws::row({.id = "stride", .name = "linear addressing shared[base + s*threadIdx.x]",
-                 .summary = "stride s (param): conflict-free only if s is odd (no common factor with 32 banks)"},
+                 .summary = "stride s (param): conflict-free only if s is odd (no common factor with 32 banks)",
+                 .focus = "T foo = shared[baseIndex + s * threadIdx.x]"},
                 Shared{[](const ws::RunConfig& c) { return base(c) + stride(c) * (c.block.x - 1) + 1; }},
                 [](auto& be, P& p) {
                   p.want = ws::reference::bank::strided(p.host, p.n, p.block.x, p.base, p.s);
                   return be.launch("bank_stride", p.grid, p.block, p.smem, bank_stride<T>, p.in, p.out, p.len, p.base, p.s, p.n);
                 }),
         ws::row({.id = "permutation", .name = "random 1:1 permutation",
-                 .summary = "each lane reads a different word of its warp's 32: one bank each"},
+                 .summary = "each lane reads a different word of its warp's 32: one bank each",
+                 .focus = "T foo = shared[baseIndex + p]"},
                 Shared{[](const ws::RunConfig& c) { return base(c) + c.block.x; }},
                 [](auto& be, P& p) {
                   const std::vector<unsigned> hp = ws::reference::bank::lane_permutation(p.block.x, p.seed);
@@ -209,7 +211,8 @@ struct BankEntry {
                   return be.launch("bank_permutation", p.grid, p.block, p.smem, bank_permutation<T>, p.in, p.out, perm, p.len,
                                    p.base, p.n);
                 }),
-        ws::row({.id = "broadcast", .name = "all lanes read one word", .summary = "same bank AND same address: multicast, no conflict"},
+        ws::row({.id = "broadcast", .name = "all lanes read one word", .summary = "same bank AND same address: multicast, no conflict",
+                 .focus = "T foo = shared[baseIndex]"},
                 Shared{[](const ws::RunConfig& c) { return base(c) + 1; }},
                 [](auto& be, P& p) {
                   p.want = ws::reference::bank::broadcast(p.host, p.n, p.base);
