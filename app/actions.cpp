@@ -19,6 +19,7 @@ const Shortcut kShortcuts[] = {
     {Action::StepFirst, "Home", "Lesson: first step"},
     {Action::Confirm, "number, Enter", "Lesson: go to that step"},
     {Action::StepReset, "R", "Lesson: the step as written again"},
+    {Action::StepControls, "C", "Lesson: show or hide the views' pickers (to change a warp, a block...)"},
     {Action::StepSave, "Ctrl+S", "Lesson: save what is shown as a new step after this one"},
     {Action::CloseOverlay, "Esc", "Close this help; in a lesson, leave it"},
 };

@@ -2,6 +2,8 @@
 
 #include "commands/commands.h"
 #include "headless.h"
+#include "lessons/lesson.h"
+#include "lessons/lesson_player.h"
 #include "options.h"
 #include "session.h"
 #include "timing_runner.h"
@@ -76,10 +78,23 @@ int run_headless_cli(const Options& opt) {
     return 2;
   }
   HeadlessRun run;
+  if (!opt.lesson.empty()) {
+    LessonLoad l = load_lesson(opt.lesson);
+    if (!l.ok()) {
+      std::cerr << "warpscope: " << l.error << "\n";
+      return 2;
+    }
+    if (opt.step < 1 || size_t(opt.step) > l.lesson.steps.size()) {
+      std::cerr << "warpscope: --step " << opt.step << ": the lesson has steps 1 to " << l.lesson.steps.size() << "\n";
+      return 2;
+    }
+    run.lesson = std::make_shared<LessonPlayer>(std::move(l.lesson));
+    run.step = size_t(opt.step - 1);
+  }
   run.width = opt.width;
   run.height = opt.height;
   run.scale = opt.scale;
-  run.presentation = opt.presentation;
+  run.presentation = opt.presentation || run.lesson;  // a lesson is for the projector
   run.frames = opt.frames > 0 ? opt.frames : 4;
   if (!opt.mouse.empty()) {
     std::string err;
@@ -285,6 +300,10 @@ int run_command_line(int argc, char** argv) {
                "With --view divergence-timeline: draw the same launch on the other backend below (emulator above, "
                "gpu-trace below; needs a CUDA device for the GPU half)");
   app.add_option("--view-option", opt.view_options, view_options_help())->type_name("KEY=VALUE");
+  app.add_option("--lesson", opt.lesson, "Open a lesson (TOML, docs/lessons.md) in lesson mode; with --headless, "
+                                        "render its --step to --screenshot")
+      ->type_name("FILE");
+  app.add_option("--step", opt.step, "With --lesson --headless: the step to render (from 1)")->type_name("N");
   app.add_option("--mouse", opt.mouse,
                  "With --headless: the mouse rests at pixel X,Y of the picture, so it shows the hover highlight "
                  "and the tooltip there (e.g. --mouse 400,300)")
@@ -322,6 +341,13 @@ int run_command_line(int argc, char** argv) {
   }
   if (!opt.view.empty()) return run_view_cli(opt);
   if (opt.headless) return run_headless_cli(opt);
+  if (!opt.lesson.empty()) {
+    // A lesson that does not load is said before a window opens.
+    if (const LessonLoad l = load_lesson(opt.lesson); !l.ok()) {
+      std::cerr << "warpscope: " << l.error << "\n";
+      return 2;
+    }
+  }
   return run_window(opt);
 }
 

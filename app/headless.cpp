@@ -2,6 +2,7 @@
 
 #include "device_probe.h"
 #include "frame.h"
+#include "lessons/lesson_player.h"
 #include "session.h"
 #include "view_export.h"
 
@@ -41,6 +42,17 @@ bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& r
   bool ok = ws::viz::imgui_gl_init();
   if (!ok) error = "cannot initialize the OpenGL renderer";
 
+  if (run.lesson) {
+    s.lesson = run.lesson;
+    s.lesson_mode = true;
+    run.lesson->go(run.step, true);
+    if (!run.lesson->wait_ready()) {
+      error = "the step's runs did not finish within two minutes";
+      ws::viz::imgui_gl_shutdown();
+      ImGui::DestroyContext(imgui);
+      return false;
+    }
+  }
   // The same picture every time: the session's first run is finished before the first frame.
   Session& ses = session();
   if (run.request) ses.request(*run.request);

@@ -11,11 +11,14 @@
 
 #include <imgui.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace ws::app {
+
+class LessonPlayer;
 
 struct HeadlessRun {
   int width = 1600;
@@ -27,6 +30,9 @@ struct HeadlessRun {
   std::optional<RunRequest> request;  // the session's run (default: the viewer's default run)
   std::string select;                 // then this selection (view_export.h: apply_selection)
   std::optional<ImVec2> mouse;        // where the mouse rests (pixels); none: outside the window
+  // A lesson's step instead of the panels (lesson mode), its runs in and selected first.
+  std::shared_ptr<LessonPlayer> lesson;
+  size_t step = 0;
 };
 
 // Renders the shell; on success `out` is the last frame. `renderer` gets GL_RENDERER.

@@ -32,6 +32,8 @@ struct Options {
   std::vector<std::string> view_options;  // --view-option KEY=VALUE: any view's own options
   std::string backend;              // "", emu, gpu-trace
   std::string mouse;                // --mouse X,Y: hover there in the picture ("" = nowhere)
+  std::string lesson;               // --lesson FILE: open in lesson mode
+  int step = 1;                     // --step N: with --headless --lesson, the step to render
 };
 
 struct Size {

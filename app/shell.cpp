@@ -77,6 +77,7 @@ void apply_lesson_action(ShellState& s, Action a) {
     case Action::StepPrev: p.prev(); break;
     case Action::StepFirst: p.first(); break;
     case Action::StepReset: p.reset_step(); break;
+    case Action::StepControls: p.toggle_controls(); break;
     case Action::Confirm:
       if (!jump.empty()) p.go(size_t(std::max(1, std::stoi(jump))) - 1);
       break;
@@ -126,6 +127,7 @@ void apply_action(ShellState& s, Action a) {
     case Action::StepFirst:
     case Action::StepReset:
     case Action::StepSave:
+    case Action::StepControls:
     case Action::Digit0: case Action::Digit1: case Action::Digit2: case Action::Digit3: case Action::Digit4:
     case Action::Digit5: case Action::Digit6: case Action::Digit7: case Action::Digit8: case Action::Digit9:
     case Action::Confirm:

@@ -56,6 +56,7 @@ void on_key(GLFWwindow* window, int key, int, int action, int mods) {
     if (key == GLFW_KEY_LEFT || key == GLFW_KEY_PAGE_UP) push(Action::StepPrev);
     if (key == GLFW_KEY_HOME) push(Action::StepFirst);
     if (!ctrl && key == GLFW_KEY_R) push(Action::StepReset);
+    if (!ctrl && key == GLFW_KEY_C) push(Action::StepControls);
     if (ctrl && key == GLFW_KEY_S) push(Action::StepSave);
     if (!ctrl && key >= GLFW_KEY_0 && key <= GLFW_KEY_9) push(Action(int(Action::Digit0) + (key - GLFW_KEY_0)));
     if (!ctrl && key >= GLFW_KEY_KP_0 && key <= GLFW_KEY_KP_9) push(Action(int(Action::Digit0) + (key - GLFW_KEY_KP_0)));
@@ -168,6 +169,11 @@ int run_window(const Options& opt) {
       ImGui::LoadIniSettingsFromMemory(ini.data(), ini.size());
   }
   s.layout_dirty = !s.settings.user_arranged;
+  if (!opt.lesson.empty()) {
+    // The lesson was checked before the window opened (cli.cpp): it loads.
+    if (std::string err = open_lesson(s, opt.lesson); !err.empty()) notify(s, err, true);
+    s.settings.presentation = true;  // a lesson is for the projector (F11 turns it off)
+  }
 
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   shell_prepare(s, content_scale(window));

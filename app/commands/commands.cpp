@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench.h"
+#include "lesson.h"
 #include "launch_options.h"
 #include "ws/analysis/analysis.h"
 #include "ws/analysis/crosscheck.h"
@@ -325,6 +326,7 @@ void register_commands(CLI::App& app) {
   s.launch.add_to(*s.crosscheck, false);
   s.crosscheck->add_flag("--details", s.json, "Print the grouping table of every launch whose grouping differs");
   register_bench(app);
+  register_lesson_command(app);
 }
 
 int run_selected_command(CLI::App&) {
@@ -334,6 +336,7 @@ int run_selected_command(CLI::App&) {
   if (s.run && s.run->parsed()) return cmd_run(s.launch, s.json);
   if (s.trace && s.trace->parsed()) return cmd_trace(s);
   if (s.analyze && s.analyze->parsed()) return cmd_analyze(s);
+  if (int rc = run_lesson_if_selected(); rc >= 0) return rc;
   return run_bench_if_selected();
 }
 

@@ -9,6 +9,7 @@
 #include "view_export.h"
 #include "views/view.h"
 
+#include "ws/analysis/verdict.h"
 #include "ws/run/catalog.h"
 #include "ws/util/atomic_file.h"
 
@@ -177,6 +178,34 @@ LessonView read_view(const Reader& r, const toml::node& v) {
   return view;
 }
 
+void read_expect(const Reader& r, const toml::node& v, LessonExpect& e) {
+  const toml::table* t = v.as_table();
+  if (!t) r.fail(v, "expect is a table, e.g. expect = { wavefronts = 4, conflicts = 3 }");
+  for (auto&& [k, x] : *t) {
+    const std::string key(k.str());
+    auto count = [&]() {
+      const int64_t n = r.integer(x, key.c_str());
+      if (n < 0) r.fail(x, key + " is a count (0 or more)");
+      return uint64_t(n);
+    };
+    if (key == "wavefronts") e.wavefronts = count();
+    else if (key == "conflicts") e.conflicts = count();
+    else if (key == "sectors") e.sectors = count();
+    else if (key == "lines") e.lines = count();
+    else if (key == "active_lanes") e.active_lanes = count();
+    else if (key == "races") e.races = count();
+    else if (key == "lockstep") e.lockstep = count();
+    else if (key == "verdict") {
+      e.verdict = r.string(x, "verdict");
+      static const char* const kWords[] = {"PASS", "RACE", "LOCKSTEP ONLY", "FAIL", "FAULT"};
+      if (std::find(std::begin(kWords), std::end(kWords), e.verdict) == std::end(kWords))
+        r.fail(x, "verdict is PASS, RACE, LOCKSTEP ONLY, FAIL or FAULT (not '" + e.verdict + "')");
+    } else {
+      unknown_key(r, x, key, {"wavefronts", "conflicts", "sectors", "lines", "active_lanes", "races", "lockstep", "verdict"});
+    }
+  }
+}
+
 LessonLayout read_layout(const Reader& r, const toml::node& v) {
   const std::string l = r.string(v, "layout");
   if (l == "row") return LessonLayout::Row;
@@ -189,14 +218,17 @@ void read_compare(const Reader& r, const toml::node& v, LessonStep& step) {
   const toml::table* t = v.as_table();
   if (!t) r.fail(v, "compare is a table: the keys of the second launch that differ, and its caption");
   LessonCompare c;
-  c.launch = step.launch;  // the step's launch, changed by the keys given here
+  c.launch = step.launch;  // the step's launch and selection, changed by the keys given here
+  c.select = step.select;
   for (auto&& [k, x] : *t) {
     const std::string key(k.str());
     if (read_launch_key(r, key, x, c.launch)) continue;
     if (key == "caption") c.caption = r.string(x, "caption");
+    else if (key == "select") read_select(r, x, c.select);
+    else if (key == "expect") read_expect(r, x, c.expect);
     else if (key == "first_caption") c.first_caption = r.string(x, "first_caption");
     else if (key == "layout") c.layout = read_layout(r, x);
-    else unknown_key(r, x, key, {WS_LAUNCH_KEYS, "caption", "first_caption", "layout"});
+    else unknown_key(r, x, key, {WS_LAUNCH_KEYS, "select", "expect", "caption", "first_caption", "layout"});
   }
   step.compare = std::move(c);
 }
@@ -212,6 +244,7 @@ void read_step(const Reader& r, const toml::table& t, LessonStep& step) {
     if (key == "title") step.title = r.string(x, "title");
     else if (key == "caption") step.caption = r.string(x, "caption");
     else if (key == "select") read_select(r, x, step.select);
+    else if (key == "expect") read_expect(r, x, step.expect);
     else if (key == "layout") step.layout = read_layout(r, x);
     else if (key == "compare") compare = &x;
     else if (key == "views") {
@@ -222,7 +255,7 @@ void read_step(const Reader& r, const toml::table& t, LessonStep& step) {
       for (const toml::node& v : *a) step.views.push_back(read_view(r, v));
       views_given = true;
     } else {
-      unknown_key(r, x, key, {"title", "caption", WS_LAUNCH_KEYS, "select", "views", "layout", "compare"});
+      unknown_key(r, x, key, {"title", "caption", WS_LAUNCH_KEYS, "select", "views", "layout", "compare", "expect"});
     }
   }
   (void)views_given;
@@ -277,6 +310,7 @@ Lesson read_lesson(const toml::table& root, const std::string& name) {
     LessonStep step = defaults;
     step.title.clear();
     step.caption.clear();
+    step.expect = {};
     step.place = {uint32_t(t.source().begin.line), uint32_t(t.source().begin.column)};
     read_step(r, t, step);
     if (step.title.empty()) step.title = "Step " + std::to_string(i + 1);
@@ -314,6 +348,34 @@ LessonLoad load_lesson(const std::filesystem::path& file) {
   LessonLoad l = parse_lesson(text, file.string());
   l.lesson.file = file;
   return l;
+}
+
+std::string check_expect(const LessonExpect& e, const SessionData& d, const Selection& sel) {
+  std::string out;
+  auto differ = [&](const char* what, const std::optional<uint64_t>& want, uint64_t got) {
+    if (want && *want != got)
+      out += std::string(out.empty() ? "" : "; ") + what + " " + std::to_string(got) + ", expected " + std::to_string(*want);
+  };
+  const analysis::RunVerdict v = analysis::verdict(d.result.completed, d.result.passed, d.reports);
+  if (!e.verdict.empty() && e.verdict != v.word)
+    out += std::string(out.empty() ? "" : "; ") + "verdict " + v.word + ", expected " + e.verdict;
+  differ("racing pairs", e.races, v.races);
+  differ("lockstep-only pairs", e.lockstep, v.lockstep);
+  const bool wants_instruction = e.wavefronts || e.conflicts || e.sectors || e.lines || e.active_lanes;
+  if (wants_instruction) {
+    const Trace* t = sel.launch < d.result.launches.size() ? &d.result.launches[sel.launch] : nullptr;
+    if (!t || sel.event < 0 || size_t(sel.event) >= t->events.size()) {
+      out += std::string(out.empty() ? "" : "; ") + "no instruction is selected";
+    } else {
+      const analysis::InstructionMetrics m = analysis::metrics_of(*t, t->events[size_t(sel.event)]);
+      differ("wavefronts", e.wavefronts, m.shared.wavefronts);
+      differ("bank conflicts", e.conflicts, m.shared.conflicts);
+      differ("sectors", e.sectors, m.global.sectors);
+      differ("lines", e.lines, m.global.lines);
+      differ("active lanes", e.active_lanes, m.active_lanes);
+    }
+  }
+  return out;
 }
 
 RunRequest lesson_request(const LessonLaunch& launch) {

@@ -51,8 +51,10 @@ struct LessonSelect {
   int lane = -1;               // a lane to outline (-1: none)
   std::string line_text;       // "" and line_number 0: the views' own choice (the costliest)
   uint32_t line_number = 0;
-  // Which of the warp's instructions at that line: the costliest ("worst", the default), the
-  // first, or the n-th (0-based) as the warp issued them (a tree step's s = 2 pass is the third).
+  // Which of the warp's passes through that line (its instructions there with none of its others
+  // between: a tree step's loads and store at one s): the n-th (0-based; a tree's s = 2 pass is
+  // the second), the first, or "worst", the default: the costliest instruction of all its passes.
+  // Inside a pass, its costliest instruction (else its first).
   enum class Occurrence { Worst, First, Index } occurrence = Occurrence::Worst;
   uint32_t index = 0;
   int64_t hazard = -1;         // select the n-th hazard pair instead (races first)
@@ -65,8 +67,18 @@ struct LessonView {
 
 enum class LessonLayout { Row, Column, Grid };  // views side by side, one under another, 2 x 2
 
+// What the step's author says its picture shows, checked against the run by `warpscope lesson
+// FILE --check` and the tests (the selected instruction's numbers, the run's verdict). Unset
+// values are not checked.
+struct LessonExpect {
+  std::optional<uint64_t> wavefronts, conflicts, sectors, lines, active_lanes, races, lockstep;
+  std::string verdict;  // "PASS", "RACE", "LOCKSTEP ONLY", "FAIL", "FAULT"
+};
+
 struct LessonCompare {
   LessonLaunch launch;         // the second launch: the step's, changed by the keys given
+  LessonSelect select;         // the step's, unless the comparison names its own
+  LessonExpect expect;         // what its picture shows (checked like the step's)
   std::string caption;         // under the second picture
   std::string first_caption;   // under the first
   LessonLayout layout = LessonLayout::Row;  // Row: side by side; Column: the second below
@@ -74,6 +86,7 @@ struct LessonCompare {
 
 struct LessonStep {
   std::string title, caption;
+  LessonExpect expect;
   LessonLaunch launch;
   LessonSelect select;
   std::vector<LessonView> views;  // one to four
@@ -95,6 +108,11 @@ struct LessonLoad {
 };
 
 LessonLoad load_lesson(const std::filesystem::path& file);
+// What differs between a step's expectations and what its run shows ("" when all agree); `d` is
+// the step's run with its selection applied in `sel`.
+struct SessionData;
+struct Selection;
+std::string check_expect(const LessonExpect& e, const SessionData& d, const Selection& sel);
 // The same from text (`name` stands for the file in messages).
 LessonLoad parse_lesson(const std::string& text, const std::string& name);
 

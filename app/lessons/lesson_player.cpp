@@ -54,7 +54,13 @@ void LessonPlayer::go(size_t k, bool as_written) {
     for (const LessonView& v : st.views) {
       std::string err;
       MadeView m = make_view(v.id, v.options, err);
-      if (m.view) out.push_back(std::move(m.view));
+      if (!m.view) continue;
+      // A lesson shows the pictures without their pickers unless the step asks for them (C shows
+      // them during the step).
+      const bool asked = std::any_of(v.options.begin(), v.options.end(),
+                                     [](const std::string& o) { return o.rfind("controls=", 0) == 0; });
+      if (!asked) m.view->controls = controls_;
+      out.push_back(std::move(m.view));
     }
   };
   make_views(views_);
@@ -69,6 +75,12 @@ void LessonPlayer::go(size_t k, bool as_written) {
     other_pending_ = {true, 0};
   }
   prefetch_around(k);
+}
+
+void LessonPlayer::toggle_controls() {
+  controls_ = !controls_;
+  for (auto& v : views_) v->controls = controls_;
+  for (auto& v : other_views_) v->controls = controls_;
 }
 
 void LessonPlayer::poll() {
@@ -88,7 +100,7 @@ void LessonPlayer::poll() {
   };
   const LessonStep& st = step();
   take(*main_, main_pending_, lesson_request(st.launch), st.select);
-  if (st.compare) take(*other_, other_pending_, lesson_request(st.compare->launch), st.select);
+  if (st.compare) take(*other_, other_pending_, lesson_request(st.compare->launch), st.compare->select);
 }
 
 bool LessonPlayer::ready() const {
@@ -134,19 +146,38 @@ std::string LessonPlayer::apply_select(Session& s, const LessonSelect& sel) {
     if (at_line.empty())
       return "no instruction of warp " + std::to_string(sel.warp) + " in block " + std::to_string(sel.block) +
              " at a line " + (sel.line_number ? "numbered " + std::to_string(sel.line_number) : "containing " + line);
+    // The warp's passes through the line: its instructions there with none of its others between
+    // (a tree step's load, load and store at one s); the n-th pass, or the first, or the costliest
+    // instruction of them all; inside a pass, its costliest instruction (else its first).
+    std::vector<std::vector<int64_t>> passes;
+    int64_t previous = -1;
+    for (size_t i = first; i < last; ++i) {
+      if (t.events[i].warp != sel.warp) continue;
+      const bool here = std::binary_search(at_line.begin(), at_line.end(), int64_t(i));
+      if (here && !(previous >= 0 && std::binary_search(at_line.begin(), at_line.end(), previous))) passes.emplace_back();
+      if (here) passes.back().push_back(int64_t(i));
+      previous = int64_t(i);
+    }
+    auto costliest = [&](const std::vector<int64_t>& events) {
+      int64_t best = events.front();
+      uint64_t worst = 0;
+      for (int64_t i : events) {
+        const uint64_t c = analysis::excess_cost(analysis::metrics_of(t, t.events[size_t(i)]));
+        if (c > worst) worst = c, best = i;
+      }
+      return best;
+    };
     int64_t pick = at_line.front();
     if (sel.occurrence == LessonSelect::Occurrence::Index) {
-      if (sel.index >= at_line.size())
-        return "warp " + std::to_string(sel.warp) + " issues " + line + " " + std::to_string(at_line.size()) +
+      if (sel.index >= passes.size())
+        return "warp " + std::to_string(sel.warp) + " passes " + line + " " + std::to_string(passes.size()) +
                " times: occurrence " + std::to_string(sel.index) + " does not exist (0 to " +
-               std::to_string(at_line.size() - 1) + ")";
-      pick = at_line[sel.index];
-    } else if (sel.occurrence == LessonSelect::Occurrence::Worst) {
-      uint64_t worst = 0;
-      for (int64_t i : at_line) {
-        const uint64_t c = analysis::excess_cost(analysis::metrics_of(t, t.events[size_t(i)]));
-        if (c > worst) worst = c, pick = i;
-      }
+               std::to_string(passes.size() - 1) + ")";
+      pick = costliest(passes[sel.index]);
+    } else if (sel.occurrence == LessonSelect::Occurrence::First) {
+      pick = costliest(passes.front());
+    } else {
+      pick = costliest(at_line);
     }
     s.select_event(pick);
   }

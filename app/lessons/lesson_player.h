@@ -44,6 +44,8 @@ class LessonPlayer {
   void first() { go(0); }
   // Puts the step back as written (launch, selection, views).
   void reset_step() { go(index_, true); }
+  // Shows or hides the views' own pickers and buttons (off at first: the pictures alone).
+  void toggle_controls();
   // Once a frame: takes in finished runs and applies the step's selection to them.
   void poll();
   // Waits until the step's runs are in and selected (headless pictures, tests).
@@ -84,6 +86,7 @@ class LessonPlayer {
   std::vector<std::unique_ptr<View>> views_, other_views_;
   Pending main_pending_, other_pending_;
   std::string error_;
+  bool controls_ = false;
 
   // Runs of the steps around the shown one, keyed by their request (Session::history_key and
   // the backend), made by one background thread.

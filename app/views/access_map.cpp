@@ -46,9 +46,16 @@ int64_t step_event(const Trace& t, int64_t from, int dir) {
 // projector's large font must not drop lane numbers 10-31).
 float g_label_px = 0;
 
+constexpr const char* kSharedNote =
+    "Numbers in cells: element index. White corner: several lanes read one word (multicast, free).";
+
+// Numbers smaller than this are not drawn (no one reads them on a wall); the picture says so.
+constexpr float kMinLabelPx = 9.0f;
+
 void centered_text(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, const char* text) {
   ImFont* f = ImGui::GetFont();
   const float px = g_label_px > 0 ? g_label_px : ImGui::GetFontSize();
+  if (px < kMinLabelPx) return;
   const ImVec2 ts = f->CalcTextSizeA(px, FLT_MAX, 0, text);
   if (ts.x > (b.x - a.x) - 2 || ts.y > (b.y - a.y) + 2) return;  // does not fit: the tooltip has it
   dl->AddText(f, px, ImVec2(std::floor((a.x + b.x - ts.x) / 2), std::floor((a.y + b.y - ts.y) / 2)), col, text);
@@ -65,7 +72,7 @@ void AccessMapView::draw(Session& s) {
   st.sector_boxes = 0;
   if (!view_ready(s, "the access map shows one warp instruction at a time.")) return;
   const Trace& t = *s.trace();
-  selection_bar(s, true);
+  if (st.controls) selection_bar(s, true);
 
   int64_t ev = s.sel.event;
   if (ev < 0 || size_t(ev) >= t.events.size()) {
@@ -97,16 +104,18 @@ void AccessMapView::draw(Session& s) {
       ++count;
     }
   }
-  ImGui::SameLine();
-  if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) {
-    if (int64_t p = step_event(t, ev, -1); p >= 0) s.select_event(p);
+  if (st.controls) {
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) {
+      if (int64_t p = step_event(t, ev, -1); p >= 0) s.select_event(p);
+    }
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##next", ImGuiDir_Right)) {
+      if (int64_t n = step_event(t, ev, +1); n >= 0) s.select_event(n);
+    }
+    ImGui::SameLine();
+    ImGui::Text("instruction %d of %d", index + 1, count);
   }
-  ImGui::SameLine();
-  if (ImGui::ArrowButton("##next", ImGuiDir_Right)) {
-    if (int64_t n = step_event(t, ev, +1); n >= 0) s.select_event(n);
-  }
-  ImGui::SameLine();
-  ImGui::Text("instruction %d of %d", index + 1, count);
 
   // Header: the source line and the instruction's numbers.
   const Site* site = e.site < t.sites.size() ? &t.sites[e.site] : nullptr;
@@ -123,7 +132,10 @@ void AccessMapView::draw(Session& s) {
   const bool shared = e.space == MemSpace::Shared;
   st.shared = shared;
   const AccessMapCaption cap = access_map_caption(m, e, a);
-  ImGui::TextWrapped("%s", cap.what.c_str());
+  if (st.controls)
+    ImGui::TextWrapped("%s", cap.what.c_str());
+  else  // the pickers say where this is; without them, one line does
+    ImGui::TextWrapped("%s; block %u, warp %u, instruction %d of %d", cap.what.c_str(), e.block, e.warp, index + 1, count);
   ImGui::PushStyleColor(ImGuiCol_Text, cap.costly ? vc.conflict : vc.text);
   ImGui::TextWrapped("%s", cap.numbers.c_str());
   ImGui::PopStyleColor();
@@ -144,8 +156,17 @@ void AccessMapView::draw(Session& s) {
 
   // What goes where (access_map_layout), then the paint, at the cursor.
   const float E = em();
+  // The picture fits the room left under the text and the legend below it: its swatches wrap,
+  // and (shared memory) a note under them.
+  const float room_w = std::max(ImGui::GetContentRegionAvail().x, E);
+  const float swatches_w = shared ? ImGui::CalcTextSize("served in the first pass  waited: bank conflict  inactive lane").x
+                                  : ImGui::CalcTextSize("bytes used  moved, not used (32-byte sectors)  inactive lane").x;
+  const float note_w = shared ? ImGui::CalcTextSize(kSharedNote).x : 0.0f;
+  const float legend_lines = std::ceil((swatches_w + 4 * E) / room_w) + std::ceil(note_w / room_w);
+  const float legend_h = legend_lines * ImGui::GetTextLineHeightWithSpacing() + 0.6f * E;
   const AccessMapLayout L = access_map_layout(m, e, a, ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(),
-                                              ImGui::CalcTextSize("999").x);
+                                              ImGui::CalcTextSize("999").x,
+                                              std::max(ImGui::GetContentRegionAvail().y - legend_h, 0.0f));
   ImVec2 o = ImGui::GetCursorScreenPos();
   o.x = std::floor(o.x);
   o.y = std::floor(o.y + 0.3f * E);
@@ -162,9 +183,12 @@ void AccessMapView::draw(Session& s) {
   st.wavefront_rows = L.rows;
   st.sector_boxes = int(L.sectors.size());
 
-  for (const AccessMapLayout::Label& lab : L.labels)
-    dl->AddText(ImVec2(o.x + lab.x, o.y + lab.y + (lab.h - ImGui::GetTextLineHeight()) / 2), lab.dim ? text_dim : text,
+  // Row labels no taller than their row (rows shrink to fit a tall conflict into the room).
+  for (const AccessMapLayout::Label& lab : L.labels) {
+    const float px = std::min(ImGui::GetFontSize(), std::max(lab.h, 1.0f));
+    dl->AddText(ImGui::GetFont(), px, ImVec2(o.x + lab.x, o.y + lab.y + (lab.h - px) / 2), lab.dim ? text_dim : text,
                 lab.text.c_str());
+  }
   int hovered_lane = -1;
   for (int l = 0; l < 32; ++l) {
     const AccessMapLayout::Lane& lane = L.lanes[size_t(l)];
@@ -257,7 +281,10 @@ void AccessMapView::draw(Session& s) {
     swatch(vc.conflict, "waited: bank conflict");
     ImGui::SameLine(0, E);
     swatch(vc.inactive, "inactive lane");
-    ImGui::TextDisabled("Numbers in cells: element index. White corner: several lanes read one word (multicast, free).");
+    ImGui::PushTextWrapPos(0);
+    if (L.label_px < kMinLabelPx) ImGui::TextDisabled("Element numbers hidden (cells too narrow): hover a cell.");
+    ImGui::TextDisabled("%s", kSharedNote);
+    ImGui::PopTextWrapPos();
   } else {
     swatch(vc.global, "bytes used");
     ImGui::SameLine(0, E);

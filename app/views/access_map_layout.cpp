@@ -156,7 +156,7 @@ AccessMapCaption access_map_caption(const analysis::InstructionMetrics& m, const
 }
 
 AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc,
-                                  float width_px, float font_px, float digit_px) {
+                                  float width_px, float font_px, float digit_px, float height_px) {
   AccessMapLayout L;
   const float E = font_px;
   L.shared = e.space == MemSpace::Shared;
@@ -164,7 +164,20 @@ AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const E
   L.cell_w = std::floor(std::max((width_px - L.margin - 2) / 32.0f, 0.6f * E));
   L.lane_h = std::floor(1.5f * E);
   L.row_h = std::floor(1.5f * E);
-  const float link_h = std::floor(2.6f * E);
+  float link_h = std::floor(2.6f * E);
+  // Rows shrink to fit the room (a 32-way conflict is 32 rows): first the gap for the links, then
+  // the rows, down to 0.8 em; past that the picture is taller than the room and scrolls.
+  if (height_px > 0) {
+    const int rows = e.space == MemSpace::Shared ? int(m.shared.wavefronts)
+                                                 : std::max(1, std::min(8, (int(m.global.lines) + 3) / 4));
+    const float fixed = L.lane_h + E * 1.1f + (e.space == MemSpace::Shared ? 0.3f * E : 0.4f * E * float(rows));
+    const float need = fixed + link_h + L.row_h * float(rows);
+    if (need > height_px) {
+      link_h = std::max(std::floor(1.2f * E), link_h - (need - height_px));
+      const float room = height_px - fixed - link_h;
+      L.row_h = std::clamp(std::floor(room / float(std::max(rows, 1))), std::floor(0.8f * E), L.row_h);
+    }
+  }
   L.label_px = E;  // set below, once the widest number in a cell is known
   L.labels.push_back({0, 0, L.lane_h, "lanes", false});
   for (int l = 0; l < 32; ++l) {
@@ -190,6 +203,7 @@ AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const E
   size_t digits = 2;  // lanes and banks up to 31
   for (const AccessMapLayout::Cell& c : L.cells) digits = std::max(digits, std::to_string(c.element).size());
   if (digit_px > 0) L.label_px = std::min(E, std::floor(E * (L.cell_w - 3) / (digit_px / 3.0f * float(digits))));
+  L.label_px = std::min(L.label_px, std::floor(L.row_h * 0.9f));  // and inside a row
   return L;
 }
 

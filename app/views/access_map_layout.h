@@ -97,7 +97,8 @@ AccessMapCaption access_map_caption(const analysis::InstructionMetrics& m, const
 
 // `width_px`: the width available; `font_px`: the font size (1 em); `digit_px`: the width of
 // "999" at the font size (the cell numbers shrink until the widest of them fits a cell).
+// `height_px` (> 0): the room below; the wavefront rows shrink (to 0.8 em) to fit it.
 AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc,
-                                  float width_px, float font_px, float digit_px);
+                                  float width_px, float font_px, float digit_px, float height_px = 0);
 
 }  // namespace ws::app

@@ -34,12 +34,17 @@ void BankHeatmapView::draw(Session& s) {
   if (!view_ready(s, "the bank heatmap shows banks x shared-memory instructions.")) return;
   const Trace& t = *s.trace();
   const analysis::Report* rep = s.report();
-  selection_bar(s, st.scope == BankScope::Warp);
-  ImGui::SameLine();
-  int scope = int(st.scope);
-  ImGui::SetNextItemWidth(7 * em());
   const char* scopes[] = {"one warp", "one block", "launch (per site)"};
-  if (ImGui::Combo("##scope", &scope, scopes, 3)) st.scope = BankScope(scope);
+  if (st.controls) {
+    selection_bar(s, st.scope == BankScope::Warp);
+    ImGui::SameLine();
+    int scope = int(st.scope);
+    ImGui::SetNextItemWidth(7 * em());
+    if (ImGui::Combo("##scope", &scope, scopes, 3)) st.scope = BankScope(scope);
+  } else {
+    ImGui::TextDisabled("%s: block %u%s", scopes[int(st.scope)], s.sel.block,
+                        st.scope == BankScope::Warp ? (", warp " + std::to_string(s.sel.warp)).c_str() : "");
+  }
 
   // Rows for the scope, cached per run / selection.
   const auto d = s.data();

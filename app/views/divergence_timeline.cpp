@@ -106,7 +106,7 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   const Trace& t = *s.trace();
   const auto d = s.data();
   const float E = em();
-  if (main) {
+  if (main && st.controls) {
     selection_bar(s, false);
     ImGui::SameLine();
   }
@@ -115,7 +115,12 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   const bool has_time = t.launch.backend == to_string(BackendKind::GpuTrace);
   if (!has_time && st.mode == analysis::TimelineMode::Time) st.mode = analysis::TimelineMode::AlignedSteps;
   bool zoom_in = false, zoom_out = false;
-  if (main) {
+  if (main && !st.controls)
+    ImGui::TextDisabled("block %u; x: %s, y: lanes 0-31 per warp", s.sel.block,
+                        st.mode == analysis::TimelineMode::AlignedSteps ? "issue steps, aligned at barriers"
+                        : st.mode == analysis::TimelineMode::IssueClock ? "the block's issue clock"
+                                                                         : "time (ns)");
+  if (main && st.controls) {
     int mode = int(st.mode);
     ImGui::SetNextItemWidth(8.5f * E);
     const char* modes[] = {"steps, aligned at barriers", "block issue clock", "time (ns, this block's SM)"};

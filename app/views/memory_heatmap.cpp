@@ -32,11 +32,15 @@ void MemoryHeatmapView::draw(Session& s) {
   const analysis::Report* rep = s.report();
   const ws::viz::ViewColors vc = ws::viz::view_colors();
   const float E = em();
-  selection_bar(s, false);
-  ImGui::SameLine();
   const char* modes[] = {"accesses", "bank conflicts", "first touch"};
-  ImGui::SetNextItemWidth(9 * E);
-  ImGui::Combo("color", &st.mode, modes, 3);
+  if (st.controls) {
+    selection_bar(s, false);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(9 * E);
+    ImGui::Combo("color", &st.mode, modes, 3);
+  } else {
+    ImGui::TextDisabled("color: %s", modes[st.mode]);
+  }
   ImGui::SameLine();
   ImGui::TextDisabled(s.sel.cursor >= 0 ? "playback: block %u, first %lld events" : "all recorded blocks", s.sel.block,
                       static_cast<long long>(s.sel.cursor));

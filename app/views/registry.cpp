@@ -23,21 +23,27 @@ std::unique_ptr<View> make() {
   return std::make_unique<V>();
 }
 
+#define WS_CONTROLS_OPTION \
+  {"controls", "on|off", "the view's pickers and buttons above the picture (off: the picture alone, as lessons show it)"}
+constexpr ViewOption kControlsOnly[] = {WS_CONTROLS_OPTION};
 constexpr ViewAlias kLabAliases[] = {{"lab"}};
 constexpr ViewAlias kAccessAliases[] = {{"access-map"}, {"access"}};
 constexpr ViewAlias kBankAliases[] = {{"bank-heatmap"}, {"banks"}};
 constexpr ViewOption kBankOptions[] = {
-    {"scope", "warp|block|launch", "rows: the selected warp's shared instructions, its block's, or one per site"}};
+    {"scope", "warp|block|launch", "rows: the selected warp's shared instructions, its block's, or one per site"},
+    WS_CONTROLS_OPTION};
 constexpr ViewAlias kTimelineAliases[] = {{"timeline"}, {"divergence"}};
 constexpr ViewOption kTimelineOptions[] = {
     {"x", "steps|clock|time", "x axis: each warp's issue steps aligned at barriers, the block's issue clock, "
                               "or real time in ns (gpu-trace)"},
-    {"compare", "off|on", "draw the same launch on the other backend below (emulator above, GPU below)"}};
+    {"compare", "off|on", "draw the same launch on the other backend below (emulator above, GPU below)"},
+    WS_CONTROLS_OPTION};
 constexpr ViewAlias kLayoutAliases[] = {{"layout"}};
 constexpr ViewAlias kMemoryAliases[] = {{"memory"}};
 constexpr ViewOption kMemoryOptions[] = {
     {"color", "accesses|conflicts|first-touch", "what an element's color counts: lane accesses, bank "
-                                                "conflicts, or the step that touched it first"}};
+                                                "conflicts, or the step that touched it first"},
+    WS_CONTROLS_OPTION};
 constexpr ViewAlias kSourceAliases[] = {{"source"}};
 constexpr ViewAlias kTimingAliases[] = {
     {"timing-variants", "tab=variants"}, {"timing-live", "tab=live"}, {"timing-sweep", "tab=sweep"}};
@@ -53,7 +59,7 @@ const ViewType kViews[] = {
            new LabView({"bank", "coalesce", "transpose", "matadd", "matmul", "shortcut", "spmv"}));
      },
      {}, {}},
-    {"warp-access-map", "Warp access map", Slot::Center, make<AccessMapView>, kAccessAliases, {}},
+    {"warp-access-map", "Warp access map", Slot::Center, make<AccessMapView>, kAccessAliases, kControlsOnly},
     {"bank-conflict-heatmap", "Bank-conflict heatmap", Slot::CenterRow1Left, make<BankHeatmapView>, kBankAliases,
      kBankOptions},
     {"divergence-timeline", "Divergence timeline", Slot::CenterRow1Right, make<TimelineView>, kTimelineAliases,
@@ -123,7 +129,8 @@ std::string apply_option(const ViewType& type, View& view, std::string_view key,
     const auto it = std::find(values.begin(), values.end(), value);
     if (it == values.end())
       return std::string("the ") + type.title + "'s " + o.key + " is " + listed(values) + " (not '" + std::string(value) + "')";
-    view.set_option(key, int(it - values.begin()));
+    if (key == "controls") view.controls = it == values.begin();  // every view has it; its row says if it shows
+    else view.set_option(key, int(it - values.begin()));
     return {};
   }
   std::vector<std::string_view> keys;

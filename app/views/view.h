@@ -35,6 +35,10 @@ class View {
   // timing's measurements, a comparison run on the other backend) and waits for it. Returns ""
   // or why the picture cannot be made.
   virtual std::string prepare_picture(Session& s);
+
+  // The view's own pickers and buttons above its picture (the "controls" option, where its row
+  // lists it): off, the picture alone with one line saying what it shows, as lessons show it.
+  bool controls = true;
 };
 
 // Where a view goes in the default tiled layout (layout.cpp):

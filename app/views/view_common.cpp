@@ -171,6 +171,12 @@ void selection_bar(Session& s, bool warp) {
 void swatch(ImVec4 color, const char* label) {
   const float h = ImGui::GetTextLineHeight();
   ImVec2 p = ImGui::GetCursorScreenPos();
+  // A swatch placed beside the last one that would run past the edge starts a new line instead.
+  const float need = h + ImGui::CalcTextSize(label).x;
+  if (p.x + need > ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x && p.x > ImGui::GetCursorStartPos().x + ImGui::GetWindowPos().x + 1) {
+    ImGui::NewLine();
+    p = ImGui::GetCursorScreenPos();
+  }
   ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.15f), ImVec2(p.x + h * 0.7f, p.y + h * 0.85f),
                                             ImGui::ColorConvertFloat4ToU32(color));
   ImGui::Dummy(ImVec2(h * 0.8f, h));

@@ -1,0 +1,30 @@
+// A lesson as slides: every step rendered headless, as the window shows it in lesson mode, to
+// DIR/NN-step-title.png, and DIR/index.md with the titles, captions and pictures in order.
+//
+//   warpscope lesson lessons/reduction.toml --export slides/ --size 1920x1080 --scale 2
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace ws::app {
+
+struct LessonExport {
+  std::filesystem::path file, dir;
+  int width = 1920, height = 1080;  // the picture at scale 1
+  float scale = 1.0f;               // 2: the same picture at twice the resolution
+};
+
+// Returns the exit code: 0 written, 1 a failure to render or write (said on stderr), 2 a lesson
+// that does not load or a step that cannot show what it names (FILE:LINE:COL: ...).
+int export_lesson(const LessonExport& e);
+
+// Runs every step of `file` (as lesson mode shows it) and checks that it shows what it names and
+// what its `expect` says. Prints one line per step; returns 0 when all hold, 1 when an expectation
+// does not hold, 2 when the lesson does not load or a step cannot show what it names.
+int check_lesson(const std::filesystem::path& file);
+
+// "03-interleaved-addressing-bank-conflicts": the step's number and a file-name form of its title.
+std::string step_file_stem(size_t index, const std::string& title);
+
+}  // namespace ws::app
