@@ -11,6 +11,7 @@
 #include "ws/viz/imgui_gl.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cfloat>
 #include <chrono>
 
@@ -23,19 +24,24 @@ bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& r
   if (!ctx) return false;
   renderer = ctx->renderer();
   ws::viz::Framebuffer fb;
-  if (!fb.resize(run.width, run.height, error)) return false;
+  const float factor = run.factor > 0 ? run.factor : 1.0f;
+  if (!fb.resize(int(std::lround(float(run.width) * factor)), int(std::lround(float(run.height) * factor)), error))
+    return false;
 
   ImGuiContext* imgui = ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // headless never reads or writes the user's layout: reproducible
   io.LogFilename = nullptr;
   io.DisplaySize = ImVec2(static_cast<float>(run.width), static_cast<float>(run.height));
+  io.DisplayFramebufferScale = ImVec2(factor, factor);
   io.MousePos = run.mouse.value_or(ImVec2(-FLT_MAX, -FLT_MAX));
   io.MouseDrawCursor = run.mouse.has_value();  // the arrow, so that the picture shows where
 
   ShellState s;
   s.persist = false;
   s.settings.user_scale = run.scale;
+  s.raster = factor;
+  s.display = io.DisplaySize;
   s.settings.presentation = run.presentation;
   s.backend = probe_backend();
   shell_prepare(s, 1.0f);
@@ -46,8 +52,9 @@ bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& r
     s.lesson = run.lesson;
     s.lesson_mode = true;
     run.lesson->go(run.step, true);
-    if (!run.lesson->wait_ready()) {
-      error = "the step's runs did not finish within two minutes";
+    if (!run.lesson->wait_ready()) error = "the step's runs did not finish within two minutes";
+    else error = run.lesson->prepare_pictures();
+    if (!error.empty()) {
       ws::viz::imgui_gl_shutdown();
       ImGui::DestroyContext(imgui);
       return false;
@@ -75,7 +82,7 @@ bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& r
     io.DeltaTime = f == 0 ? 1.0f / 60.0f : std::max(1e-4f, std::chrono::duration<float>(now - last).count());
     last = now;
     fb.bind();
-    render_frame(s, in, io.DisplaySize);
+    render_frame(s, in, ImVec2(float(fb.width()), float(fb.height())));
     shell_after_render(s);
   }
   if (ok) out = fb.read();

@@ -23,7 +23,8 @@ class LessonPlayer;
 struct HeadlessRun {
   int width = 1600;
   int height = 900;
-  float scale = 1.0f;
+  float scale = 1.0f;   // UI scale: larger text and panels in the same picture
+  float factor = 1.0f;  // output pixels per layout pixel: the same picture at factor x the size
   bool presentation = false;
   int frames = 4;
   std::vector<Action> actions;  // applied on the first frame (e.g. ToggleHelp for the overlay)

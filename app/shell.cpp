@@ -35,7 +35,10 @@ float step_scale(float current, int dir) {
 }  // namespace
 
 ws::viz::Look wanted_look(const ShellState& s) {
-  return ws::viz::Look{s.dpi_scale * s.settings.user_scale, s.settings.presentation};
+  // A lesson is a slide: in the presentation look, scaled to the display (lesson_frame.h).
+  const bool slide = s.lesson_mode && s.lesson;
+  return ws::viz::Look{s.dpi_scale * s.settings.user_scale * (slide ? slide_scale(s.display) : 1.0f),
+                       s.settings.presentation || slide, s.raster};
 }
 
 bool shell_prepare(ShellState& s, float dpi_scale) {
@@ -198,6 +201,7 @@ void shell_frame(ShellState& s, const FrameInput& in) {
   }
 
   const ImVec2 display = in.display_size;
+  s.display = display;
   // A lesson fills the window: its step, nothing else (help still opens over it).
   if (s.lesson_mode && s.lesson) {
     draw_lesson(*s.lesson, display, s.jump.c_str());

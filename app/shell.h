@@ -44,6 +44,7 @@ struct ShellState {
   Settings settings;
   bool persist = false;           // window path: remember settings and layout; headless: never
   float dpi_scale = 1.0f;         // native content scale of the monitor (1 headless)
+  float raster = 1.0f;            // output pixels per layout pixel (a 2x headless export: 2)
   std::string backend = "CPU emulator";
   std::filesystem::path export_dir = ".";
 
@@ -71,7 +72,8 @@ struct ShellState {
   bool help_open = false;
   bool focus_default = true;      // first frame: the warp access map is the focused panel
   bool layout_dirty = true;       // re-tile the panels this frame
-  ImVec2 last_display{0, 0};
+  ImVec2 last_display{0, 0};     // the panels were tiled for this size
+  ImVec2 display{0, 0};          // the window's size at the last frame (a lesson scales to it)
   float frame_ms = 0.0f;          // smoothed
   std::string message;            // last export result, shown in the status bar
   bool message_is_error = false;

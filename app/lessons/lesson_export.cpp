@@ -83,9 +83,9 @@ int export_lesson(const LessonExport& e) {
   for (size_t i = 0; i < lesson.steps.size(); ++i) {
     const LessonStep& step = lesson.steps[i];
     HeadlessRun run;
-    run.width = int(std::lround(e.width * e.scale));
-    run.height = int(std::lround(e.height * e.scale));
-    run.scale = e.scale;
+    run.width = e.width;
+    run.height = e.height;
+    run.factor = e.scale;  // the same picture, at `scale` times the resolution
     run.presentation = true;
     run.lesson = player;
     run.step = i;

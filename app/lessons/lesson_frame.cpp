@@ -21,8 +21,21 @@ struct Box {
   float h() const { return max.y - min.y; }
 };
 
-// `n` boxes in `area`: side by side, one under another, or 2 x 2, with `gap` between them.
-std::vector<Box> split(Box area, size_t n, LessonLayout layout, float gap) {
+// Lengths for boxes that share `total`: where every box says how tall it would be (wanted > 0)
+// and they all fit, each gets that and the rest is shared alike; where they do not fit, each gets
+// a share in proportion. A box that fills anything (wanted 0) makes the shares equal.
+std::vector<float> shares(float total, const std::vector<float>& wanted, size_t n) {
+  std::vector<float> out(n, total / float(n));
+  if (wanted.size() != n || std::any_of(wanted.begin(), wanted.end(), [](float w) { return w <= 0; })) return out;
+  float sum = 0;
+  for (float w : wanted) sum += w;
+  for (size_t i = 0; i < n; ++i) out[i] = sum <= total ? wanted[i] + (total - sum) / float(n) : total * wanted[i] / sum;
+  return out;
+}
+
+// `n` boxes in `area`: side by side, one under another (heights as `wanted` asks, see shares()),
+// or 2 x 2, with `gap` between them.
+std::vector<Box> split(Box area, size_t n, LessonLayout layout, float gap, const std::vector<float>& wanted = {}) {
   std::vector<Box> out;
   if (n == 0) return out;
   if (layout == LessonLayout::Grid && n > 2) {
@@ -34,13 +47,37 @@ std::vector<Box> split(Box area, size_t n, LessonLayout layout, float gap) {
     return out;
   }
   const bool across = layout != LessonLayout::Column;
-  const float len = ((across ? area.w() : area.h()) - gap * float(n - 1)) / float(n);
+  const std::vector<float> len =
+      shares((across ? area.w() : area.h()) - gap * float(n - 1), across ? std::vector<float>{} : wanted, n);
+  float at = 0;
   for (size_t i = 0; i < n; ++i) {
-    const float at = float(i) * (len + gap);
-    out.push_back(across ? Box{ImVec2(area.min.x + at, area.min.y), ImVec2(area.min.x + at + len, area.max.y)}
-                         : Box{ImVec2(area.min.x, area.min.y + at), ImVec2(area.max.x, area.min.y + at + len)});
+    const float a = std::floor(at), b = std::floor(at + len[i]);
+    out.push_back(across ? Box{ImVec2(area.min.x + a, area.min.y), ImVec2(area.min.x + b, area.max.y)}
+                         : Box{ImVec2(area.min.x, area.min.y + a), ImVec2(area.max.x, area.min.y + b)});
+    at += len[i] + gap;
   }
   return out;
+}
+
+// What a box of `view` would rather be tall: its content at full size and the window's bottom
+// padding (0: it fills any box).
+float box_wanted(const View& view) {
+  return view.wanted_h > 0 ? view.wanted_h + ImGui::GetStyle().WindowPadding.y : 0.0f;
+}
+
+// A group's wanted height (its caption over its views): the views one under another add up, side
+// by side the tallest counts. 0 when one of them fills any box.
+float group_wanted(const std::vector<std::unique_ptr<View>>& views, LessonLayout layout, const std::string& caption,
+                   float width, float gap) {
+  float sum = 0, tallest = 0;
+  for (const auto& v : views) {
+    const float w = box_wanted(*v);
+    if (w <= 0) return 0;
+    sum += w, tallest = std::max(tallest, w);
+  }
+  const float head = caption.empty() ? 0 : ImGui::CalcTextSize(caption.c_str(), nullptr, false, width).y + gap * 0.5f;
+  if (views.empty()) return 0;
+  return head + (layout == LessonLayout::Column ? sum + gap * float(views.size() - 1) : tallest);
 }
 
 // The name of a launch for a comparison's heading: "reduce 3 (sequential addressing), block 256".
@@ -68,7 +105,9 @@ void draw_group(Box area, const std::vector<std::unique_ptr<View>>& views, const
     ImGui::PopTextWrapPos();
     area.min.y = ImGui::GetCursorScreenPos().y + gap * 0.5f;
   }
-  const std::vector<Box> boxes = split(area, views.size(), layout, gap);
+  std::vector<float> wanted;
+  for (const auto& v : views) wanted.push_back(box_wanted(*v));
+  const std::vector<Box> boxes = split(area, views.size(), layout, gap, wanted);
   for (size_t i = 0; i < boxes.size(); ++i) {
     const Box& b = boxes[i];
     out.view_min.push_back(b.min);
@@ -80,6 +119,9 @@ void draw_group(Box area, const std::vector<std::unique_ptr<View>>& views, const
       const ViewType* t = i < specs.size() ? find_view_type(specs[i].id) : nullptr;
       if (t) ImGui::TextColored(vc.text_dim, "%s", t->title);
       views[i]->draw(s);
+      out.view_clipped.push_back(ImGui::GetScrollMaxY() > 0.5f || ImGui::GetScrollMaxX() > 0.5f);
+    } else {
+      out.view_clipped.push_back(false);
     }
     ImGui::EndChild();
     ImGui::PopID();
@@ -89,12 +131,15 @@ void draw_group(Box area, const std::vector<std::unique_ptr<View>>& views, const
 
 }  // namespace
 
+float slide_scale(ImVec2 display) {
+  if (display.x <= 0 || display.y <= 0) return 1.0f;
+  const float k = std::min(display.x / kSlideWidth, display.y / kSlideHeight);
+  // In steps of one pixel of the presentation font (24 px at 1080p).
+  return std::clamp(std::round(k * 24.0f) / 24.0f, 0.25f, 4.0f);
+}
+
 LessonFrameLayout draw_lesson(LessonPlayer& p, ImVec2 display, const char* jump) {
-  LessonFrameLayout L;
-  const ws::viz::ViewColors vc = ws::viz::view_colors();
-  const float E = ImGui::GetFontSize();
-  const float pad = std::floor(0.6f * E), gap = std::floor(0.5f * E);
-  p.poll();
+  const float pad = std::floor(0.6f * ImGui::GetFontSize());
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(display);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, pad));
@@ -103,53 +148,67 @@ LessonFrameLayout draw_lesson(LessonPlayer& p, ImVec2 display, const char* jump)
                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
   ImGui::PopStyleVar();
+  const LessonFrameLayout L = draw_lesson_body(p, jump);
+  ImGui::End();
+  return L;
+}
+
+LessonFrameLayout draw_lesson_body(LessonPlayer& p, const char* jump) {
+  LessonFrameLayout L;
+  const ws::viz::ViewColors vc = ws::viz::view_colors();
+  const float E = ImGui::GetFontSize();
+  const float gap = std::floor(0.5f * E);
+  p.poll();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float right = origin.x + avail.x, bottom = origin.y + avail.y;
   const LessonStep& step = p.step();
   const size_t count = p.lesson().steps.size();
 
   // Header band: lesson title and the step number on one line, the step's title, its caption.
-  L.header_min = ImGui::GetCursorScreenPos();
+  L.header_min = origin;
   char index[48];
   if (jump && *jump)
     std::snprintf(index, sizeof index, "go to step %s_ (Enter)", jump);
   else
     std::snprintf(index, sizeof index, "%zu / %zu", p.index() + 1, count);
   ImGui::TextColored(vc.text_dim, "%s", p.lesson().title.c_str());
-  ImGui::SameLine(display.x - pad - ImGui::CalcTextSize(index).x);
+  ImGui::SameLine(right - ImGui::GetWindowPos().x - ImGui::CalcTextSize(index).x);
   ImGui::TextColored(vc.text_dim, "%s", index);
   ImGui::PushFont(ws::viz::heading_font());
-  ImGui::PushTextWrapPos(display.x - pad);
+  ImGui::PushTextWrapPos(right - ImGui::GetWindowPos().x);
   ImGui::TextUnformatted(step.title.c_str());
   ImGui::PopTextWrapPos();
   ImGui::PopFont();
-  if (!step.caption.empty()) {
-    ImGui::PushTextWrapPos(display.x - pad);
-    ImGui::TextUnformatted(step.caption.c_str());
-    ImGui::PopTextWrapPos();
-  }
-  if (!p.error().empty()) {
-    ImGui::PushTextWrapPos(display.x - pad);
-    ImGui::TextColored(vc.conflict, "This step cannot show its instruction: %s", p.error().c_str());
-    ImGui::PopTextWrapPos();
-  }
-  L.header_max = ImVec2(display.x - pad, ImGui::GetCursorScreenPos().y);
-  ImGui::GetWindowDrawList()->AddLine(ImVec2(pad, L.header_max.y), ImVec2(display.x - pad, L.header_max.y),
+  ImGui::PushTextWrapPos(right - ImGui::GetWindowPos().x);
+  if (!step.caption.empty()) ImGui::TextUnformatted(step.caption.c_str());
+  if (!p.error().empty()) ImGui::TextColored(vc.conflict, "This step cannot show its instruction: %s", p.error().c_str());
+  // A run that stopped at a fault says why once, here; its views say only that they show less.
+  for (Session* s : {&p.session(), step.compare ? p.compare_session() : nullptr})
+    if (const auto d = s ? s->data() : nullptr; d && !d->error.empty())
+      ImGui::TextColored(vc.conflict, "FAULT: %s", d->error.c_str());
+  ImGui::PopTextWrapPos();
+  L.header_max = ImVec2(right, ImGui::GetCursorScreenPos().y);
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(origin.x, L.header_max.y), ImVec2(right, L.header_max.y),
                                       ImGui::GetColorU32(ImGuiCol_Separator));
 
   // The views: the step's group, and the comparison's beside it or under it.
-  Box area{ImVec2(pad, L.header_max.y + gap * 0.5f), ImVec2(display.x - pad, display.y - pad)};
+  Box area{ImVec2(origin.x, L.header_max.y + gap * 0.5f), ImVec2(right, bottom)};
   if (!step.compare) {
     draw_group(area, p.views(), step.views, p.session(), step.layout, "", "main", gap, L);
   } else {
-    const std::vector<Box> halves = split(area, 2, step.compare->layout, 2 * gap);
     Session* other = p.compare_session();
     const std::string first = launch_name(p.session()) +
                               (step.compare->first_caption.empty() ? "" : ": " + step.compare->first_caption);
     const std::string second =
         (other ? launch_name(*other) : std::string()) + (step.compare->caption.empty() ? "" : ": " + step.compare->caption);
+    // One launch over the other: each half as tall as its pictures would rather be.
+    const std::vector<float> wanted = {group_wanted(p.views(), step.layout, first, area.w(), gap),
+                                       group_wanted(p.compare_views(), step.layout, second, area.w(), gap)};
+    const std::vector<Box> halves = split(area, 2, step.compare->layout, 2 * gap, wanted);
     draw_group(halves[0], p.views(), step.views, p.session(), step.layout, first, "main", gap, L);
     if (other) draw_group(halves[1], p.compare_views(), step.views, *other, step.layout, second, "other", gap, L);
   }
-  ImGui::End();
   return L;
 }
 

@@ -23,10 +23,21 @@ class LessonPlayer;
 struct LessonFrameLayout {
   ImVec2 header_min{0, 0}, header_max{0, 0};
   std::vector<ImVec2> view_min, view_max;  // main views, then the comparison's
+  // Per view: its picture was larger than its box (it scrolls: something is cut off on a wall).
+  std::vector<bool> view_clipped;
 };
+
+// A step is a slide laid out for 1920 x 1080 and scaled to the display: a 720p projector shows the
+// same slide at 2/3 the size, a 4K one at twice (type and pictures alike), so what fits on a
+// 1080p wall fits on every wall. The factor multiplies the UI scale while a lesson is shown;
+// it moves in whole font pixels, so resizing a window rebuilds the fonts only at each pixel.
+inline constexpr float kSlideWidth = 1920, kSlideHeight = 1080;
+float slide_scale(ImVec2 display);
 
 // Draws the step into the whole display (one window, no menu bar). `jump` is a step number being
 // typed ("" when none). Returns where things went (tests).
 LessonFrameLayout draw_lesson(LessonPlayer& p, ImVec2 display, const char* jump);
+// The same into the current window's content region (an export of the step alone).
+LessonFrameLayout draw_lesson_body(LessonPlayer& p, const char* jump);
 
 }  // namespace ws::app

@@ -119,6 +119,15 @@ bool LessonPlayer::wait_ready(std::chrono::milliseconds timeout) {
   }
 }
 
+std::string LessonPlayer::prepare_pictures() {
+  for (auto& v : views_)
+    if (std::string err = v->prepare_picture(*main_); !err.empty()) return err;
+  if (Session* o = compare_session())
+    for (auto& v : other_views_)
+      if (std::string err = v->prepare_picture(*o); !err.empty()) return err;
+  return {};
+}
+
 // The step's selection: the block and warp, then the instruction of the named line (its
 // costliest, first or n-th issue by that warp), or the n-th hazard pair.
 std::string LessonPlayer::apply_select(Session& s, const LessonSelect& sel) {

@@ -50,6 +50,9 @@ class LessonPlayer {
   void poll();
   // Waits until the step's runs are in and selected (headless pictures, tests).
   bool wait_ready(std::chrono::milliseconds timeout = std::chrono::seconds(120));
+  // Before a picture without a window (an export, a test): what the step's views measure in the
+  // background (the timing's counts or times) is measured and waited for. Returns "" or why not.
+  std::string prepare_pictures();
   // The step's runs are in, with its selection applied.
   bool ready() const;
   // What went wrong in this step ("the line ... has no instruction of warp 0"), or "".

@@ -42,20 +42,17 @@ int64_t step_event(const Trace& t, int64_t from, int dir) {
   return -1;
 }
 
-// Cell labels share one size per picture: the UI font, or smaller so that "999" fits a cell (a
-// projector's large font must not drop lane numbers 10-31).
-float g_label_px = 0;
-
 constexpr const char* kSharedNote =
     "Numbers in cells: element index. White corner: several lanes read one word (multicast, free).";
 
-// Numbers smaller than this are not drawn (no one reads them on a wall); the picture says so.
-constexpr float kMinLabelPx = 9.0f;
+// Numbers smaller than this (in font sizes: 9 px at 24 px) are not drawn (no one reads them on a
+// wall); the picture says so.
+constexpr float kMinLabelEm = 0.375f;
 
-void centered_text(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, const char* text) {
+// `px`: the layout's size for this kind of number (lanes and banks, or elements), one per picture.
+void centered_text(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, const char* text, float px) {
   ImFont* f = ImGui::GetFont();
-  const float px = g_label_px > 0 ? g_label_px : ImGui::GetFontSize();
-  if (px < kMinLabelPx) return;
+  if (px < kMinLabelEm * ImGui::GetFontSize()) return;
   const ImVec2 ts = f->CalcTextSizeA(px, FLT_MAX, 0, text);
   if (ts.x > (b.x - a.x) - 2 || ts.y > (b.y - a.y) + 2) return;  // does not fit: the tooltip has it
   dl->AddText(f, px, ImVec2(std::floor((a.x + b.x - ts.x) / 2), std::floor((a.y + b.y - ts.y) / 2)), col, text);
@@ -70,7 +67,8 @@ void AccessMapView::draw(Session& s) {
   AccessMapView& st = *this;
   st.wavefront_rows = 0;
   st.sector_boxes = 0;
-  if (!view_ready(s, "the access map shows one warp instruction at a time.")) return;
+  wanted_h = 0;
+  if (!view_ready(s, "the access map shows one warp instruction at a time.", !controls)) return;
   const Trace& t = *s.trace();
   if (st.controls) selection_bar(s, true);
 
@@ -161,12 +159,20 @@ void AccessMapView::draw(Session& s) {
   const float room_w = std::max(ImGui::GetContentRegionAvail().x, E);
   const float swatches_w = shared ? ImGui::CalcTextSize("served in the first pass  waited: bank conflict  inactive lane").x
                                   : ImGui::CalcTextSize("bytes used  moved, not used (32-byte sectors)  inactive lane").x;
-  const float note_w = shared ? ImGui::CalcTextSize(kSharedNote).x : 0.0f;
+  // (A picture without controls has no note: nobody hovers a projected slide.)
+  const float note_w = shared && st.controls ? ImGui::CalcTextSize(kSharedNote).x : 0.0f;
   const float legend_lines = std::ceil((swatches_w + 4 * E) / room_w) + std::ceil(note_w / room_w);
-  const float legend_h = legend_lines * ImGui::GetTextLineHeightWithSpacing() + 0.6f * E;
+  const float legend_h = legend_lines * ImGui::GetTextLineHeightWithSpacing() + 1.2f * E;
   const AccessMapLayout L = access_map_layout(m, e, a, ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(),
                                               ImGui::CalcTextSize("999").x,
-                                              std::max(ImGui::GetContentRegionAvail().y - legend_h, 0.0f));
+                                              std::max(ImGui::GetContentRegionAvail().y - legend_h, 0.0f),
+                                              st.controls ? 0.45f : 0.05f);
+  {
+    // At full size, the picture would need this much (the text above stays as it is).
+    const AccessMapLayout full = access_map_layout(m, e, a, ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(),
+                                                   ImGui::CalcTextSize("999").x);
+    st.wanted_h = ImGui::GetCursorPosY() + 0.3f * E + full.height + legend_h;
+  }
   ImVec2 o = ImGui::GetCursorScreenPos();
   o.x = std::floor(o.x);
   o.y = std::floor(o.y + 0.3f * E);
@@ -175,11 +181,12 @@ void AccessMapView::draw(Session& s) {
   auto hovered = [&](const AccessMapLayout::Box& b) { return ImGui::IsMouseHoveringRect(p0(b), ImVec2(o.x + b.x1 + 1, o.y + b.y1 + 1)); };
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = u32(vc.text), text_dim = u32(vc.text_dim);
-  g_label_px = L.label_px;
   st.lanes_min = p0(L.lanes[0].box);
   st.cell_w = L.cell_w;
   st.row_h = L.row_h;
-  st.grid_min = ImVec2(o.x + L.margin, o.y + L.lane_h + std::floor(2.6f * E) + E * 1.1f);
+  st.label_px = L.label_px;
+  st.lane_label_px = L.lane_label_px;
+  st.grid_min = ImVec2(o.x + L.margin, o.y + L.grid_y);
   st.wavefront_rows = L.rows;
   st.sector_boxes = int(L.sectors.size());
 
@@ -200,7 +207,7 @@ void AccessMapView::draw(Session& s) {
                   u32(vc.conflict), 0, 0, 3.0f);
     char num[8];
     std::snprintf(num, sizeof num, "%d", l);
-    centered_text(dl, p0(lane.box), p1(lane.box), lane.active ? ink_for(c) : text_dim, num);
+    centered_text(dl, p0(lane.box), p1(lane.box), lane.active ? ink_for(c) : text_dim, num, L.lane_label_px);
     if (hovered(lane.box)) hovered_lane = l;
   }
   std::string hover_text;
@@ -208,7 +215,7 @@ void AccessMapView::draw(Session& s) {
     for (int b = 0; b < int(L.bank_headers.size()); ++b) {
       char num[12];
       std::snprintf(num, sizeof num, "%d", b);
-      centered_text(dl, p0(L.bank_headers[size_t(b)]), p1(L.bank_headers[size_t(b)]), text_dim, num);
+      centered_text(dl, p0(L.bank_headers[size_t(b)]), p1(L.bank_headers[size_t(b)]), text_dim, num, L.lane_label_px);
     }
     for (const AccessMapLayout::Box& b : L.empty_cells) dl->AddRectFilled(p0(b), p1(b), u32(vc.empty));
     for (const AccessMapLayout::Cell& c : L.cells) {
@@ -217,7 +224,7 @@ void AccessMapView::draw(Session& s) {
       dl->AddRectFilled(a0, a1, u32(col));
       char lab[24];
       std::snprintf(lab, sizeof lab, "%llu", static_cast<unsigned long long>(c.element));
-      centered_text(dl, a0, a1, ink_for(col), lab);
+      centered_text(dl, a0, a1, ink_for(col), lab, L.label_px);
       if (c.multicast) {  // several lanes on one word: a white corner mark
         dl->AddTriangleFilled(ImVec2(a1.x - L.row_h * 0.45f, a0.y), ImVec2(a1.x, a0.y),
                               ImVec2(a1.x, a0.y + L.row_h * 0.45f), u32(vc.selection));
@@ -282,8 +289,8 @@ void AccessMapView::draw(Session& s) {
     ImGui::SameLine(0, E);
     swatch(vc.inactive, "inactive lane");
     ImGui::PushTextWrapPos(0);
-    if (L.label_px < kMinLabelPx) ImGui::TextDisabled("Element numbers hidden (cells too narrow): hover a cell.");
-    ImGui::TextDisabled("%s", kSharedNote);
+    if (st.controls && L.label_px < kMinLabelEm * E) ImGui::TextDisabled("Element numbers hidden (cells too narrow): hover a cell.");
+    else if (st.controls) ImGui::TextDisabled("%s", kSharedNote);  // (a lesson's caption says what matters)
     ImGui::PopTextWrapPos();
   } else {
     swatch(vc.global, "bytes used");

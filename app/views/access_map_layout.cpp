@@ -156,26 +156,35 @@ AccessMapCaption access_map_caption(const analysis::InstructionMetrics& m, const
 }
 
 AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc,
-                                  float width_px, float font_px, float digit_px, float height_px) {
+                                  float width_px, float font_px, float digit_px, float height_px, float min_scale) {
   AccessMapLayout L;
   const float E = font_px;
   L.shared = e.space == MemSpace::Shared;
-  L.margin = std::floor(4.2f * E);
-  L.cell_w = std::floor(std::max((width_px - L.margin - 2) / 32.0f, 0.6f * E));
+  // The left margin holds the row labels ("lanes", "pass 8"): about 4.2 em, less in a narrow view
+  // (the labels shrink with the rows); the 32 columns take the rest, however narrow.
+  L.margin = std::floor(std::min(4.2f * E, 0.14f * width_px));
+  L.cell_w = std::max(std::floor((width_px - L.margin - 2) / 32.0f), std::floor(0.2f * E));
   L.lane_h = std::floor(1.5f * E);
   L.row_h = std::floor(1.5f * E);
   float link_h = std::floor(2.6f * E);
-  // Rows shrink to fit the room (a 32-way conflict is 32 rows): first the gap for the links, then
-  // the rows, down to 0.8 em; past that the picture is taller than the room and scrolls.
+  float head_h = std::floor(1.1f * E);  // the bank numbers / "lines" over the grid
+  // Everything shrinks to fit the room (a 32-way conflict is 32 rows; a lesson stacks two maps):
+  // first the gap for the links, then every height alike, down to `min_scale`; past that the
+  // picture is taller than the room and scrolls.
   if (height_px > 0) {
     const int rows = e.space == MemSpace::Shared ? int(m.shared.wavefronts)
                                                  : std::max(1, std::min(8, (int(m.global.lines) + 3) / 4));
-    const float fixed = L.lane_h + E * 1.1f + (e.space == MemSpace::Shared ? 0.3f * E : 0.4f * E * float(rows));
-    const float need = fixed + link_h + L.row_h * float(rows);
-    if (need > height_px) {
-      link_h = std::max(std::floor(1.2f * E), link_h - (need - height_px));
-      const float room = height_px - fixed - link_h;
-      L.row_h = std::clamp(std::floor(room / float(std::max(rows, 1))), std::floor(0.8f * E), L.row_h);
+    const float gaps = e.space == MemSpace::Shared ? 0.3f * E : 0.4f * E * float(rows);
+    auto need = [&] { return L.lane_h + link_h + head_h + L.row_h * float(rows) + gaps; };
+    if (need() > height_px) link_h = std::max(std::floor(1.2f * E), link_h - (need() - height_px));
+    if (need() > height_px) {
+      // (The bank numbers stay readable where the rest can afford it.)
+      if (min_scale < 0.45f) head_h = std::floor(head_h * std::clamp((height_px - gaps) / (need() - gaps), min_scale, 1.0f));
+      const float f = std::clamp((height_px - gaps - head_h) / (need() - gaps - head_h), min_scale, 1.0f);
+      L.lane_h = std::max(1.0f, std::floor(L.lane_h * f));
+      link_h = std::max(1.0f, std::floor(link_h * f));
+      if (min_scale >= 0.45f) head_h = std::floor(std::max(head_h * f, 0.7f * E));
+      L.row_h = std::max(1.0f, std::floor(L.row_h * f));
     }
   }
   L.label_px = E;  // set below, once the widest number in a cell is known
@@ -187,7 +196,8 @@ AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const E
     lane.live = uint32_t(l) < m.live_lanes;
   }
   const float mem_y = L.lane_h + link_h;
-  const float grid_y = mem_y + E * 1.1f;
+  const float grid_y = mem_y + head_h;
+  L.grid_y = grid_y;
   if (L.shared)
     lay_out_shared(m, alloc, grid_y, mem_y, E, L);
   else
@@ -200,10 +210,15 @@ AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const E
   L.width = L.margin + 32 * L.cell_w;
   // Every number in a cell at one size: the font, or smaller so that the widest one fits its cell
   // (a projector's large font must not drop element 1023 or lane numbers 10-31).
-  size_t digits = 2;  // lanes and banks up to 31
+  // Lane and bank numbers (two digits) at one size, element numbers (up to "1023") at another:
+  // a wide element number does not shrink the lane numbers the class reads first.
+  auto fitting = [&](size_t digits) {
+    return digit_px > 0 ? std::min(E, std::floor(E * (L.cell_w - 2) / (digit_px / 3.0f * float(digits)))) : E;
+  };
+  size_t digits = 1;
   for (const AccessMapLayout::Cell& c : L.cells) digits = std::max(digits, std::to_string(c.element).size());
-  if (digit_px > 0) L.label_px = std::min(E, std::floor(E * (L.cell_w - 3) / (digit_px / 3.0f * float(digits))));
-  L.label_px = std::min(L.label_px, std::floor(L.row_h * 0.9f));  // and inside a row
+  L.lane_label_px = std::min(fitting(2), std::floor(L.lane_h * 0.9f));
+  L.label_px = std::min({fitting(digits), std::floor(L.row_h * 0.9f), std::floor(L.lane_h * 0.9f)});  // inside a row
   return L;
 }
 

@@ -66,7 +66,9 @@ struct AccessMapLayout {
   float margin = 0;      // width of the row labels at the left
   float cell_w = 0;      // one lane / bank column
   float lane_h = 0, row_h = 0;
-  float label_px = 0;    // size of the numbers inside cells: the font, or smaller so the widest fits
+  float grid_y = 0;      // the top of the bank grid / the first line of sectors
+  float label_px = 0;       // size of the element numbers in cells: the font, or smaller so the widest fits
+  float lane_label_px = 0;  // size of the lane and bank numbers (two digits: often larger)
   std::array<Lane, 32> lanes{};
   std::vector<Label> labels;
   std::vector<Box> bank_headers;   // shared: the 32 bank numbers' boxes, bank b at [b]
@@ -97,8 +99,11 @@ AccessMapCaption access_map_caption(const analysis::InstructionMetrics& m, const
 
 // `width_px`: the width available; `font_px`: the font size (1 em); `digit_px`: the width of
 // "999" at the font size (the cell numbers shrink until the widest of them fits a cell).
-// `height_px` (> 0): the room below; the wavefront rows shrink (to 0.8 em) to fit it.
+// `height_px` (> 0): the room below; every height shrinks alike to fit it, down to `min_scale`
+// of its size (past that the picture is taller than the room: with controls, it scrolls; a picture
+// for a wall passes a small `min_scale` and fits, its numbers hidden once rows are too thin).
 AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc,
-                                  float width_px, float font_px, float digit_px, float height_px = 0);
+                                  float width_px, float font_px, float digit_px, float height_px = 0,
+                                  float min_scale = 0.45f);
 
 }  // namespace ws::app

@@ -31,7 +31,7 @@ void BankHeatmapView::set_option(std::string_view key, int choice) {
 void BankHeatmapView::draw(Session& s) {
   BankHeatmapView& st = *this;
   st.visible_rows = 0;
-  if (!view_ready(s, "the bank heatmap shows banks x shared-memory instructions.")) return;
+  if (!view_ready(s, "the bank heatmap shows banks x shared-memory instructions.", !controls)) return;
   const Trace& t = *s.trace();
   const analysis::Report* rep = s.report();
   const char* scopes[] = {"one warp", "one block", "launch (per site)"};
@@ -104,10 +104,34 @@ void BankHeatmapView::draw(Session& s) {
   const float label_w = std::floor(3.2f * E);
   const float map_w = (side ? avail.x - table_w - E : avail.x) - label_w;
   const float cell_w = std::max(std::floor(map_w / 32), 3.0f);
-  const float legend_h = 2.4f * ImGui::GetTextLineHeightWithSpacing();
-  const float map_h_avail = std::max(avail.y - legend_h - ImGui::GetTextLineHeightWithSpacing() - (side ? 0 : 8 * E), 6 * E);
+  // The color strip and its ticks, then its caption (wrapped to the heatmap's width).
+  const char* caption = st.scope == BankScope::Launch ? "words served, summed over the site's instructions"
+                                                      : "distinct words served by the bank (1 = no conflict)";
+  const float legend_h =
+      (2.4f + std::ceil(ImGui::CalcTextSize(caption).x / std::max(label_w + map_w - 12 * E, E))) *
+      ImGui::GetTextLineHeightWithSpacing();
+  // The per-site table: a row per shared site and the launch total under it. Beside the heatmap it
+  // has the whole height; under it, with controls, 8 lines (it scrolls with the panel); as a
+  // picture, what its rows need, at most 45% of the height, and the sites that do not fit are
+  // counted in one line.
+  std::string total_text;
+  if (rep) {
+    uint64_t conflicts = 0, wavefronts = 0;
+    for (const auto& c : rep->totals.shared) conflicts += c.conflicts, wavefronts += c.wavefronts;
+    total_text = "Launch total (recorded blocks): " + std::to_string(conflicts) + " bank conflicts in " +
+                 std::to_string(wavefronts) + " wavefronts.";
+  }
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float table_row_h = ImGui::GetTextLineHeightWithSpacing() + 2 * style.CellPadding.y;
+  const float total_h = total_text.empty() ? 0 : ImGui::CalcTextSize(total_text.c_str(), nullptr, false, table_w).y + style.ItemSpacing.y;
+  const float table_needed = float(site_rows.size() + 1) * table_row_h + total_h + 2 * style.ItemSpacing.y;
+  const float table_h = side ? avail.y : st.controls ? 8 * E : std::min(table_needed, 0.45f * avail.y);
+  // (Over the rows: the bank numbers; under them: "rows a-b of N", the legend, the table.)
+  const float map_h_avail = std::max(avail.y - (ImGui::GetTextLineHeight() + 2) - legend_h -
+                                         ImGui::GetTextLineHeightWithSpacing() - (side ? 0 : table_h),
+                                     (st.controls ? 6 : 3) * E);
   const int rows = int(st.rows.size());
-  float cell_h = std::floor(std::clamp(map_h_avail / float(rows), 2.0f, 1.3f * E));
+  float cell_h = std::floor(std::clamp(map_h_avail / float(rows), 0.1f * E, 1.3f * E));
   const int visible = std::min(rows, std::max(1, int(map_h_avail / cell_h)));
   // Scroll so the selected instruction's row is visible.
   int sel_row = -1;
@@ -206,26 +230,48 @@ void BankHeatmapView::draw(Session& s) {
   if (hovered && ImGui::GetIO().MouseWheel != 0 && rows > visible)
     st.first_row = std::clamp(st.first_row - int(ImGui::GetIO().MouseWheel * 3), 0, rows - visible);
   if (rows > visible) ImGui::TextDisabled("rows %d-%d of %d (scroll)", st.first_row + 1, st.first_row + visible, rows);
-  viridis_legend(1, st.vmax, st.scope == BankScope::Launch ? "words served, summed over the site's instructions"
-                                                             : "distinct words served by the bank (1 = no conflict)",
-                 true, side ? label_w + map_w : 0.0f);
+  viridis_legend(1, st.vmax, caption, true, side ? label_w + map_w : 0.0f);
   ImGui::EndGroup();
 
-  // Per-site totals.
+  // Per-site totals, in the room the heatmap left: as a picture, the header, the rows that fit and
+  // "N more sites".
+  const float table_room = side ? avail.y : ImGui::GetContentRegionAvail().y;
+  size_t table_rows = site_rows.size();
+  if (!st.controls && table_needed > table_room)
+    table_rows = size_t(std::max(0.0f, std::floor((table_room - total_h - 2 * style.ItemSpacing.y) / table_row_h) - 2));
   if (side) ImGui::SameLine(0, E);
   ImGui::BeginGroup();
   if (ImGui::BeginTable("##sites", 4, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit,
                         ImVec2(table_w, 0))) {
-    ImGui::TableSetupColumn("site", ImGuiTableColumnFlags_WidthStretch);
+    // Sites of one file are told apart by their line: the file name would only push the access
+    // kind and the array out of a narrow column.
+    bool one_file = true;
+    for (const SiteRow& r : site_rows) one_file = one_file && t.sites[r.site].file == t.sites[site_rows.front().site].file;
+    ImGui::TableSetupColumn(one_file ? "line" : "site", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("instr");
     ImGui::TableSetupColumn("confl.");
     ImGui::TableSetupColumn("way");
     ImGui::TableHeadersRow();
-    for (const SiteRow& r : site_rows) {
+    // Fewer rows than sites: the sites with the most conflicts, in source order.
+    std::vector<SiteRow> listed = site_rows;
+    if (table_rows < listed.size()) {
+      std::vector<size_t> by_conflicts(listed.size());
+      for (size_t i = 0; i < listed.size(); ++i) by_conflicts[i] = i;
+      std::stable_sort(by_conflicts.begin(), by_conflicts.end(),
+                       [&](size_t a, size_t b) { return listed[a].m->conflicts > listed[b].m->conflicts; });
+      by_conflicts.resize(table_rows);
+      std::sort(by_conflicts.begin(), by_conflicts.end());
+      std::vector<SiteRow> kept;
+      for (size_t i : by_conflicts) kept.push_back(listed[i]);
+      listed = std::move(kept);
+    }
+    for (const SiteRow& r : listed) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       char lab[96];
-      std::snprintf(lab, sizeof lab, "%s %s %s##%p", site_label(t, r.site).c_str(), r.m->kind == AccessKind::Load ? "ld" : r.m->kind == AccessKind::Store ? "st" : "atom",
+      std::string where = site_label(t, r.site);
+      if (one_file) where = where.substr(where.find(':') + 1);
+      std::snprintf(lab, sizeof lab, "%s %s %s##%p", where.c_str(), r.m->kind == AccessKind::Load ? "ld" : r.m->kind == AccessKind::Store ? "st" : "atom",
                     r.m->alloc < t.allocations.size() ? t.allocations[r.m->alloc].name.c_str() : "", static_cast<const void*>(r.m));
       if (ImGui::Selectable(lab, s.sel.site == r.site, ImGuiSelectableFlags_SpanAllColumns)) {
         s.sel.site = r.site;
@@ -240,13 +286,17 @@ void BankHeatmapView::draw(Session& s) {
       ImGui::TableNextColumn();
       ImGui::Text("%u", r.m->max_ways);
     }
+    if (listed.size() < site_rows.size()) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%zu more sites", site_rows.size() - listed.size());
+    }
     ImGui::EndTable();
   }
-  if (rep) {
-    uint64_t conflicts = 0, wavefronts = 0;
-    for (const auto& c : rep->totals.shared) conflicts += c.conflicts, wavefronts += c.wavefronts;
-    ImGui::TextWrapped("Launch total (recorded blocks): %llu bank conflicts in %llu wavefronts.",
-                       static_cast<unsigned long long>(conflicts), static_cast<unsigned long long>(wavefronts));
+  if (!total_text.empty()) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + table_w);
+    ImGui::TextUnformatted(total_text.c_str());
+    ImGui::PopTextWrapPos();
   }
   ImGui::EndGroup();
 }

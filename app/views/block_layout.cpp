@@ -68,7 +68,7 @@ BlockGrid block_grid(Dim3 b, int max_cols, int max_rows) {
 
 void BlockLayoutView::draw(Session& s) {
   BlockLayoutView& st = *this;
-  if (!view_ready(s, "the block layout shows the block's threads colored by warp.")) return;
+  if (!view_ready(s, "the block layout shows the block's threads colored by warp.", !controls)) return;
   const Trace& t = *s.trace();
   const ws::viz::ViewColors vc = ws::viz::view_colors();
   const float E = em();

@@ -102,7 +102,7 @@ void TimelineView::draw(Session& s) {
 namespace {
 
 void draw_timeline_body(Session& s, TimelineView& st, bool main) {
-  if (!view_ready(s, "the timeline shows which lanes of each warp were active at every step.")) return;
+  if (!view_ready(s, "the timeline shows which lanes of each warp were active at every step.", !st.controls)) return;
   const Trace& t = *s.trace();
   const auto d = s.data();
   const float E = em();
@@ -115,11 +115,6 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   const bool has_time = t.launch.backend == to_string(BackendKind::GpuTrace);
   if (!has_time && st.mode == analysis::TimelineMode::Time) st.mode = analysis::TimelineMode::AlignedSteps;
   bool zoom_in = false, zoom_out = false;
-  if (main && !st.controls)
-    ImGui::TextDisabled("block %u; x: %s, y: lanes 0-31 per warp", s.sel.block,
-                        st.mode == analysis::TimelineMode::AlignedSteps ? "issue steps, aligned at barriers"
-                        : st.mode == analysis::TimelineMode::IssueClock ? "the block's issue clock"
-                                                                         : "time (ns)");
   if (main && st.controls) {
     int mode = int(st.mode);
     ImGui::SetNextItemWidth(8.5f * E);
@@ -181,19 +176,34 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
 
   // Block SIMD efficiency and the per-warp numbers (from the report) on the left of each band.
   const analysis::Report* rep = s.report();
-  ImGui::Text("block %u: %llu instructions, SIMD efficiency %.0f%% (active lanes / 32)", s.sel.block,
-              static_cast<unsigned long long>(tl.instructions), 100.0 * tl.simd_efficiency());
+  if (main && !st.controls)  // a picture: what it shows and its axes, in one sentence
+    ImGui::TextWrapped("block %u: %llu instructions, SIMD efficiency %.0f%%; x: %s, y: 32 lanes per warp", s.sel.block,
+                       static_cast<unsigned long long>(tl.instructions), 100.0 * tl.simd_efficiency(),
+                       st.mode == analysis::TimelineMode::AlignedSteps ? "issue steps aligned at barriers"
+                       : st.mode == analysis::TimelineMode::IssueClock ? "the block's issue clock"
+                                                                        : "time (ns)");
+  else
+    ImGui::TextWrapped("block %u: %llu instructions, SIMD efficiency %.0f%% (active lanes / 32)", s.sel.block,
+                       static_cast<unsigned long long>(tl.instructions), 100.0 * tl.simd_efficiency());
   if (tl.warps > uint32_t(g.warps))
     ImGui::TextDisabled("(the first %d of %u warps are drawn)", g.warps, tl.warps);
+  if (!st.hidden_note.empty()) ImGui::TextDisabled("%s", st.hidden_note.c_str());
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float label_w = std::floor(4.6f * E);
-  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 1.2f;
-  const float gap_px = std::floor(std::max(0.35f * E, 3.0f));
-  const float room = std::max(avail.y - legend_h, 4 * E);
+  // The legend under the bands: its swatches wrap in a narrow view (swatch()).
+  const float legend_w = ImGui::CalcTextSize("shared  global  warp sync  inactive lane  __syncthreads").x + 7 * E;
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing() *
+                         (std::ceil(legend_w / std::max(avail.x, E)) + (st.controls ? 1.0f : 0.0f)) + 0.2f * E;
+  float gap_px = std::floor(std::max(0.35f * E, 3.0f));
+  const float room = std::max(avail.y - legend_h, st.controls ? 4 * E : E);
+  // A picture (controls off) shows every warp: the gaps and the lanes shrink until the bands fit
+  // (a warp's band at least a pixel). With controls, lanes stay readable and the bands scroll.
+  if (!st.controls && g.warps > 1) gap_px = std::clamp(std::floor(0.25f * room / float(g.warps - 1)), 1.0f, gap_px);
+  const float min_lane = st.controls ? 0.05f * E : 1.0f / 32;
   // Lane rows fill the height (whole pixels once they are 3 px or more; below that, the eye
   // sees the band, not the rows).
-  float lane_px = std::clamp((room - 2 - gap_px * float(g.warps - 1)) / float(32 * g.warps), 1.0f, 0.5f * E);
+  float lane_px = std::clamp((room - 2 - gap_px * float(g.warps - 1)) / float(32 * g.warps), min_lane, 0.5f * E);
   if (lane_px >= 3) lane_px = std::floor(lane_px);
   const float band = 32 * lane_px + gap_px;
   const float height = band * g.warps - gap_px;
@@ -211,6 +221,14 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   // Taller than the panel (many warps): the bands scroll, the legend stays.
   ImGui::BeginChild("##bands", ImVec2(0, std::min(height + 2, room)), false,
                     scrolls ? ImGuiWindowFlags_AlwaysVerticalScrollbar : ImGuiWindowFlags_None);
+  if (scrolls) {
+    // Not every warp fits: which ones the picture shows (a slide must say what it leaves out).
+    const int first = int(ImGui::GetScrollY() / band), shown = std::max(1, int((room + gap_px) / band));
+    st.hidden_note = "warps " + std::to_string(first) + "-" + std::to_string(std::min(g.warps, first + shown) - 1) + " of " +
+                     std::to_string(g.warps) + " shown (scroll for the rest)";
+  } else {
+    st.hidden_note.clear();
+  }
 
   // Playback: columns of events not yet issued are dimmed.
   ws::viz::TimelineView view;
@@ -248,8 +266,11 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   // Warp labels with their SIMD efficiency.
+  // Bands thinner than a line of text: every k-th warp is labelled.
+  const int label_every = std::max(1, int(std::ceil(ImGui::GetTextLineHeight() / band)));
   for (int w = 0; w < g.warps; ++w) {
     const float y = gmin.y + w * band;
+    if (w % label_every != 0 && uint32_t(w) != s.sel.warp) continue;
     double eff = 0;
     if (rep)
       for (const auto& wm : rep->warps)
@@ -329,7 +350,8 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   swatch(vc.inactive, "inactive lane");
   ImGui::SameLine(0, E);
   swatch(vc.barrier, "__syncthreads");
-  ImGui::SameLine(0, E);
+  if (!st.controls) return;  // the line above the bands says what x and y are
+  ImGui::PushTextWrapPos(0);
   if (st.mode == analysis::TimelineMode::Time) {
     // The visible span in ns, so the slide says how long the block took.
     const double visible_ns = double(canvas_w / col_px) * double(tl.ns_per_column);
@@ -340,6 +362,7 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   } else {
     ImGui::TextDisabled("x: %s, y: lanes 0-31 per warp", st.mode == analysis::TimelineMode::AlignedSteps ? "issue steps" : "issue clock");
   }
+  ImGui::PopTextWrapPos();
 }
 
 // The comparison's lower timeline draws the same widgets: its own ID scope.

@@ -33,6 +33,7 @@ struct TimelineView final : View {
   // Last draw.
   ImVec2 grid_min{0, 0};
   float col_px = 0, lane_px = 0, gap_px = 0;
+  std::string hidden_note;  // "warps 0-5 of 8 shown (scroll for the rest)" when not all fit
   // Compare: the same launch on the other backend drawn below (emulator above: the textbook SIMT
   // model; gpu-trace below: what the hardware grouped). `other` is a session of its own that runs
   // the main run's request on the other backend whenever the main run changes.

@@ -27,7 +27,7 @@ void MemoryHeatmapView::set_option(std::string_view key, int choice) {
 
 void MemoryHeatmapView::draw(Session& s) {
   MemoryHeatmapView& st = *this;
-  if (!view_ready(s, "the memory heatmap shows each array's elements colored by access count.")) return;
+  if (!view_ready(s, "the memory heatmap shows each array's elements colored by access count.", !controls)) return;
   const Trace& t = *s.trace();
   const analysis::Report* rep = s.report();
   const ws::viz::ViewColors vc = ws::viz::view_colors();
@@ -117,43 +117,71 @@ void MemoryHeatmapView::draw(Session& s) {
   // Room for the legend under the arrays: its caption goes beside the color strip or below it.
   const bool caption_beside = avail_w > std::min(avail_w, 16 * E) + ImGui::CalcTextSize(captions[st.mode]).x + E;
   const float legend_h = (caption_beside ? 2.4f : 3.6f) * ImGui::GetTextLineHeightWithSpacing();
-  if (ImGui::BeginChild("##allocs", ImVec2(0, -legend_h))) {
-    // Shared arrays first: they are where a block's reduction tree folds.
-    std::vector<size_t> order;
-    for (size_t a = 0; a < t.allocations.size(); ++a)
-      if (t.allocations[a].space == MemSpace::Shared) order.push_back(a);
-    for (size_t a = 0; a < t.allocations.size(); ++a)
-      if (t.allocations[a].space != MemSpace::Shared) order.push_back(a);
+  // Shared arrays first: they are where a block's reduction tree folds.
+  std::vector<size_t> order;
+  for (size_t a = 0; a < t.allocations.size(); ++a)
+    if (t.allocations[a].space == MemSpace::Shared) order.push_back(a);
+  for (size_t a = 0; a < t.allocations.size(); ++a)
+    if (t.allocations[a].space != MemSpace::Shared) order.push_back(a);
+  auto title_of = [&](size_t a) {
+    const Allocation& al = t.allocations[a];
+    const bool binned = al.extent > kMaxElements;
+    const std::string matrix = al.row_length && !binned ? "  (" + std::to_string(al.extent / al.row_length) + " rows x " +
+                                                               std::to_string(al.row_length) + ")"
+                                                         : "";
+    return std::string(to_string(al.space)) + " " + al.type_name + " " + al.name + "[" + std::to_string(al.extent) + "]" +
+           matrix + (binned ? "  (binned, all blocks: accesses)" : "") +
+           (st.mode == 1 && al.space != MemSpace::Shared ? "  (global memory has no banks)" : "");
+  };
+  auto cell_w_of = [&](size_t a) { return std::clamp(std::floor((avail_w - E) / float(st.allocs[a]->cols)), 2.0f, 1.6f * E); };
+  // With controls the arrays scroll; a picture (controls off) fits them all in its box: cells get
+  // flatter, one height for all, so that rows still compare across arrays.
+  float cell_h_max = 1e9f;
+  if (!st.controls) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float fixed = 0, rows_total = 0;
+    for (size_t a : order) {
+      fixed += ImGui::CalcTextSize(title_of(a).c_str(), nullptr, false, avail_w).y + 3 * style.ItemSpacing.y;
+      rows_total += float(st.allocs[a]->map.rows);
+    }
+    const float room = ImGui::GetContentRegionAvail().y - legend_h - fixed;
+    // The largest height h with sum(rows x min(cell width, h)) <= room.
+    float lo = 0.25f, hi = 1.6f * E;
+    for (int it = 0; it < 30; ++it) {
+      const float mid = 0.5f * (lo + hi);
+      float used = 0;
+      for (size_t a : order) used += float(st.allocs[a]->map.rows) * std::min(cell_w_of(a), mid);
+      (used <= room ? lo : hi) = mid;
+    }
+    cell_h_max = rows_total > 0 ? lo : hi;
+  }
+  if (!st.controls || ImGui::BeginChild("##allocs", ImVec2(0, -legend_h))) {
     for (size_t a : order) {
       auto& A = *st.allocs[a];
       const Allocation& al = t.allocations[a];
       const bool binned = al.extent > kMaxElements;
-      const std::string matrix = al.row_length && !binned ? "  (" + std::to_string(al.extent / al.row_length) + " rows x " +
-                                                                 std::to_string(al.row_length) + ")"
-                                                           : "";
-      ImGui::Text("%s %s %s[%llu]%s%s%s", to_string(al.space), al.type_name.c_str(), al.name.c_str(),
-                  static_cast<unsigned long long>(al.extent), matrix.c_str(),
-                  binned ? "  (binned, all blocks: accesses)" : "",
-                  st.mode == 1 && al.space != MemSpace::Shared ? "  (global memory has no banks)" : "");
-      const float cell = std::clamp(std::floor((avail_w - E) / float(A.cols)), 2.0f, 1.6f * E);
+      ImGui::TextWrapped("%s", title_of(a).c_str());
+      const float cell = cell_w_of(a);
+      const float cell_h = std::min(cell, cell_h_max);
       ImVec2 o = ImGui::GetCursorScreenPos();
       o = ImVec2(std::floor(o.x), std::floor(o.y));
       ImGui::SetCursorScreenPos(o);
       A.grid_min = o;
       A.cell = cell;
+      A.cell_h = cell_h;
       ws::viz::Heatmap& m = A.map;
       m.vmax = global_max;  // one scale for every array: counts compare across them
-      m.line = cell >= 6 ? 1.0f / cell : 0.0f;
+      m.line = cell_h >= 6 ? 1.0f / cell_h : 0.0f;
       std::string err;
       const ImVec4 empty = vc.empty;
       ImGui::PushID(int(a));
-      if (!A.canvas.show(ImVec2(cell * float(m.cols), cell * float(m.rows)),
+      if (!A.canvas.show(ImVec2(cell * float(m.cols), cell_h * float(m.rows)),
                          ws::viz::hash_mix(ws::viz::hash_mix(key, uint64_t(global_max)), uint64_t(vc.background.x * 1000)),
                          [&](std::string& e) { return A.renderer.draw(m, empty, e); }, err))
         ImGui::TextColored(vc.conflict, "cannot draw %s: %s", al.name.c_str(), err.c_str());
       if (ImGui::IsItemHovered()) {
         const ImVec2 mp = ImGui::GetIO().MousePos;
-        const int c = int((mp.x - o.x) / cell), r = int((mp.y - o.y) / cell);
+        const int c = int((mp.x - o.x) / cell), r = int((mp.y - o.y) / cell_h);
         const size_t i = size_t(r) * size_t(m.cols) + size_t(c);
         if (c >= 0 && c < m.cols && r >= 0 && i < (binned ? m.values.size() : al.extent)) {
           if (binned) {
@@ -177,14 +205,14 @@ void MemoryHeatmapView::draw(Session& s) {
       }
       if (s.sel.alloc == a && s.sel.element >= 0 && size_t(s.sel.element) < m.values.size()) {
         const int c = int(s.sel.element % m.cols), r = int(s.sel.element / m.cols);
-        ImGui::GetWindowDrawList()->AddRect(ImVec2(o.x + c * cell - 1, o.y + r * cell - 1), ImVec2(o.x + (c + 1) * cell + 1, o.y + (r + 1) * cell + 1),
+        ImGui::GetWindowDrawList()->AddRect(ImVec2(o.x + c * cell - 1, o.y + r * cell_h - 1), ImVec2(o.x + (c + 1) * cell + 1, o.y + (r + 1) * cell_h + 1),
                                             ImGui::ColorConvertFloat4ToU32(vc.selection), 0, 0, 2.0f);
       }
       ImGui::PopID();
       ImGui::Spacing();
     }
   }
-  ImGui::EndChild();
+  if (st.controls) ImGui::EndChild();
   viridis_legend(vmin, global_max, captions[st.mode], true);
 }
 

@@ -26,7 +26,8 @@ struct MemoryHeatmapView final : View {
     ws::viz::Heatmap map;
     analysis::ElementCounts counts;
     ImVec2 grid_min{0, 0};
-    float cell = 0;
+    float cell = 0;    // a cell's width
+    float cell_h = 0;  // and height: smaller where a picture must fit its box
     int cols = 0;
   };
   std::vector<std::unique_ptr<Alloc>> allocs;  // (GL objects do not move)

@@ -15,7 +15,7 @@
 namespace ws::app {
 
 void PlaybackView::draw(Session& s) {
-  if (!view_ready(s, "playback steps through a block's instructions.")) return;
+  if (!view_ready(s, "playback steps through a block's instructions.", !controls)) return;
   const Trace& t = *s.trace();
   auto [first, last] = analysis::block_events(t, s.sel.block);
   const int n = int(last - first);

@@ -48,7 +48,11 @@ constexpr ViewAlias kSourceAliases[] = {{"source"}};
 constexpr ViewAlias kTimingAliases[] = {
     {"timing-variants", "tab=variants"}, {"timing-live", "tab=live"}, {"timing-sweep", "tab=sweep"}};
 constexpr ViewOption kTimingOptions[] = {
-    {"tab", "variants|live|sweep", "the variants table beside CUB, a live series of the labs' run, or a sweep"}};
+    {"tab", "variants|live|sweep", "the variants table beside CUB, a live series of the labs' run, or a sweep"},
+    {"count", "barriers|conflicts|simd|instructions|wavefronts|sectors",
+     "without a GPU, what the emulator's bars count per variant: barriers passed, bank conflicts, SIMD "
+     "efficiency, memory instructions, shared wavefronts or global sectors"},
+    WS_CONTROLS_OPTION};
 
 const ViewType kViews[] = {
     {"reduction-lab", "Reduction lab", Slot::LeftTop, [] { return std::unique_ptr<View>(new LabView()); },
@@ -67,7 +71,7 @@ const ViewType kViews[] = {
     {"block-layout", "Block layout", Slot::CenterRow2Left, make<BlockLayoutView>, kLayoutAliases, {}},
     {"memory-heatmap", "Memory heatmap", Slot::CenterRow2Right, make<MemoryHeatmapView>, kMemoryAliases,
      kMemoryOptions},
-    {"source-view", "Source view", Slot::RightTop, make<SourceView>, kSourceAliases, {}},
+    {"source-view", "Source view", Slot::RightTop, make<SourceView>, kSourceAliases, kControlsOnly},
     {"playback", "Playback", Slot::LeftMiddle, make<PlaybackView>, {}, {}},
     {"timing", "Timing", Slot::RightBottom, [] { return std::unique_ptr<View>(new TimingView(timing_runner())); },
      kTimingAliases, kTimingOptions},

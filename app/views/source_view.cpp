@@ -21,7 +21,7 @@ namespace ws::app {
 
 void SourceView::draw(Session& s) {
   SourceView& st = *this;
-  if (!view_ready(s, "the source view shows the kernel with per-line numbers.")) return;
+  if (!view_ready(s, "the source view shows the kernel with per-line numbers.", !controls)) return;
   const Trace& t = *s.trace();
   const analysis::Report* rep = s.report();
   const ws::viz::ViewColors vc = ws::viz::view_colors();
@@ -53,7 +53,9 @@ void SourceView::draw(Session& s) {
                : 0u;
   };
   const uint32_t pair_first = pair_line(hp.first_site), pair_second = pair_line(hp.second_site);
-  ImGui::TextDisabled("kernels/%s (recorded blocks of launch %u)", file.c_str(), s.sel.launch);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("kernels/%s (recorded blocks of launch %u)", file.c_str(), s.sel.launch);
+  ImGui::PopStyleColor();
 
   // The gutter's numbers for every line, then each column as wide as its widest value.
   enum { kInstr, kConfl, kSect, kSimd, kRace, kColumns };
@@ -84,11 +86,19 @@ void SourceView::draw(Session& s) {
     c[kRace] = lm->hazards ? std::to_string(lm->hazards) : lm->lockstep_hazards ? std::to_string(lm->lockstep_hazards) + "L" : "-";
     for (int k = 0; k < kColumns; ++k) width[k] = std::max(width[k], c[k].size());
   }
+  // Without controls (a picture for the wall) a column that is empty for the whole file is left
+  // out: no conflicts, no global loads, no races. The instruction count always stays.
+  bool shown[kColumns];
+  for (int c = 0; c < kColumns; ++c) {
+    shown[c] = st.controls || c == kInstr;
+    for (size_t i = 0; i < lines.size() && !shown[c]; ++i)
+      shown[c] = metrics[i] && !cells[i][c].empty() && cells[i][c] != "-" && cells[i][c] != "0";
+  }
   ImGui::PushFont(ws::viz::mono_font());
   const float ch = ImGui::CalcTextSize("0").x;
   float col_x[kColumns + 1];
   col_x[0] = 0;
-  for (int c = 0; c < kColumns; ++c) col_x[c + 1] = col_x[c] + ch * float(width[c] + 1);
+  for (int c = 0; c < kColumns; ++c) col_x[c + 1] = col_x[c] + (shown[c] ? ch * float(width[c] + 1) : 0.0f);
   const size_t line_digits = std::max<size_t>(std::to_string(lines.size()).size(), 4);  // at least "line"
   const float gutter = col_x[kColumns] + ch * float(line_digits + 2);
   // Column heads over the gutter, right-aligned like the numbers.
@@ -96,8 +106,9 @@ void SourceView::draw(Session& s) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     for (int c = 0; c < kColumns; ++c)
-      dl->AddText(ImVec2(p.x + col_x[c + 1] - ch * float(std::strlen(kHeads[c]) + 1), p.y),
-                  ImGui::GetColorU32(ImGuiCol_TextDisabled), kHeads[c]);
+      if (shown[c])
+        dl->AddText(ImVec2(p.x + col_x[c + 1] - ch * float(std::strlen(kHeads[c]) + 1), p.y),
+                    ImGui::GetColorU32(ImGuiCol_TextDisabled), kHeads[c]);
     dl->AddText(ImVec2(p.x + gutter - ch * 5, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), "line");
     ImGui::Dummy(ImVec2(gutter, ImGui::GetTextLineHeight()));
   }
@@ -107,23 +118,15 @@ void SourceView::draw(Session& s) {
                       "simd: active lanes / 32, in percent\n"
                       "race: shared-memory access pairs that race here (L: only inside a warp, right in lockstep)");
   const float lh = ImGui::GetTextLineHeightWithSpacing();
-  if (ImGui::BeginChild("##source", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar)) {
-    const uint64_t want = ws::viz::hash_mix(s.sel_version, s.sel.site);
-    if (st.scrolled_for != want && sel_line > 0) {
-      st.scrolled_for = want;
-      ImGui::SetScrollY(std::max(0.0f, (float(sel_line) - 1) * lh - ImGui::GetWindowHeight() * 0.4f));
-    }
-    ImGuiListClipper clip;
-    clip.Begin(int(lines.size()), lh);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    while (clip.Step()) {
-      for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+  // One line of the file: gutter numbers, line number, code; hover and click.
+  auto draw_line = [&](int i, float row_w) {
+        ImDrawList* dl = ImGui::GetWindowDrawList();
         const uint32_t ln = uint32_t(i + 1);
         const analysis::LineMetrics* lm = metrics[size_t(i)];
         ImGui::PushID(i);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const bool selected = ln == sel_line;
-        if (ImGui::Selectable("##line", selected, ImGuiSelectableFlags_SpanAllColumns, ImVec2(0, ImGui::GetTextLineHeight())) && lm) {
+        if (ImGui::Selectable("##line", selected, ImGuiSelectableFlags_SpanAllColumns, ImVec2(row_w, ImGui::GetTextLineHeight())) && lm) {
           // The line's first site with a recorded instruction; the selected warp's instance of it.
           for (uint32_t k = 0; k < t.sites.size(); ++k)
             if (t.sites[k].file == file && t.sites[k].line == ln) {
@@ -152,7 +155,8 @@ void SourceView::draw(Session& s) {
                               ImGui::ColorConvertFloat4ToU32(ImVec4(rc.x, rc.y, rc.z, 0.45f)));
           }
           for (int k = 0; k < kColumns; ++k)
-            dl->AddText(ImVec2(p.x + col_x[k + 1] - ch * float(c[k].size() + 1), p.y), ImGui::GetColorU32(ImGuiCol_Text),
+            if (shown[k])
+              dl->AddText(ImVec2(p.x + col_x[k + 1] - ch * float(c[k].size() + 1), p.y), ImGui::GetColorU32(ImGuiCol_Text),
                         c[k].c_str());
         }
         // The two lines of the hazard pair the lab showed: outlined, the earlier access first.
@@ -195,14 +199,39 @@ void SourceView::draw(Session& s) {
           ImGui::TextDisabled("click: select this line's site everywhere");
           ImGui::EndTooltip();
         }
-        // Keep the horizontal extent for the scrollbar.
-        ImGui::SameLine(gutter + ImGui::CalcTextSize(lines[size_t(i)].c_str()).x);
-        ImGui::Dummy(ImVec2(1, ImGui::GetTextLineHeight()));
+        // Keep the horizontal extent for the scrollbar (a picture clips long lines instead).
+        if (row_w == 0) {
+          ImGui::SameLine(gutter + ImGui::CalcTextSize(lines[size_t(i)].c_str()).x);
+          ImGui::Dummy(ImVec2(1, ImGui::GetTextLineHeight()));
+        }
         ImGui::PopID();
-      }
+  };
+  if (!st.controls) {
+    // A picture: as many lines as fit, the selected one 40% down, nothing to scroll. Without a
+    // selection, from the first line that ran.
+    const int rows = std::max(1, int((ImGui::GetContentRegionAvail().y + ImGui::GetStyle().ItemSpacing.y) / lh));
+    int focus = sel_line > 0 ? int(sel_line) - 1 : 0;
+    if (sel_line == 0)
+      for (size_t i = 0; i < lines.size(); ++i)
+        if (metrics[i]) {
+          focus = int(i);
+          break;
+        }
+    const int first = std::clamp(focus - int(float(rows) * 0.4f), 0, std::max(0, int(lines.size()) - rows));
+    const float row_w = ImGui::GetContentRegionAvail().x;
+    for (int i = first; i < std::min(int(lines.size()), first + rows); ++i) draw_line(i, row_w);
+  } else if (ImGui::BeginChild("##source", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar)) {
+    const uint64_t want = ws::viz::hash_mix(s.sel_version, s.sel.site);
+    if (st.scrolled_for != want && sel_line > 0) {
+      st.scrolled_for = want;
+      ImGui::SetScrollY(std::max(0.0f, (float(sel_line) - 1) * lh - ImGui::GetWindowHeight() * 0.4f));
     }
+    ImGuiListClipper clip;
+    clip.Begin(int(lines.size()), lh);
+    while (clip.Step())
+      for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) draw_line(i, 0.0f);
   }
-  ImGui::EndChild();
+  if (st.controls) ImGui::EndChild();
   ImGui::PopFont();
 }
 

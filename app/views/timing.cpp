@@ -63,6 +63,7 @@ void export_csv(Session& s, TimingView& st, const viz::PlotSpec& spec, const cha
 void plot_with_csv(Session& s, TimingView& st, const char* id, const viz::PlotSpec& spec, viz::PlotState& ps, ImVec2 size,
                    const char* csv_name) {
   viz::draw_plot(id, spec, ps, size);
+  if (!st.controls) return;  // a picture: no buttons
   ImGui::PushID(id);
   if (ImGui::SmallButton("Save CSV")) export_csv(s, st, spec, csv_name);
   ImGui::PopID();
@@ -131,9 +132,6 @@ void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timing
     st.counts_requested = key;
     r.request_counts(req.kernel, req.config);
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
-  ImGui::TextWrapped("Times need a GPU, and there is none here: %s", timing::device().why_not.c_str());
-  ImGui::PopStyleColor();
   // (0 in the request means the kernel's default: say which.)
   uint64_t n = req.config.n;
   uint32_t block = req.config.block.x;
@@ -141,21 +139,32 @@ void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timing
     if (!n) n = e->spec.default_n;
     if (!block) block = e->spec.default_block;
   }
-  ImGui::TextWrapped(
-      "What the CPU emulator counts instead, for every variant of %s at the lab's launch (n = %s, block %u): "
-      "the work that explains the steps, not their time. With a CUDA GPU this panel times the real kernels.",
-      req.kernel.c_str(), pow2_text(n).c_str(), block);
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Count:");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(17 * E);
-  ImGui::Combo("##metric", &st.count_metric, kCountMetrics, int(std::size(kCountMetrics)));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kCountHelp[st.count_metric]);
-  ImGui::SameLine();
-  if (ImGui::Button("Count again")) r.request_counts(req.kernel, req.config);
+  if (st.controls) {
+    ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
+    ImGui::TextWrapped("Times need a GPU, and there is none here: %s", timing::device().why_not.c_str());
+    ImGui::PopStyleColor();
+    ImGui::TextWrapped(
+        "What the CPU emulator counts instead, for every variant of %s at the lab's launch (n = %s, block %u): "
+        "the work that explains the steps, not their time. With a CUDA GPU this panel times the real kernels.",
+        req.kernel.c_str(), pow2_text(n).c_str(), block);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Count:");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(17 * E);
+    ImGui::Combo("##metric", &st.count_metric, kCountMetrics, int(std::size(kCountMetrics)));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kCountHelp[st.count_metric]);
+    ImGui::SameLine();
+    if (ImGui::Button("Count again")) r.request_counts(req.kernel, req.config);
+  } else {
+    // A picture: one line says what is counted and why it is not time.
+    ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
+    ImGui::TextWrapped("No GPU here: what the CPU emulator counts per variant of %s (n = %s, block %u), not time.",
+                       req.kernel.c_str(), pow2_text(n).c_str(), block);
+    ImGui::PopStyleColor();
+  }
 
   viz::PlotSpec spec;
-  spec.title = snap.counts_kernel + ": " + kCountMetrics[st.count_metric] + " per variant (emulator counts, not time)";
+  spec.title = (snap.counts_kernel.empty() ? req.kernel : snap.counts_kernel) + ": " + kCountMetrics[st.count_metric] + " per variant (emulator counts, not time)";
   spec.x = {"variant", ""};
   spec.y = {kCountMetrics[st.count_metric], st.count_metric == kSimdMetric ? "%" : "count"};
   viz::PlotSeries bars{"emulator", {}, {}, viz::PlotStyle::Bars, 1};
@@ -169,9 +178,18 @@ void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timing
   }
   spec.series.push_back(std::move(bars));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  plot_with_csv(s, st, "counts", spec, st.counts_plot, ImVec2(avail.x, std::max(14 * E, avail.y - 4 * E)), "counts");
-  ImGui::TextColored(vc.text_dim, "%s", kCountHelp[st.count_metric]);
-  for (const std::string& f : failed) ImGui::TextColored(vc.text_dim, "not counted: %s", f.c_str());
+  // Under the plot: its CSV button (with controls), the metric's help and what was not counted.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float below = ImGui::CalcTextSize(kCountHelp[st.count_metric], nullptr, false, avail.x).y + 2 * style.ItemSpacing.y;
+  if (st.controls) below += ImGui::GetFrameHeightWithSpacing();
+  for (const std::string& f : failed)
+    below += ImGui::CalcTextSize(("not counted: " + f).c_str(), nullptr, false, avail.x).y + style.ItemSpacing.y;
+  plot_with_csv(s, st, "counts", spec, st.counts_plot,
+                ImVec2(avail.x, std::max((st.controls ? 14 : 6) * E, avail.y - below)), "counts");
+  ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
+  ImGui::TextWrapped("%s", kCountHelp[st.count_metric]);
+  for (const std::string& f : failed) ImGui::TextWrapped("not counted: %s", f.c_str());
+  ImGui::PopStyleColor();
 }
 
 // =================================================================================================
@@ -497,6 +515,7 @@ void TimingView::draw(Session& s) {
 
 void TimingView::set_option(std::string_view key, int choice) {
   if (key == "tab") open_tab = choice;
+  if (key == "count") count_metric = choice;  // the registry lists them in kCountMetrics' order
 }
 
 // With a GPU: the ceilings and the reduction table (n from the run when it is 2^20 or more, else

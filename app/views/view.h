@@ -39,6 +39,10 @@ class View {
   // The view's own pickers and buttons above its picture (the "controls" option, where its row
   // lists it): off, the picture alone with one line saying what it shows, as lessons show it.
   bool controls = true;
+  // The height the last draw would have used at full size, from the top of its window's content
+  // (a picture that shrinks to fit its box says how tall it would rather be; a lesson gives it
+  // that share of the wall). 0: the view fills whatever box it gets.
+  float wanted_h = 0;
 };
 
 // Where a view goes in the default tiled layout (layout.cpp):

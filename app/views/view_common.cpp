@@ -22,7 +22,7 @@ void dim_text(const std::string& s) {
 
 }  // namespace
 
-bool view_ready(Session& s, const char* what) {
+bool view_ready(Session& s, const char* what, bool brief) {
   auto d = s.data();
   const std::string busy = s.busy_text();
   if (!d) {
@@ -48,7 +48,12 @@ bool view_ready(Session& s, const char* what) {
   }
   if (!d->error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ws::viz::view_colors().conflict);
-    ImGui::TextWrapped("%s. What was recorded up to the fault is shown.", d->error.c_str());
+    if (brief) {
+      ImGui::TextWrapped("The kernel stopped at a fault; shown: what it recorded until then.");
+    } else {
+      const bool stop = d->error.back() == '.';
+      ImGui::TextWrapped("%s%s What was recorded up to the fault is shown.", d->error.c_str(), stop ? "" : ".");
+    }
     ImGui::PopStyleColor();
   }
   if (t->truncated) {

@@ -12,8 +12,9 @@
 namespace ws::app {
 
 // Shows why there is nothing to draw (running, refused, faulted, empty, no recorded block) and
-// returns false then. With a trace, shows a truncation / fault banner when there is one.
-bool view_ready(Session& s, const char* what);
+// returns false then. With a trace, shows a truncation / fault banner when there is one; `brief`
+// (a picture without controls, as in a lesson, whose header says the fault in full): one line.
+bool view_ready(Session& s, const char* what, bool brief = false);
 // "reduce.cuh:47" for a site of the trace.
 std::string site_label(const Trace& t, uint32_t site);
 // A count with thousands separators ("1,727,145"): whole-grid numbers are read off a wall.

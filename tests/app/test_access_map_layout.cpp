@@ -132,6 +132,7 @@ TEST(AccessMapLayout, TwiceTheFontIsTwiceTheLayout) {
   }
   EXPECT_NEAR(b.height, 2 * a.height, 3.0f);
   EXPECT_FLOAT_EQ(b.label_px, 2 * a.label_px);
+  EXPECT_FLOAT_EQ(b.lane_label_px, 2 * a.lane_label_px);
 }
 
 // What the picture says in words: a column walk's sectors are its cost, the lines it skips are

@@ -89,10 +89,15 @@ TEST(Views, AWrongOptionSaysWhatTheViewTakes) {
   EXPECT_EQ(ws::app::apply_option(*heat, *v, "color", "rainbow"),
             "the Memory heatmap's color is accesses, conflicts or first-touch (not 'rainbow')");
   EXPECT_EQ(ws::app::apply_option(*heat, *v, "colour", "conflicts"),
-            "the Memory heatmap has no option 'colour' (options: color)");
+            "the Memory heatmap has no option 'colour' (options: color or controls)");
   EXPECT_EQ(ws::app::apply_option(*heat, *v, "colorconflicts"),
             "view option 'colorconflicts' is not KEY=VALUE (e.g. color=conflicts)");
   const ws::app::ViewType* map = ws::app::find_view_type("access-map");
   ASSERT_NE(map, nullptr);
-  EXPECT_EQ(ws::app::apply_option(*map, *map->make(), "x", "steps"), "the Warp access map has no option 'x' (it has none)");
+  EXPECT_EQ(ws::app::apply_option(*map, *map->make(), "x", "steps"),
+            "the Warp access map has no option 'x' (options: controls)");
+  const ws::app::ViewType* playback = ws::app::find_view_type("playback");
+  ASSERT_NE(playback, nullptr);
+  EXPECT_EQ(ws::app::apply_option(*playback, *playback->make(), "x", "steps"),
+            "the Playback has no option 'x' (it has none)");
 }

@@ -520,7 +520,7 @@ TEST_F(Views, MemoryHeatmapColorsBankConflictsPerElement) {
       EXPECT_EQ(A.counts.conflicts[e], stride == 2 ? 1u : 0u) << "element " << e;
       const auto c = ws::viz::viridis_rgb8(float(A.counts.conflicts[e]), 0.0f, A.map.vmax);
       const float x = A.grid_min.x + (float(e % size_t(A.cols)) + 0.5f) * A.cell;
-      const float y = A.grid_min.y + (float(e / size_t(A.cols)) + 0.5f) * A.cell;
+      const float y = A.grid_min.y + (float(e / size_t(A.cols)) + 0.5f) * A.cell_h;
       EXPECT_TRUE(near(img, x, y, ImVec4(c[0] / 255.f, c[1] / 255.f, c[2] / 255.f, 1), "element " + std::to_string(e)));
     }
     EXPECT_EQ(read, 32) << "stride " << stride;
@@ -656,7 +656,7 @@ TEST(ViewCli, RendersOneView) {
   // An option the view does not have is refused too, with the options it has.
   RunResult other = run_warpscope("--headless --view timeline --color conflicts --screenshot " + png.string());
   EXPECT_EQ(other.exit_code, 2);
-  EXPECT_NE(other.out.find("has no option 'color' (options: x or compare)"), std::string::npos) << other.out;
+  EXPECT_NE(other.out.find("has no option 'color' (options: x, compare or controls)"), std::string::npos) << other.out;
   RunResult scope = run_warpscope("--headless --view banks --view-option scope=everything --screenshot " + png.string());
   EXPECT_EQ(scope.exit_code, 2);
   EXPECT_NE(scope.out.find("scope is warp, block or launch"), std::string::npos) << scope.out;

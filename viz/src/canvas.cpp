@@ -7,7 +7,9 @@
 namespace ws::viz {
 
 bool Canvas::show(ImVec2 size, uint64_t key, const std::function<bool(std::string&)>& draw, std::string& error) {
-  const int w = int(std::lround(size.x)), h = int(std::lround(size.y));
+  // One texel per output pixel: a 2x export (DisplayFramebufferScale 2) draws twice the texels.
+  const ImVec2 fb_scale = ImGui::GetIO().DisplayFramebufferScale;
+  const int w = int(std::lround(size.x * fb_scale.x)), h = int(std::lround(size.y * fb_scale.y));
   if (w <= 0 || h <= 0) return true;  // nothing to show in a collapsed panel
   if (!fb_) fb_ = std::make_unique<Framebuffer>();
   const bool resized = fb_->width() != w || fb_->height() != h;
@@ -35,7 +37,7 @@ bool Canvas::show(ImVec2 size, uint64_t key, const std::function<bool(std::strin
     if (!valid_) return false;
   }
   // GL textures are bottom-up: flip with the uvs.
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(fb_->texture())), ImVec2(float(w), float(h)),
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(fb_->texture())), ImVec2(std::round(size.x), std::round(size.y)),
                ImVec2(0, 1), ImVec2(1, 0));
   return true;
 }

@@ -23,9 +23,11 @@ bool add_ttf(ImFontAtlas& atlas, const std::string& path, float px, const ImWcha
   std::error_code ec;
   if (path.empty() || !std::filesystem::is_regular_file(path, ec)) return false;
   ImFontConfig cfg;
-  cfg.OversampleH = 2;
+  cfg.OversampleH = 3;
   cfg.OversampleV = 1;
-  cfg.PixelSnapH = true;  // crisp vertical stems at small sizes
+  // Fractional advances: snapped ones would round differently at 1x and 2x, and a 2x export
+  // would wrap its text elsewhere. Horizontal oversampling keeps the stems sharp.
+  cfg.PixelSnapH = false;
   return atlas.AddFontFromFileTTF(path.c_str(), px, &cfg, ranges) != nullptr;
 }
 
@@ -36,17 +38,17 @@ FontPaths default_font_paths() {
           env_or("WARPSCOPE_MONO_FONT", WS_FONT_MONO_PATH)};
 }
 
-std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths) {
+std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths, float raster) {
   atlas.Clear();
   std::string warning;
-  if (!add_ttf(atlas, paths.ui, px, kUiRanges)) {
+  if (!add_ttf(atlas, paths.ui, px * raster, kUiRanges)) {
     warning = "UI font not found (" + (paths.ui.empty() ? std::string("none configured") : paths.ui) +
               "): install fonts-dejavu-core; using ImGui's small bitmap font";
     ImFontConfig cfg;
-    cfg.SizePixels = 13.0f;
+    cfg.SizePixels = 13.0f * raster;
     atlas.AddFontDefault(&cfg);
   }
-  if (!add_ttf(atlas, paths.mono, px, kMonoRanges)) {
+  if (!add_ttf(atlas, paths.mono, px * raster, kMonoRanges)) {
     if (warning.empty())
       warning = "code font not found (" + (paths.mono.empty() ? std::string("none configured") : paths.mono) +
                 "): install fonts-jetbrains-mono";
@@ -54,7 +56,7 @@ std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths) {
   } else {
     // Headings (a lesson step's title) in the UI font at 1.5 times the size; only with both
     // fonts, so that the mono font stays Fonts[1].
-    add_ttf(atlas, paths.ui, std::round(px * kHeadingFactor), kUiRanges);
+    add_ttf(atlas, paths.ui, std::round(px * kHeadingFactor) * raster, kUiRanges);
   }
   atlas.Build();
   return warning;

@@ -45,11 +45,14 @@ bool render_panel(const PanelCapture& capture, Image& out, std::string& error) {
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // a throw-away context: nothing to persist
   io.LogFilename = nullptr;
-  io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
-  io.MousePos = capture.mouse.value_or(ImVec2(-FLT_MAX, -FLT_MAX));  // none: no hover highlights
+  // Laid out at 1x, drawn at `factor` output pixels per layout pixel: the same picture, sharper.
+  io.DisplaySize = capture.size;
+  io.DisplayFramebufferScale = ImVec2(capture.factor, capture.factor);
+  io.MousePos = capture.mouse ? ImVec2(capture.mouse->x / capture.factor, capture.mouse->y / capture.factor)
+                              : ImVec2(-FLT_MAX, -FLT_MAX);  // none: no hover highlights
   io.MouseDrawCursor = capture.mouse.has_value();  // the arrow, so that the picture shows where
   Look look = capture.look;
-  look.scale *= capture.factor;
+  look.raster = capture.factor;
   apply_look(look);
   bool ok = imgui_gl_init();
   if (!ok) error = "cannot initialize the OpenGL renderer for the export";

@@ -77,9 +77,11 @@ bool TimelineRenderer::draw(const TimelineGrid& g, const TimelineView& v, const 
   glUniform1i(u("u_warps"), g.warps);
   glUniform1i(u("u_columns"), g.columns);
   glUniform1f(u("u_col0"), v.col0);
-  glUniform1f(u("u_col_px"), std::max(v.col_px, 1e-3f));
-  glUniform1f(u("u_lane_px"), std::max(v.lane_px, 1e-3f));
-  glUniform1f(u("u_gap_px"), v.gap_px);
+  // The view's sizes are layout pixels; a 2x export has two output pixels for each.
+  const float k = ImGui::GetCurrentContext() ? ImGui::GetIO().DisplayFramebufferScale.y : 1.0f;
+  glUniform1f(u("u_col_px"), std::max(v.col_px * k, 1e-3f));
+  glUniform1f(u("u_lane_px"), std::max(v.lane_px * k, 1e-3f));
+  glUniform1f(u("u_gap_px"), v.gap_px * k);
   glUniform1f(u("u_height"), float(viewport[3]));
   glUniform1f(u("u_cursor"), v.cursor);
   std::vector<GLuint> live(kTimelineMaxWarps, 0);

@@ -15,10 +15,13 @@ struct FontPaths {
 };
 FontPaths default_font_paths();
 
-// Clears `atlas` and adds the UI font (first, so it is the default) and the mono font at `px`.
-// Returns "" when both TTFs loaded, else a warning naming the missing file and the package to
-// install; then ImGui's bitmap font stands in and the caller must show the warning.
-std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths);
+// Clears `atlas` and adds the UI font (first, so it is the default) and the mono font at `px`
+// layout pixels, rasterized at `raster` output pixels per layout pixel (2 for a 2x export: the
+// caller then sets io.FontGlobalScale = 1 / raster, so that every glyph advance, and with it every
+// wrapped line, is exactly twice the 1x one). Returns "" when both TTFs loaded, else a warning
+// naming the missing file and the package to install; then ImGui's bitmap font stands in and the
+// caller must show the warning.
+std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths, float raster = 1.0f);
 
 // The mono font of the current ImGui context (the UI font if the mono one is missing).
 ImFont* mono_font();

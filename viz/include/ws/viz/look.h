@@ -15,6 +15,9 @@ namespace ws::viz {
 struct Look {
   float scale = 1.0f;         // native DPI x user scale
   bool presentation = false;  // projector mode: larger font, high-contrast theme
+  // Output pixels per layout pixel: 2 draws the 1x picture at twice the resolution (a 2x export;
+  // the caller sets io.DisplayFramebufferScale to match). Layout, wrapping and sizes stay 1x.
+  float raster = 1.0f;
 
   float font_px() const {
     return kBaseFontPx * scale * (presentation ? kPresentationFontFactor : 1.0f);

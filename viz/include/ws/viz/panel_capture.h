@@ -1,8 +1,10 @@
 // Renders ONE panel alone into an offscreen framebuffer, for "Save as PNG" at 1x or 2x.
 //
 // The panel is drawn again, by the same body function the window uses, in a private ImGui context
-// whose fonts are rasterized at factor x the on-screen size: a 2x export is sharp, not an upscaled
-// screenshot, and windows overlapping the panel on screen never appear in it.
+// laid out at the on-screen size and drawn at `factor` output pixels per screen pixel, its fonts
+// rasterized at that resolution: a 2x export is the 1x picture at twice the resolution (the same
+// lines wrap at the same words), sharp, not an upscaled screenshot; and windows overlapping the
+// panel on screen never appear in it.
 //
 //   ws::viz::PanelCapture cap{.title = "Warp access map", .size = window_size, .look = look,
 //                             .factor = 2.0f, .draw = [&] { draw_warp_access_map(state); }};

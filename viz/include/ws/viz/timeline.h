@@ -29,6 +29,7 @@ struct TimelineGrid {
   uint64_t version = 0;         // bump when the data changes (re-upload)
 };
 
+// Sizes in layout pixels (a 2x export's DisplayFramebufferScale multiplies them).
 struct TimelineView {
   float col0 = 0;        // first visible column
   float col_px = 8;      // pixels per column

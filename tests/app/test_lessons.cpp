@@ -1,0 +1,237 @@
+// Lessons: the file format (defaults, every key, every error with its place and what is allowed),
+// saving a step back into a file, and the player (a step's selection is the instruction its line
+// names; its expectations hold).
+#include "lessons/lesson.h"
+#include "lessons/lesson_player.h"
+
+#include "session.h"
+
+#include "ws/analysis/instruction.h"
+#include "ws/util/atomic_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <thread>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace ws::app;
+
+namespace {
+
+LessonLoad parse(const std::string& text) { return parse_lesson(text, "test.toml"); }
+
+}  // namespace
+
+// A step that names only a title and a variant: everything else comes from the defaults.
+TEST(LessonFile, AThreeLineStepWorks) {
+  const LessonLoad l = parse("[[step]]\ntitle = \"Sequential addressing\"\nvariant = \"3\"\n");
+  ASSERT_TRUE(l.ok()) << l.error;
+  EXPECT_EQ(l.lesson.title, "test");  // the file's name
+  ASSERT_EQ(l.lesson.steps.size(), 1u);
+  const LessonStep& s = l.lesson.steps[0];
+  EXPECT_EQ(s.launch.kernel, "reduce");
+  EXPECT_EQ(s.launch.text.variant, "3");
+  ASSERT_EQ(s.views.size(), 1u);
+  EXPECT_EQ(s.views[0].id, "warp-access-map");
+  EXPECT_EQ(s.layout, LessonLayout::Row);
+  EXPECT_FALSE(s.compare);
+  EXPECT_EQ(s.place.line, 1u);
+}
+
+// Every key, [defaults] inherited and overridden, a comparison starting from its step.
+TEST(LessonFile, EveryKeyReachesTheStep) {
+  const LessonLoad l = parse(R"(
+title = "Banks"
+description = "seed 001"
+[defaults]
+kernel = "bank"
+variant = "stride"
+n = 32
+block = 32
+params = { stride = 2 }
+views = ["access-map"]
+
+[[step]]
+title = "two"
+caption = "which lanes share bank 0?"
+params = { stride = 8 }
+seed = 3
+select = { warp = 0, lane = 5, line = "shared[baseIndex + s * threadIdx.x]", occurrence = "first" }
+views = ["access-map", { id = "bank-heatmap", scope = "block", controls = "on" }]
+layout = "column"
+expect = { wavefronts = 8, conflicts = 7, verdict = "PASS" }
+compare = { params = { stride = 33 }, caption = "one pass", first_caption = "eight", layout = "column", expect = { conflicts = 0 } }
+)");
+  ASSERT_TRUE(l.ok()) << l.error;
+  EXPECT_EQ(l.lesson.title, "Banks");
+  EXPECT_EQ(l.lesson.description, "seed 001");
+  const LessonStep& s = l.lesson.steps.at(0);
+  EXPECT_EQ(s.launch.kernel, "bank");
+  EXPECT_EQ(s.launch.text.n, "32");
+  EXPECT_EQ(s.launch.text.seed, "3");
+  EXPECT_EQ(s.launch.text.params, std::vector<std::string>{"stride=8"});  // the step's replaces the default's
+  EXPECT_EQ(s.select.lane, 5);
+  EXPECT_EQ(s.select.occurrence, LessonSelect::Occurrence::First);
+  EXPECT_EQ(s.select.line_text, "shared[baseIndex + s * threadIdx.x]");
+  ASSERT_EQ(s.views.size(), 2u);
+  EXPECT_EQ(s.views[1].id, "bank-heatmap");
+  EXPECT_EQ(s.views[1].options, (std::vector<std::string>{"controls=on", "scope=block"}));  // (in key order)
+  EXPECT_EQ(s.layout, LessonLayout::Column);
+  EXPECT_EQ(s.expect.wavefronts, 8u);
+  EXPECT_EQ(s.expect.verdict, "PASS");
+  ASSERT_TRUE(s.compare);
+  EXPECT_EQ(s.compare->launch.text.params, std::vector<std::string>{"stride=33"});
+  EXPECT_EQ(s.compare->launch.text.n, "32");  // the step's, where the comparison says nothing
+  EXPECT_EQ(s.compare->select.line_text, s.select.line_text);
+  EXPECT_EQ(s.compare->caption, "one pass");
+  EXPECT_EQ(s.compare->expect.conflicts, 0u);
+}
+
+// A damaged lesson says where (file:line:column) and what is allowed.
+TEST(LessonFile, EveryErrorSaysWhereAndWhatIsAllowed) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"[[step]]\nvairant = \"3\"\n", "test.toml:2:11: step 1: unknown key 'vairant' (keys here: title, caption, kernel, variant"},
+      {"[[step]]\nkernel = \"reduse\"\n", "test.toml:1:1: step 1: no kernel named 'reduse' (kernels: reduce,"},
+      {"[[step]]\nvariant = \"42\"\n", "test.toml:1:1: step 1: kernel 'reduce' has no variant '42' (variants: 1, 2,"},
+      {"[[step]]\nn = -5\n", "test.toml:1:1: step 1: n = -5: n is a whole number from 1 to 4294967295"},
+      {"[[step]]\nblock = [0, 4]\n", "test.toml:1:1: step 1: block '0,4' is not a shape"},
+      {"[[step]]\nviews = [\"acces-map\"]\n", "test.toml:2:10: step 1: no view named 'acces-map' (views: "},
+      {"[[step]]\nviews = [{ id = \"memory\", color = \"hue\" }]\n",
+       "test.toml:2:10: step 1: the Memory heatmap's color is accesses, conflicts or first-touch (not 'hue')"},
+      {"[[step]]\nlayout = \"diagonal\"\n", "test.toml:2:10: step 1: layout is row (side by side), column"},
+      {"[[step]]\nselect = { warp = 40 }\n", "test.toml:2:19: step 1: warp is from 0 to 31"},
+      {"[[step]]\nselect = { occurrence = \"last\" }\n", "test.toml:2:25: step 1: occurrence is worst, first, or a number"},
+      {"[[step]]\nexpect = { verdict = \"OK\" }\n", "test.toml:2:22: step 1: verdict is PASS, RACE, LOCKSTEP ONLY, FAIL or FAULT"},
+      {"[[step]]\ntitle = \"x\"\n[[step]]\nvariant = \"9\"\nn = \"many\"\n", "test.toml:3:1: step 2: n = many: n is a whole"},
+      {"title = \"no steps\"\n", "the lesson has no steps: add [[step]] tables"},
+      {"[[step]]\ntitle = \"unclosed\n", "test.toml:2:"},
+      {"titel = \"x\"\n[[step]]\n", "test.toml:1:9: unknown key 'titel' (keys here: title, description, defaults, step)"},
+  };
+  for (const auto& [text, message] : cases) {
+    const LessonLoad l = parse(text);
+    EXPECT_FALSE(l.ok()) << text;
+    EXPECT_NE(l.error.find(message), std::string::npos) << text << "\n" << l.error;
+    EXPECT_TRUE(l.lesson.steps.empty());
+  }
+  const LessonLoad missing = load_lesson("/nonexistent/lesson.toml");
+  EXPECT_NE(missing.error.find("/nonexistent/lesson.toml"), std::string::npos) << missing.error;
+}
+
+// Ctrl+S: the state as a new step after the current one; the file still loads, nothing else moved.
+TEST(LessonFile, ASavedStepGoesAfterTheCurrentOneAndTheFileStillLoads) {
+  const fs::path f = fs::temp_directory_path() / ("ws_lesson_" + std::to_string(::getpid()) + ".toml");
+  const std::string text = "title = \"t\"\n[[step]]\ntitle = \"one\"\nvariant = \"1\"\n\n[[step]]\ntitle = \"two\"\nvariant = \"2\"\n";
+  ASSERT_EQ(ws::write_file_atomic(f, text), "");
+  LessonLoad l = load_lesson(f);
+  ASSERT_TRUE(l.ok()) << l.error;
+  LessonStep saved = l.lesson.steps[0];
+  saved.title = "one, block 128 \"quoted\"";
+  saved.launch.text.block = "128,1,1";
+  saved.select.warp = 3;
+  saved.select.line_number = 31;
+  saved.select.occurrence = LessonSelect::Occurrence::Index;
+  saved.select.index = 2;
+  saved.views = {LessonView{"bank-conflict-heatmap", {"scope=block"}}};
+  ASSERT_EQ(insert_step(f, 0, saved), "");
+  const LessonLoad again = load_lesson(f);
+  ASSERT_TRUE(again.ok()) << again.error;
+  ASSERT_EQ(again.lesson.steps.size(), 3u);
+  EXPECT_EQ(again.lesson.steps[0].title, "one");
+  EXPECT_EQ(again.lesson.steps[1].title, "one, block 128 \"quoted\"");
+  EXPECT_EQ(again.lesson.steps[2].title, "two");
+  const LessonStep& s = again.lesson.steps[1];
+  EXPECT_EQ(s.launch.text.block, "128,1,1");
+  EXPECT_EQ(s.select.warp, 3u);
+  EXPECT_EQ(s.select.line_number, 31u);
+  EXPECT_EQ(s.select.index, 2u);
+  EXPECT_EQ(s.views.at(0).options, std::vector<std::string>{"scope=block"});
+  // After the last step: at the end.
+  ASSERT_EQ(insert_step(f, 2, saved), "");
+  EXPECT_EQ(load_lesson(f).lesson.steps.size(), 4u);
+  // A step that would break the file is not written, and the file is as it was.
+  std::string before, err;
+  ASSERT_TRUE(ws::read_file(f, before, err));
+  LessonStep bad = saved;
+  bad.launch.kernel = "no-such-kernel";
+  EXPECT_NE(insert_step(f, 0, bad).find("the step was not saved"), std::string::npos);
+  std::string after;
+  ASSERT_TRUE(ws::read_file(f, after, err));
+  EXPECT_EQ(after, before);
+  fs::remove(f);
+}
+
+// The player selects the instruction the step's line names: reduce 2's tree step at s = 2 (its
+// second pass through the line) is a 4-way conflict for warp 0 of a 256-thread block: lanes 0-31
+// read sdata[4*tid] and sdata[4*tid + 2]... the costliest of the pass is the load of
+// sdata[index + s] or sdata[index]: 4 words per used bank, so 4 wavefronts, 3 conflicts.
+TEST(LessonPlayer, TheStepSelectsTheInstructionItsLineNames) {
+  LessonLoad l = parse(R"(
+[[step]]
+title = "s = 2"
+variant = "2"
+n = 4096
+block = 256
+select = { warp = 0, line = "sdata[index] += sdata[index + s]", occurrence = 1 }
+expect = { wavefronts = 4, conflicts = 3, active_lanes = 32 }
+[[step]]
+title = "hazard"
+kernel = "race"
+variant = "0"
+select = { hazard = 0 }
+expect = { verdict = "RACE" }
+)");
+  ASSERT_TRUE(l.ok()) << l.error;
+  LessonPlayer p(l.lesson);
+  p.go(0, true);
+  ASSERT_TRUE(p.wait_ready());
+  EXPECT_EQ(p.error(), "");
+  const ws::Trace* t = p.session().trace();
+  ASSERT_NE(t, nullptr);
+  const ws::Event& e = t->events.at(size_t(p.session().sel.event));
+  EXPECT_NE(t->sites.at(e.site).text.find("sdata[index] += sdata[index + s]"), std::string::npos);
+  EXPECT_EQ(e.space, ws::MemSpace::Shared);
+  const auto m = ws::analysis::metrics_of(*t, e);
+  EXPECT_EQ(m.shared.wavefronts, 4u);  // computed above by hand: 4 words in each used bank
+  EXPECT_EQ(check_expect(l.lesson.steps[0].expect, *p.session().data(), p.session().sel), "");
+  // The second step: a racing pair selected, both of its lines known to the views.
+  p.next();
+  ASSERT_TRUE(p.wait_ready());
+  EXPECT_EQ(p.index(), 1u);
+  EXPECT_TRUE(p.session().hazard_pair.valid());
+  EXPECT_EQ(check_expect(l.lesson.steps[1].expect, *p.session().data(), p.session().sel), "");
+  // An expectation that does not hold says what differs.
+  LessonExpect wrong;
+  wrong.verdict = "PASS";
+  EXPECT_EQ(check_expect(wrong, *p.session().data(), p.session().sel), "verdict RACE, expected PASS");
+}
+
+// A line that no instruction of the warp is on: the step says so (the viewer goes on).
+TEST(LessonPlayer, ALineWithoutAnInstructionIsSaid) {
+  LessonLoad l = parse("[[step]]\nvariant = \"3\"\nn = 1024\nselect = { line = \"no such text\" }\n");
+  ASSERT_TRUE(l.ok()) << l.error;
+  LessonPlayer p(l.lesson);
+  p.go(0, true);
+  ASSERT_TRUE(p.wait_ready());
+  EXPECT_EQ(p.error(), "no instruction of warp 0 in block 0 at a line containing 'no such text'");
+}
+
+// Moving on to a step run ahead is immediate: its data is there before the first poll.
+TEST(LessonPlayer, TheNextStepIsRunAhead) {
+  LessonLoad l = parse("[[step]]\nvariant = \"1\"\nn = 2048\n[[step]]\nvariant = \"2\"\nn = 2048\n");
+  ASSERT_TRUE(l.ok()) << l.error;
+  LessonPlayer p(l.lesson);
+  p.go(0, true);
+  ASSERT_TRUE(p.wait_ready());
+  // Give the prefetcher time to run step 2.
+  for (int i = 0; i < 500; ++i) {
+    p.go(1);
+    if (p.session().data() && p.session().data()->resolved.variant == "2") break;
+    p.go(0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(p.session().data());
+  EXPECT_EQ(p.session().data()->resolved.variant, "2");  // shown at once, no run to wait for
+  EXPECT_EQ(p.session().last_request().config.variant, "2");
+}
