@@ -151,8 +151,15 @@ void read_select(const Reader& r, const toml::node& v, LessonSelect& s) {
         else if (o == "first") s.occurrence = LessonSelect::Occurrence::First;
         else r.fail(x, "occurrence is worst, first, or a number from 0 (not '" + o + "')");
       }
+    } else if (key == "access") {
+      s.access = r.string(x, "access");
+      if (s.access != "load" && s.access != "store" && s.access != "atomic")
+        r.fail(x, "access is load, store or atomic (not '" + s.access + "')");
+    } else if (key == "array") {
+      s.array = r.string(x, "array");
+      if (s.array.empty()) r.fail(x, "array is the name of one of the kernel's arrays (not empty)");
     } else {
-      unknown_key(r, x, key, {"launch", "block", "warp", "lane", "line", "occurrence", "hazard"});
+      unknown_key(r, x, key, {"launch", "block", "warp", "lane", "line", "access", "array", "occurrence", "hazard"});
     }
   }
 }
@@ -218,13 +225,15 @@ void read_compare(const Reader& r, const toml::node& v, LessonStep& step) {
   const toml::table* t = v.as_table();
   if (!t) r.fail(v, "compare is a table: the keys of the second launch that differ, and its caption");
   LessonCompare c;
-  c.launch = step.launch;  // the step's launch and selection, changed by the keys given here
+  // The step's launch, changed by the keys given here; the step's selection unless the comparison
+  // gives its own (whole: its launch may have other launches, warps and lines).
+  c.launch = step.launch;
   c.select = step.select;
   for (auto&& [k, x] : *t) {
     const std::string key(k.str());
     if (read_launch_key(r, key, x, c.launch)) continue;
     if (key == "caption") c.caption = r.string(x, "caption");
-    else if (key == "select") read_select(r, x, c.select);
+    else if (key == "select") c.select = LessonSelect{}, read_select(r, x, c.select);
     else if (key == "expect") read_expect(r, x, c.expect);
     else if (key == "first_caption") c.first_caption = r.string(x, "first_caption");
     else if (key == "layout") c.layout = read_layout(r, x);
@@ -453,6 +462,8 @@ std::string step_toml(const LessonStep& step) {
   if (s.lane >= 0) o << ", lane = " << s.lane;
   if (s.line_number) o << ", line = " << s.line_number;
   else if (!s.line_text.empty()) o << ", line = " << quoted(s.line_text);
+  if (!s.access.empty()) o << ", access = " << quoted(s.access);
+  if (!s.array.empty()) o << ", array = " << quoted(s.array);
   if (s.occurrence == LessonSelect::Occurrence::First) o << ", occurrence = \"first\"";
   if (s.occurrence == LessonSelect::Occurrence::Index) o << ", occurrence = " << s.index;
   if (s.hazard >= 0) o << ", hazard = " << s.hazard;

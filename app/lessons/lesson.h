@@ -52,11 +52,15 @@ struct LessonSelect {
   std::string line_text;       // "" and line_number 0: the views' own choice (the costliest)
   uint32_t line_number = 0;
   // Which of the warp's passes through that line (its instructions there with none of its others
-  // between: a tree step's loads and store at one s): the n-th (0-based; a tree's s = 2 pass is
-  // the second), the first, or "worst", the default: the costliest instruction of all its passes.
-  // Inside a pass, its costliest instruction (else its first).
+  // between and none of them twice: a tree step's loads and store at one s, one trip of a loop):
+  // the n-th (0-based; a tree's s = 2 pass is the second), the first, or "worst", the default: the
+  // costliest instruction of all its passes. Inside a pass, its costliest instruction (else its
+  // first).
   enum class Occurrence { Worst, First, Index } occurrence = Occurrence::Worst;
   uint32_t index = 0;
+  // Of the line's instructions, only these: "load", "store" or "atomic" ("" any), of the array
+  // named so ("" any): the store of `tile[ty][tx] = in[...]`, the NsubT read of a line with two.
+  std::string access, array;
   int64_t hazard = -1;         // select the n-th hazard pair instead (races first)
 };
 

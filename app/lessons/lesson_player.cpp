@@ -128,6 +128,48 @@ std::string LessonPlayer::prepare_pictures() {
   return {};
 }
 
+namespace {
+
+bool matches(const Trace& t, const Event& e, const LessonSelect& sel) {
+  if (sel.access.empty() && sel.array.empty()) return true;
+  if (e.type != EventType::Access) return false;
+  if (!sel.access.empty() && sel.access != to_string(e.kind)) return false;
+  return sel.array.empty() || (e.alloc < t.allocations.size() && t.allocations[e.alloc].name == sel.array);
+}
+
+}  // namespace
+
+std::vector<std::vector<int64_t>> line_passes(const Trace& t, const LessonSelect& sel) {
+  std::vector<std::vector<int64_t>> passes;
+  auto [first, last] = analysis::block_events(t, sel.block);
+  bool in_pass = false;
+  // The pass's instructions so far, as (site, access): one coming again starts the next trip. (The
+  // load and the store of `x[i] += ...` share a site.)
+  std::vector<std::pair<uint32_t, int>> sites;
+  for (size_t i = first; i < last; ++i) {
+    const Event& e = t.events[i];
+    if (e.warp != sel.warp) continue;
+    const bool at_line = e.site < t.sites.size() &&
+                         (sel.line_number ? t.sites[e.site].line == sel.line_number
+                                          : t.sites[e.site].text.find(sel.line_text) != std::string::npos);
+    if (!at_line) {
+      in_pass = false;
+      continue;
+    }
+    const std::pair<uint32_t, int> id{e.site, e.type == EventType::Access ? int(e.kind) : -1 - int(e.type)};
+    const bool again = std::find(sites.begin(), sites.end(), id) != sites.end();
+    if (!in_pass || again) {
+      in_pass = true;
+      sites.clear();
+      passes.emplace_back();
+    }
+    sites.push_back(id);
+    if (matches(t, e, sel)) passes.back().push_back(int64_t(i));
+  }
+  std::erase_if(passes, [](const std::vector<int64_t>& p) { return p.empty(); });
+  return passes;
+}
+
 // The step's selection: the block and warp, then the instruction of the named line (its
 // costliest, first or n-th issue by that warp), or the n-th hazard pair.
 std::string LessonPlayer::apply_select(Session& s, const LessonSelect& sel) {
@@ -139,34 +181,31 @@ std::string LessonPlayer::apply_select(Session& s, const LessonSelect& sel) {
   spec.keys["block"] = sel.block;
   spec.keys["warp"] = sel.warp;
   if (sel.hazard >= 0) spec.keys["hazard"] = sel.hazard;
+  // From the step's own selection: no lane, element or playback left by the step before.
+  s.sel.lane = -1;
+  s.sel.element = -1;
+  s.sel.cursor = -1;
   if (std::string err = apply_selection(s, spec); !err.empty()) return err;
   if (sel.hazard < 0 && (sel.line_number || !sel.line_text.empty())) {
     const Trace& t = *s.trace();
-    auto [first, last] = analysis::block_events(t, sel.block);
-    std::vector<int64_t> at_line;
-    for (size_t i = first; i < last; ++i) {
-      const Event& e = t.events[i];
-      if (e.warp != sel.warp || e.site >= t.sites.size()) continue;
-      const Site& site = t.sites[e.site];
-      const bool match = sel.line_number ? site.line == sel.line_number : site.text.find(sel.line_text) != std::string::npos;
-      if (match) at_line.push_back(int64_t(i));
-    }
-    const std::string line = sel.line_number ? "line " + std::to_string(sel.line_number) : "'" + sel.line_text + "'";
-    if (at_line.empty())
+    const std::vector<std::vector<int64_t>> passes = line_passes(t, sel);
+    std::string what = sel.line_number ? "line " + std::to_string(sel.line_number) : "a line containing '" + sel.line_text + "'";
+    if (!sel.access.empty() || !sel.array.empty())
+      what += " (" + (sel.access.empty() ? std::string("any access") : sel.access) +
+              (sel.array.empty() ? "" : " of " + sel.array) + ")";
+    if (passes.empty()) {
+      if (!sel.array.empty() && std::none_of(t.allocations.begin(), t.allocations.end(),
+                                             [&](const Allocation& a) { return a.name == sel.array; })) {
+        std::string names;
+        for (const Allocation& a : t.allocations) names += (names.empty() ? "" : ", ") + a.name;
+        return "the kernel has no array '" + sel.array + "' (its arrays: " + names + ")";
+      }
       return "no instruction of warp " + std::to_string(sel.warp) + " in block " + std::to_string(sel.block) +
-             " at a line " + (sel.line_number ? "numbered " + std::to_string(sel.line_number) : "containing " + line);
-    // The warp's passes through the line: its instructions there with none of its others between
-    // (a tree step's load, load and store at one s); the n-th pass, or the first, or the costliest
-    // instruction of them all; inside a pass, its costliest instruction (else its first).
-    std::vector<std::vector<int64_t>> passes;
-    int64_t previous = -1;
-    for (size_t i = first; i < last; ++i) {
-      if (t.events[i].warp != sel.warp) continue;
-      const bool here = std::binary_search(at_line.begin(), at_line.end(), int64_t(i));
-      if (here && !(previous >= 0 && std::binary_search(at_line.begin(), at_line.end(), previous))) passes.emplace_back();
-      if (here) passes.back().push_back(int64_t(i));
-      previous = int64_t(i);
+             " at " + what;
     }
+    std::vector<int64_t> at_line;
+    for (const auto& p : passes) at_line.insert(at_line.end(), p.begin(), p.end());
+    const std::string& line = what;
     auto costliest = [&](const std::vector<int64_t>& events) {
       int64_t best = events.front();
       uint64_t worst = 0;
@@ -263,13 +302,16 @@ LessonStep LessonPlayer::current_as_step() const {
   if (const Trace* t = main_->trace(); t && sel.event >= 0 && size_t(sel.event) < t->events.size()) {
     const Event& e = t->events[size_t(sel.event)];
     if (e.site < t->sites.size()) {
+      // The line, the instruction's access and array, and which of the warp's passes it is in.
       s.line_number = t->sites[e.site].line;
+      if (e.type == EventType::Access) {
+        s.access = to_string(e.kind);
+        if (e.alloc < t->allocations.size()) s.array = t->allocations[e.alloc].name;
+      }
       s.occurrence = LessonSelect::Occurrence::Index;
-      auto [first, last] = analysis::block_events(*t, sel.block);
-      for (size_t i = first; i < size_t(sel.event) && i < last; ++i)
-        if (t->events[i].warp == e.warp && t->events[i].site < t->sites.size() &&
-            t->sites[t->events[i].site].line == s.line_number)
-          ++s.index;
+      const auto passes = line_passes(*t, s);
+      for (size_t k = 0; k < passes.size(); ++k)
+        if (std::find(passes[k].begin(), passes[k].end(), sel.event) != passes[k].end()) s.index = uint32_t(k);
     }
   }
   out.title = step().title + " (as shown)";

@@ -101,6 +101,11 @@ class LessonPlayer {
   std::jthread thread_;  // last: joined first
 };
 
+// The warp's passes through the selection's line, in issue order: its instructions there (of the
+// access and array asked for) with none of its other instructions between and none of them twice
+// (a loop's next trip starts a new pass). Each pass lists its events.
+std::vector<std::vector<int64_t>> line_passes(const Trace& t, const LessonSelect& sel);
+
 // The key of a run in the lesson's cache.
 std::string run_key(const RunRequest& r);
 

@@ -82,16 +82,18 @@ void BlockLayoutView::draw(Session& s) {
     st.synced_key = request_key;
   }
 
-  // Shape editor.
-  ImGui::SetNextItemWidth(9 * E);
-  ImGui::InputInt3("##shape", st.edit_block);
-  st.editing = ImGui::IsItemActive();
-  ImGui::SameLine();
-  if (ImGui::Button("Run with this block")) {
-    RunRequest r = s.last_request();
-    r.config.block = {uint32_t(std::max(st.edit_block[0], 1)), uint32_t(std::max(st.edit_block[1], 1)),
-                      uint32_t(std::max(st.edit_block[2], 1))};
-    s.request(r);
+  // Shape editor (with controls; a picture shows the block it was given).
+  if (st.controls) {
+    ImGui::SetNextItemWidth(9 * E);
+    ImGui::InputInt3("##shape", st.edit_block);
+    st.editing = ImGui::IsItemActive();
+    ImGui::SameLine();
+    if (ImGui::Button("Run with this block")) {
+      RunRequest r = s.last_request();
+      r.config.block = {uint32_t(std::max(st.edit_block[0], 1)), uint32_t(std::max(st.edit_block[1], 1)),
+                        uint32_t(std::max(st.edit_block[2], 1))};
+      s.request(r);
+    }
   }
   if (auto d = s.data(); d && !d->error.empty() && d->result.launches.empty()) ImGui::TextColored(vc.conflict, "%s", d->error.c_str());
 

@@ -68,7 +68,7 @@ const ViewType kViews[] = {
      kBankOptions},
     {"divergence-timeline", "Divergence timeline", Slot::CenterRow1Right, make<TimelineView>, kTimelineAliases,
      kTimelineOptions},
-    {"block-layout", "Block layout", Slot::CenterRow2Left, make<BlockLayoutView>, kLayoutAliases, {}},
+    {"block-layout", "Block layout", Slot::CenterRow2Left, make<BlockLayoutView>, kLayoutAliases, kControlsOnly},
     {"memory-heatmap", "Memory heatmap", Slot::CenterRow2Right, make<MemoryHeatmapView>, kMemoryAliases,
      kMemoryOptions},
     {"source-view", "Source view", Slot::RightTop, make<SourceView>, kSourceAliases, kControlsOnly},

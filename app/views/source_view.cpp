@@ -116,7 +116,8 @@ void SourceView::draw(Session& s) {
     ImGui::SetTooltip("instr: warp instructions on the line\nconfl: shared-memory bank conflicts\n"
                       "sect: global 32-byte sectors per request (4 = coalesced 4-byte loads)\n"
                       "simd: active lanes / 32, in percent\n"
-                      "race: shared-memory access pairs that race here (L: only inside a warp, right in lockstep)");
+                      "race: shared-memory access pairs with an access on this line (L: only inside a warp, right in\n"
+                      "lockstep); a pair of two lines counts on both, so the lines add up to more than the run's pairs");
   const float lh = ImGui::GetTextLineHeightWithSpacing();
   // One line of the file: gutter numbers, line number, code; hover and click.
   auto draw_line = [&](int i, float row_w) {

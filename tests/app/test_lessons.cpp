@@ -5,6 +5,7 @@
 #include "lessons/lesson_player.h"
 
 #include "session.h"
+#include "views/view.h"
 
 #include "ws/analysis/instruction.h"
 #include "ws/util/atomic_file.h"
@@ -12,6 +13,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
 #include <unistd.h>
 
@@ -234,4 +237,118 @@ TEST(LessonPlayer, TheNextStepIsRunAhead) {
   ASSERT_TRUE(p.session().data());
   EXPECT_EQ(p.session().data()->resolved.variant, "2");  // shown at once, no run to wait for
   EXPECT_EQ(p.session().last_request().config.variant, "2");
+}
+
+// A line with several instructions, in a loop: `access` and `array` pick one of them, and each
+// trip of the loop is a pass of its own. transpose "rows" runs 32 x 8 threads over a 32 x 32
+// tile, so warp 0 (threadIdx.y = 0) copies rows 0, 8, 16, 24: four trips; the padded tile's
+// column read, tile[tx * 33 + j], has stride 33 words: 32 lanes on 32 banks, one wavefront.
+TEST(LessonPlayer, AccessArrayAndTripsPickOneInstructionOfALine) {
+  LessonLoad l = parse(R"(
+[[step]]
+kernel = "transpose"
+variant = "rows"
+select = { warp = 0, line = "out[(y + j) * rows + x] = tile[", access = "load", array = "tile", occurrence = 3 }
+expect = { wavefronts = 1, active_lanes = 32 }
+[[step]]
+kernel = "transpose"
+variant = "rows"
+select = { warp = 0, line = "out[(y + j) * rows + x] = tile[", access = "load", occurrence = 4 }
+[[step]]
+kernel = "transpose"
+variant = "rows"
+select = { warp = 0, line = "= in[(y + j) * cols + x]", array = "input" }
+)");
+  ASSERT_TRUE(l.ok()) << l.error;
+  LessonPlayer p(l.lesson);
+  p.go(0, true);
+  ASSERT_TRUE(p.wait_ready());
+  ASSERT_EQ(p.error(), "");
+  const ws::Trace& t = *p.session().trace();
+  const ws::Event& e = t.events.at(size_t(p.session().sel.event));
+  EXPECT_EQ(e.kind, ws::AccessKind::Load);
+  EXPECT_EQ(t.allocations.at(e.alloc).name, "tile");
+  EXPECT_EQ(check_expect(l.lesson.steps[0].expect, *p.session().data(), p.session().sel), "");
+  // The fourth trip is the last one: the four loads of that line are issued in order, and the
+  // selected one is the last of them.
+  size_t later = 0;
+  for (size_t i = size_t(p.session().sel.event) + 1; i < t.events.size(); ++i)
+    if (t.events[i].block == 0 && t.events[i].warp == 0 && t.events[i].site == e.site) ++later;
+  EXPECT_EQ(later, 0u);
+  p.go(1, true);
+  ASSERT_TRUE(p.wait_ready());
+  EXPECT_EQ(p.error(), "warp 0 passes a line containing 'out[(y + j) * rows + x] = tile[' (load) 4 times: occurrence 4 "
+                       "does not exist (0 to 3)");
+  p.go(2, true);
+  ASSERT_TRUE(p.wait_ready());
+  EXPECT_EQ(p.error(), "the kernel has no array 'input' (its arrays: in, out, tile)");
+}
+
+// A comparison's own select replaces the step's (its launch may have fewer launches); without
+// one, the step's selection is used.
+TEST(LessonFile, AComparisonsSelectReplacesTheSteps) {
+  const LessonLoad l = parse(R"(
+[[step]]
+variant = "2"
+select = { launch = 1, warp = 3, line = "sdata[index]" }
+compare = { variant = "3", select = { warp = 1 } }
+[[step]]
+variant = "2"
+select = { warp = 3, line = "sdata[index]" }
+compare = { variant = "3" }
+)");
+  ASSERT_TRUE(l.ok()) << l.error;
+  const LessonSelect& own = l.lesson.steps[0].compare->select;
+  EXPECT_EQ(own.launch, 0u);
+  EXPECT_EQ(own.warp, 1u);
+  EXPECT_EQ(own.line_text, "");
+  const LessonSelect& inherited = l.lesson.steps[1].compare->select;
+  EXPECT_EQ(inherited.warp, 3u);
+  EXPECT_EQ(inherited.line_text, "sdata[index]");
+}
+
+// A step starts from its own selection: a lane outlined by an earlier step (a hazard's) is gone.
+TEST(LessonPlayer, AStepDoesNotKeepTheLaneOfTheStepBefore) {
+  LessonLoad l = parse(R"(
+[[step]]
+kernel = "race"
+variant = "0"
+select = { hazard = 0 }
+[[step]]
+kernel = "race"
+variant = "0"
+select = { warp = 0 }
+)");
+  ASSERT_TRUE(l.ok()) << l.error;
+  LessonPlayer p(l.lesson);
+  p.go(0, true);
+  ASSERT_TRUE(p.wait_ready());
+  ASSERT_TRUE(p.session().hazard_pair.valid());
+  ASSERT_GE(p.session().sel.lane, 0);
+  p.next();
+  ASSERT_TRUE(p.wait_ready());
+  EXPECT_EQ(p.session().sel.lane, -1);
+  EXPECT_FALSE(p.session().hazard_pair.valid());
+}
+
+// The lesson documentation lists every option of every view the registry has.
+TEST(LessonDocs, ListEveryViewOption) {
+  std::ifstream in(std::string(WS_DOCS_DIR) + "/lessons.md");
+  ASSERT_TRUE(in) << WS_DOCS_DIR "/lessons.md";
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const ViewType& t : view_types()) {
+    // Its row in the views table: a line "| `id` ..." or "| `other` (...), `id` |".
+    std::string line;
+    for (size_t at = 0; at < doc.size() && line.empty();) {
+      const size_t end = std::min(doc.find('\n', at), doc.size());
+      const std::string l = doc.substr(at, end - at);
+      const size_t cell = l.find(" | ", 2);
+      if (l.rfind("| `", 0) == 0 && cell != std::string::npos && l.substr(0, cell).find("`" + std::string(t.id) + "`") != std::string::npos)
+        line = l;
+      at = end + 1;
+    }
+    ASSERT_FALSE(line.empty()) << t.id << " has no row in docs/lessons.md";
+    for (const ViewOption& o : t.options)
+      EXPECT_NE(line.find("`" + std::string(o.key)), std::string::npos) << t.id << ": option " << o.key << " is not documented";
+  }
 }
