@@ -1,13 +1,60 @@
 // The main menu bar: File, View, Help. Shortcut labels come from actions.cpp so the menus and the
 // help overlay always agree.
 #include "layout.h"
+#include "lessons/lesson.h"
+#include "lessons/lesson_player.h"
 #include "shell.h"
+
+#include <cstring>
 
 namespace ws::app {
 
 namespace {
 
+// Opens `file` as the lesson; a lesson that does not load is said in the status bar and the one
+// open stays.
+void open_lesson_from_menu(ShellState& s, const std::filesystem::path& file) {
+  if (std::string err = open_lesson(s, file); !err.empty()) notify(s, err, true);
+  else notify(s, "lesson " + file.string() + ": " + s.lesson->lesson().title, false);
+}
+
+void lesson_menu(ShellState& s) {
+  if (!s.shipped) {
+    s.shipped.emplace();
+    for (const auto& f : shipped_lessons()) {
+      const LessonLoad l = load_lesson(f);
+      s.shipped->push_back({f, l.ok() ? l.lesson.title : f.stem().string(), l.error});
+    }
+  }
+  if (s.lesson && !s.lesson_mode &&
+      ImGui::MenuItem(("Back to " + s.lesson->lesson().title + ", step " + std::to_string(s.lesson->index() + 1)).c_str()))
+    s.lesson_mode = true;
+  if (s.shipped->empty()) ImGui::TextDisabled("No lessons found (set WARPSCOPE_LESSONS to their folder)");
+  for (const auto& c : *s.shipped) {
+    if (ImGui::MenuItem(c.title.c_str(), nullptr, false, c.error.empty())) open_lesson_from_menu(s, c.file);
+    if (!c.error.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", c.error.c_str());
+  }
+  ImGui::Separator();
+  // No file dialog: the path, typed (Enter opens it).
+  char path[512];
+  std::snprintf(path, sizeof path, "%s", s.lesson_path.c_str());
+  ImGui::SetNextItemWidth(22 * ImGui::GetFontSize());
+  const bool enter = ImGui::InputTextWithHint("##lesson-path", "a lesson file: path/to/lesson.toml", path, sizeof path,
+                                              ImGuiInputTextFlags_EnterReturnsTrue);
+  s.lesson_path = path;
+  ImGui::SameLine();
+  if ((ImGui::Button("Open") || enter) && !s.lesson_path.empty()) {
+    open_lesson_from_menu(s, s.lesson_path);
+    ImGui::CloseCurrentPopup();
+  }
+}
+
 void file_menu(ShellState& s) {
+  if (ImGui::BeginMenu("Open lesson")) {
+    lesson_menu(s);
+    ImGui::EndMenu();
+  }
+  ImGui::Separator();
   if (ImGui::MenuItem("Save screenshot", shortcut_keys(Action::SaveScreenshot)))
     apply_action(s, Action::SaveScreenshot);
   if (ImGui::BeginMenu("Save panel as PNG")) {

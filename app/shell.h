@@ -20,6 +20,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,13 @@ struct ShellState {
   std::shared_ptr<LessonPlayer> lesson;
   bool lesson_mode = false;
   std::string jump;  // digits of a step number being typed
+  // The File menu's list of shipped lessons (file, title or why it does not load), read once.
+  struct LessonChoice {
+    std::filesystem::path file;
+    std::string title, error;
+  };
+  std::optional<std::vector<LessonChoice>> shipped;
+  std::string lesson_path;  // the File menu's "open this file" field
 
   // UI state.
   bool help_open = false;

@@ -16,6 +16,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <sstream>
 
@@ -514,14 +515,23 @@ std::string insert_step(const std::filesystem::path& file, size_t after, const L
 }
 
 std::vector<std::filesystem::path> shipped_lessons() {
-  std::vector<std::filesystem::path> out;
-  std::error_code ec;
-  for (const char* dir : {WS_LESSONS_DIR}) {
+  // WARPSCOPE_LESSONS names the folder; else the source tree's, as built; else ./lessons (a
+  // binary carried to another machine, run from a checkout).
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("WARPSCOPE_LESSONS"); env && *env) dirs.push_back(env);
+  dirs.push_back(WS_LESSONS_DIR);
+  dirs.push_back("lessons");
+  for (const std::string& dir : dirs) {
+    std::vector<std::filesystem::path> out;
+    std::error_code ec;
     for (const auto& e : std::filesystem::directory_iterator(dir, ec))
       if (e.path().extension() == ".toml") out.push_back(e.path());
+    if (!out.empty()) {
+      std::sort(out.begin(), out.end());
+      return out;
+    }
   }
-  std::sort(out.begin(), out.end());
-  return out;
+  return {};
 }
 
 }  // namespace ws::app

@@ -130,8 +130,8 @@ std::string step_toml(const LessonStep& step);
 // it is never left broken. Returns "" or why not.
 std::string insert_step(const std::filesystem::path& file, size_t after, const LessonStep& step);
 
-// The lessons that ship with warpscope (lessons/*.toml next to the binary's source tree or
-// installed data), sorted by file name.
+// The lessons that ship with warpscope, sorted by file name: lessons/*.toml in $WARPSCOPE_LESSONS,
+// else in the source tree the binary was built from, else in ./lessons.
 std::vector<std::filesystem::path> shipped_lessons();
 
 }  // namespace ws::app

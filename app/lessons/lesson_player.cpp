@@ -36,6 +36,12 @@ std::shared_ptr<SessionData> LessonPlayer::cached(const RunRequest& r) {
   return it == cache_.end() ? nullptr : it->second;
 }
 
+bool LessonPlayer::is_cached(size_t k) {
+  if (k >= lesson_.steps.size()) return false;
+  const LessonStep& step = lesson_.steps[k];
+  return cached(lesson_request(step.launch)) && (!step.compare || cached(lesson_request(step.compare->launch)));
+}
+
 void LessonPlayer::show_run(Session& s, const RunRequest& r) {
   if (auto d = cached(r)) s.show(std::make_shared<SessionData>(*d));
   else s.request(r);

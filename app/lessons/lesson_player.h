@@ -69,6 +69,9 @@ class LessonPlayer {
   // Replaces the lesson (after a step was saved into its file), staying on step `k`.
   void replace_lesson(Lesson lesson, size_t k);
 
+  // Step k's runs were made ahead: going there shows them at once.
+  bool is_cached(size_t k);
+
   // Runs made ahead that are kept (each holds a run's traces): the steps around the one shown.
   static constexpr size_t kCacheSteps = 8;
 

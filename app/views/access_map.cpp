@@ -16,6 +16,7 @@
 #include "ws/viz/fonts.h"
 
 #include <algorithm>
+#include <tuple>
 #include <bit>
 #include <cmath>
 #include <cfloat>
@@ -46,13 +47,16 @@ constexpr const char* kSharedNote =
     "Numbers in cells: element index. White corner: several lanes read one word (multicast, free).";
 
 // Numbers smaller than this (in font sizes: 9 px at 24 px) are not drawn (no one reads them on a
-// wall); the picture says so.
+// wall); the picture says so. A picture for the wall (no controls) draws none under 14 px of a
+// 1080p slide (its 24 px font).
 constexpr float kMinLabelEm = 0.375f;
+constexpr float kWallLabelEm = 14.0f / 24.0f;
 
-// `px`: the layout's size for this kind of number (lanes and banks, or elements), one per picture.
-void centered_text(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, const char* text, float px) {
+// `px`: the layout's size for this kind of number (lanes and banks, or elements), one per picture;
+// under `min_px` none is drawn.
+void centered_text(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, const char* text, float px, float min_px) {
   ImFont* f = ImGui::GetFont();
-  if (px < kMinLabelEm * ImGui::GetFontSize()) return;
+  if (px < min_px) return;
   const ImVec2 ts = f->CalcTextSizeA(px, FLT_MAX, 0, text);
   if (ts.x > (b.x - a.x) - 2 || ts.y > (b.y - a.y) + 2) return;  // does not fit: the tooltip has it
   dl->AddText(f, px, ImVec2(std::floor((a.x + b.x - ts.x) / 2), std::floor((a.y + b.y - ts.y) / 2)), col, text);
@@ -159,14 +163,26 @@ void AccessMapView::draw(Session& s) {
   const float room_w = std::max(ImGui::GetContentRegionAvail().x, E);
   const float swatches_w = shared ? ImGui::CalcTextSize("served in the first pass  waited: bank conflict  inactive lane").x
                                   : ImGui::CalcTextSize("bytes used  moved, not used (32-byte sectors)  inactive lane").x;
-  // (A picture without controls has no note: nobody hovers a projected slide.)
-  const float note_w = shared && st.controls ? ImGui::CalcTextSize(kSharedNote).x : 0.0f;
-  const float legend_lines = std::ceil((swatches_w + 4 * E) / room_w) + std::ceil(note_w / room_w);
-  const float legend_h = legend_lines * ImGui::GetTextLineHeightWithSpacing() + 1.2f * E;
-  const AccessMapLayout L = access_map_layout(m, e, a, ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(),
-                                              ImGui::CalcTextSize("999").x,
-                                              std::max(ImGui::GetContentRegionAvail().y - legend_h, 0.0f),
-                                              st.controls ? 0.45f : 0.05f);
+  const float min_label_px = (st.controls ? kMinLabelEm : kWallLabelEm) * E;
+  // (A picture without controls has no hover note: nobody hovers a projected slide. It says only
+  // that element numbers are left out, where they are.)
+  const char* wall_note = "element numbers left out: the cells are too narrow here";
+  auto lay_out = [&](bool hidden_note) {
+    const float note_w = !shared ? 0.0f
+                         : st.controls ? ImGui::CalcTextSize(kSharedNote).x
+                         : hidden_note ? ImGui::CalcTextSize(wall_note).x
+                                       : 0.0f;
+    const float legend_lines = std::ceil((swatches_w + 4 * E) / room_w) + std::ceil(note_w / room_w);
+    const float legend_h = legend_lines * ImGui::GetTextLineHeightWithSpacing() + 1.2f * E;
+    return std::pair{access_map_layout(m, e, a, ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(),
+                                       ImGui::CalcTextSize("999").x,
+                                       std::max(ImGui::GetContentRegionAvail().y - legend_h, 0.0f),
+                                       st.controls ? 0.45f : 0.05f),
+                     legend_h};
+  };
+  auto [L, legend_h] = lay_out(false);
+  const bool elements_hidden = !L.cells.empty() && L.label_px < min_label_px;
+  if (!st.controls && shared && elements_hidden) std::tie(L, legend_h) = lay_out(true);
   {
     // At full size, the picture would need this much (the text above stays as it is).
     const AccessMapLayout full = access_map_layout(m, e, a, ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(),
@@ -184,8 +200,8 @@ void AccessMapView::draw(Session& s) {
   st.lanes_min = p0(L.lanes[0].box);
   st.cell_w = L.cell_w;
   st.row_h = L.row_h;
-  st.label_px = L.label_px;
-  st.lane_label_px = L.lane_label_px;
+  st.label_px = L.label_px >= min_label_px ? L.label_px : 0.0f;  // as drawn (0: left out)
+  st.lane_label_px = L.lane_label_px >= min_label_px ? L.lane_label_px : 0.0f;
   st.grid_min = ImVec2(o.x + L.margin, o.y + L.grid_y);
   st.wavefront_rows = L.rows;
   st.sector_boxes = int(L.sectors.size());
@@ -207,7 +223,7 @@ void AccessMapView::draw(Session& s) {
                   u32(vc.conflict), 0, 0, 3.0f);
     char num[8];
     std::snprintf(num, sizeof num, "%d", l);
-    centered_text(dl, p0(lane.box), p1(lane.box), lane.active ? ink_for(c) : text_dim, num, L.lane_label_px);
+    centered_text(dl, p0(lane.box), p1(lane.box), lane.active ? ink_for(c) : text_dim, num, L.lane_label_px, min_label_px);
     if (hovered(lane.box)) hovered_lane = l;
   }
   std::string hover_text;
@@ -215,7 +231,7 @@ void AccessMapView::draw(Session& s) {
     for (int b = 0; b < int(L.bank_headers.size()); ++b) {
       char num[12];
       std::snprintf(num, sizeof num, "%d", b);
-      centered_text(dl, p0(L.bank_headers[size_t(b)]), p1(L.bank_headers[size_t(b)]), text_dim, num, L.lane_label_px);
+      centered_text(dl, p0(L.bank_headers[size_t(b)]), p1(L.bank_headers[size_t(b)]), text_dim, num, L.lane_label_px, min_label_px);
     }
     for (const AccessMapLayout::Box& b : L.empty_cells) dl->AddRectFilled(p0(b), p1(b), u32(vc.empty));
     for (const AccessMapLayout::Cell& c : L.cells) {
@@ -224,7 +240,7 @@ void AccessMapView::draw(Session& s) {
       dl->AddRectFilled(a0, a1, u32(col));
       char lab[24];
       std::snprintf(lab, sizeof lab, "%llu", static_cast<unsigned long long>(c.element));
-      centered_text(dl, a0, a1, ink_for(col), lab, L.label_px);
+      centered_text(dl, a0, a1, ink_for(col), lab, L.label_px, min_label_px);
       if (c.multicast) {  // several lanes on one word: a white corner mark
         dl->AddTriangleFilled(ImVec2(a1.x - L.row_h * 0.45f, a0.y), ImVec2(a1.x, a0.y),
                               ImVec2(a1.x, a0.y + L.row_h * 0.45f), u32(vc.selection));
@@ -289,8 +305,9 @@ void AccessMapView::draw(Session& s) {
     ImGui::SameLine(0, E);
     swatch(vc.inactive, "inactive lane");
     ImGui::PushTextWrapPos(0);
-    if (st.controls && L.label_px < kMinLabelEm * E) ImGui::TextDisabled("Element numbers hidden (cells too narrow): hover a cell.");
+    if (st.controls && elements_hidden) ImGui::TextDisabled("Element numbers hidden (cells too narrow): hover a cell.");
     else if (st.controls) ImGui::TextDisabled("%s", kSharedNote);  // (a lesson's caption says what matters)
+    else if (elements_hidden) ImGui::TextDisabled("%s", wall_note);
     ImGui::PopTextWrapPos();
   } else {
     swatch(vc.global, "bytes used");

@@ -1,7 +1,7 @@
 // Every shipped lesson as a projector shows it: each step at 1920x1080 and 1280x720 in the
 // presentation look, its runs in, its selection found, its expectations holding, no view cut off
-// (a view whose picture is larger than its box scrolls: on a wall, that part is gone), and the
-// access map's lane numbers at least 14 px at 1080p. And a 2x picture is the 1x one at twice the
+// (a view whose picture is larger than its box scrolls: on a wall, that part is gone), and every
+// number in an access map at least 14 px of a 1080p slide. And a 2x picture is the 1x one at twice the
 // resolution.
 #include "headless_gl.h"
 #include "lessons/lesson.h"
@@ -64,11 +64,14 @@ TEST_F(LessonPictures, EveryShippedStepFitsTheWallAndHolds) {
         ASSERT_EQ(s.layout.view_clipped.size(), views) << where;
         for (size_t v = 0; v < views; ++v)
           EXPECT_FALSE(s.layout.view_clipped[v]) << where << " at " << w << "x" << h << ": view " << v << " is cut off";
-        if (w == 1920)
-          for (const auto* group : {&p.views(), &p.compare_views()})
-            for (const auto& v : *group)
-              if (const auto* map = dynamic_cast<const AccessMapView*>(v.get()); map && map->lane_label_px > 0)
-                EXPECT_GE(map->lane_label_px, 14.0f) << where << ": the access map's lane numbers are too small for a wall";
+        // Every number an access map draws is at least 14 px of a 1080p slide (0: left out, said).
+        const float least = 14.0f * slide_scale(ImVec2(float(w), float(h)));
+        for (const auto* group : {&p.views(), &p.compare_views()})
+          for (const auto& v : *group)
+            if (const auto* map = dynamic_cast<const AccessMapView*>(v.get())) {
+              if (map->lane_label_px > 0) EXPECT_GE(map->lane_label_px, least) << where << " at " << w << "x" << h << ": lane numbers";
+              if (map->label_px > 0) EXPECT_GE(map->label_px, least) << where << " at " << w << "x" << h << ": element numbers";
+            }
         if (const char* keep = std::getenv("WS_KEEP_PNG"))
           (void)ws::viz::save_png(std::string(keep) + "/" + f.stem().string() + "-" + std::to_string(i + 1) + "-" +
                                       std::to_string(w) + ".png",

@@ -5,6 +5,7 @@
 #include "lessons/lesson_player.h"
 
 #include "session.h"
+#include "shell.h"
 #include "views/view.h"
 
 #include "ws/analysis/instruction.h"
@@ -351,4 +352,22 @@ TEST(LessonDocs, ListEveryViewOption) {
     for (const ViewOption& o : t.options)
       EXPECT_NE(line.find("`" + std::string(o.key)), std::string::npos) << t.id << ": option " << o.key << " is not documented";
   }
+}
+
+// Opening a damaged lesson in the viewer says where and why, and the lesson open stays.
+TEST(LessonFile, ADamagedLessonLeavesTheOpenOneInPlace) {
+  const fs::path dir = fs::temp_directory_path() / ("ws-lesson-open-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  ASSERT_EQ(ws::write_file_atomic(dir / "good.toml", "title = \"Good\"\n[[step]]\nvariant = \"3\"\nn = 1024\n"), "");
+  ASSERT_EQ(ws::write_file_atomic(dir / "bad.toml", "title = \"Bad\"\n[[step]]\nvariant = \"3\"\nflavour = 1\n"), "");
+  ShellState s;
+  ASSERT_EQ(open_lesson(s, dir / "good.toml"), "");
+  ASSERT_TRUE(s.lesson);
+  const std::string err = open_lesson(s, dir / "bad.toml");
+  EXPECT_NE(err.find("bad.toml:4:1"), std::string::npos) << err;
+  EXPECT_NE(err.find("flavour"), std::string::npos) << err;
+  ASSERT_TRUE(s.lesson);
+  EXPECT_EQ(s.lesson->lesson().title, "Good");
+  EXPECT_TRUE(s.lesson_mode);
+  fs::remove_all(dir);
 }
