@@ -88,8 +88,9 @@ __global__ void twin_reduce8(const int* g_idata, int* g_odata, unsigned n) {
   if (warp == 0) {
     sum = lane < blockDim.x / 32 ? warp_sums[lane] : 0;
     sum = twin_warp_sum(sum);
-    if (lane == 0) g_odata[blockIdx.x] = sum;
   }
+  // (After the branch, as reduce8's block_sum has it: the same source, so the same SASS.)
+  if (threadIdx.x == 0) g_odata[blockIdx.x] = sum;
 }
 
 // ---- timing ------------------------------------------------------------------------------------

@@ -40,3 +40,4 @@ if [ "${WS_GPU_TESTS:-0}" = 1 ]; then
   "$ws" crosscheck > "$out/crosscheck.txt" 2>&1; echo "crosscheck exit $?"
   grep -E "compared|differ" "$out/crosscheck.txt" | tail -5
 fi
+pack_out

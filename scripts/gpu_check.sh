@@ -5,7 +5,7 @@
 # It runs what was built on a developer machine (the GPU machine has no package registry, so it
 # cannot build the viewer's dependencies): `scripts/gpu_carry.sh` packs .carry/, then
 #   device run  carry [".carry", ".gl"]  command: bash scripts/gpu_check.sh .carry
-# Results also go to $OUT (or /tmp/warpscope-gpu).
+# Results: /tmp/warpscope-gpu, packed into $OUT (gpu_logs.tgz and the pictures).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=gpu_env.sh
@@ -46,3 +46,17 @@ fi
 echo "== headless screenshot through the NVIDIA EGL driver"
 "$carry/bin/warpscope" --headless --size 1600x900 --kernel reduce --variant 2 --screenshot "$out/gpu_headless.png" 2>&1 | tail -3
 ls -la "$out/gpu_headless.png" 2>&1 | tail -1
+
+echo "== lessons: every shipped step holds here; the timing slide with this GPU's times"
+for f in lessons/*.toml; do
+  if "$carry/bin/warpscope" lesson "$f" > "$out/lesson_$(basename "$f" .toml).txt" 2>&1; then echo "ok      $f"; else echo "FAILED  $f"; fi
+done
+"$carry/bin/warpscope" --lesson lessons/reduction.toml --headless --step 14 --size 1920x1080 \
+  --screenshot "$out/gpu_lesson_timing.png" 2>&1 | tail -1
+"$carry/bin/warpscope" --lesson lessons/reduction.toml --headless --step 3 --size 1920x1080 \
+  --screenshot "$out/gpu_lesson_step3.png" 2>&1 | tail -1
+if [ -x "$carry/bin/bench_lesson" ]; then
+  echo "== step switch (bench_lesson, reduction, 1920x1080)"
+  "$carry/bin/bench_lesson" lessons/reduction.toml 2>&1 | tee "$out/bench_lesson.txt" | tail -3
+fi
+pack_out

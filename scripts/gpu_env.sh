@@ -2,8 +2,15 @@
 # sets carry/out from $1 and $OUT, points the viewer at the carried fonts and libraries, unpacks the
 # carried glvnd packages (.gl/) and names NVIDIA's EGL vendor file when the machine has it.
 carry=${1:-.carry}
-out=${OUT:-/tmp/warpscope-gpu}
+# Everything is written to $out; pack_out (at the end) returns it in few files: the device tool
+# brings back at most 8 files from $OUT (logs in one archive, the pictures beside it).
+out=/tmp/warpscope-gpu
 mkdir -p "$out"
+pack_out() {
+  [ -n "${OUT:-}" ] || return 0
+  tar czf "$OUT/gpu_logs.tgz" -C "$out" --exclude='*.png' .
+  find "$out" -maxdepth 1 -name '*.png' | head -6 | xargs -r cp -t "$OUT"
+}
 [ -f "$carry/fonts/DejaVuSans.ttf" ] && export WARPSCOPE_UI_FONT="$PWD/$carry/fonts/DejaVuSans.ttf"
 [ -f "$carry/fonts/JetBrainsMono-Regular.ttf" ] && export WARPSCOPE_MONO_FONT="$PWD/$carry/fonts/JetBrainsMono-Regular.ttf"
 export LD_LIBRARY_PATH="$PWD/$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

@@ -253,6 +253,7 @@ void read_step(const Reader& r, const toml::table& t, LessonStep& step) {
     if (read_launch_key(r, key, x, step.launch)) continue;
     if (key == "title") step.title = r.string(x, "title");
     else if (key == "caption") step.caption = r.string(x, "caption");
+    else if (key == "gpu_caption") step.gpu_caption = r.string(x, "gpu_caption");
     else if (key == "select") read_select(r, x, step.select);
     else if (key == "expect") read_expect(r, x, step.expect);
     else if (key == "layout") step.layout = read_layout(r, x);
@@ -265,7 +266,8 @@ void read_step(const Reader& r, const toml::table& t, LessonStep& step) {
       for (const toml::node& v : *a) step.views.push_back(read_view(r, v));
       views_given = true;
     } else {
-      unknown_key(r, x, key, {"title", "caption", WS_LAUNCH_KEYS, "select", "views", "layout", "compare", "expect"});
+      unknown_key(r, x, key,
+                  {"title", "caption", "gpu_caption", WS_LAUNCH_KEYS, "select", "views", "layout", "compare", "expect"});
     }
   }
   (void)views_given;
@@ -457,6 +459,7 @@ std::string step_toml(const LessonStep& step) {
   o << "\n[[step]]\n";
   o << "title = " << quoted(step.title) << "\n";
   if (!step.caption.empty()) o << "caption = " << quoted(step.caption) << "\n";
+  if (!step.gpu_caption.empty()) o << "gpu_caption = " << quoted(step.gpu_caption) << "\n";
   write_launch(o, step.launch);
   const LessonSelect& s = step.select;
   o << "select = { launch = " << s.launch << ", block = " << s.block << ", warp = " << s.warp;

@@ -90,6 +90,7 @@ struct LessonCompare {
 
 struct LessonStep {
   std::string title, caption;
+  std::string gpu_caption;  // instead of the caption where a CUDA GPU is present ("" the caption)
   LessonExpect expect;
   LessonLaunch launch;
   LessonSelect select;

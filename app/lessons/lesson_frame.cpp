@@ -4,6 +4,7 @@
 #include "views/view.h"
 
 #include "ws/run/catalog.h"
+#include "ws/timing/timing.h"
 #include "ws/viz/colormap.h"
 #include "ws/viz/fonts.h"
 
@@ -181,7 +182,9 @@ LessonFrameLayout draw_lesson_body(LessonPlayer& p, const char* jump) {
   ImGui::PopTextWrapPos();
   ImGui::PopFont();
   ImGui::PushTextWrapPos(right - ImGui::GetWindowPos().x);
-  if (!step.caption.empty()) ImGui::TextUnformatted(step.caption.c_str());
+  // Where a CUDA GPU times the kernels, a step may say so in other words.
+  const std::string& caption = !step.gpu_caption.empty() && timing::device().present ? step.gpu_caption : step.caption;
+  if (!caption.empty()) ImGui::TextUnformatted(caption.c_str());
   if (!p.error().empty()) ImGui::TextColored(vc.conflict, "This step cannot show its instruction: %s", p.error().c_str());
   // A run that stopped at a fault says why once, here; its views say only that they show less.
   for (Session* s : {&p.session(), step.compare ? p.compare_session() : nullptr})

@@ -69,8 +69,14 @@ void plot_with_csv(Session& s, TimingView& st, const char* id, const viz::PlotSp
   ImGui::PopID();
 }
 
-void device_line(const timing::Device& d, const TimingSnapshot& snap, TimingRunner& r) {
+void device_line(const timing::Device& d, const TimingSnapshot& snap, TimingRunner& r, bool controls) {
   const viz::ViewColors vc = viz::view_colors();
+  if (!controls) {  // a picture: the device and its ceiling in one line
+    const bool ceil = snap.ceilings && snap.ceilings->ok;
+    ImGui::TextColored(vc.text_dim, "%s (sm_%d%d, %d SMs)%s%s", d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count,
+                       ceil ? ", measured read ceiling " : "", ceil ? gbps_text(snap.ceilings->read_gbps).c_str() : "");
+    return;
+  }
   ImGui::Text("%s", d.name.c_str());
   ImGui::SameLine();
   ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
@@ -212,20 +218,22 @@ void size_combo(TimingView& st) {
 void draw_variants(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingView& st) {
   const viz::ViewColors vc = viz::view_colors();
   const float E = em();
-  size_combo(st);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(5 * E);
   const char* dtypes[] = {"int", "float"};
-  ImGui::Combo("dtype", &st.dtype_index, dtypes, 2);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(5 * E);
-  if (ImGui::BeginCombo("block", std::to_string(kBlocks[st.block_index]).c_str())) {
-    for (int i = 0; i < int(std::size(kBlocks)); ++i)
-      if (ImGui::Selectable(std::to_string(kBlocks[i]).c_str(), i == st.block_index)) st.block_index = i;
-    ImGui::EndCombo();
+  if (st.controls) {
+    size_combo(st);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(5 * E);
+    ImGui::Combo("dtype", &st.dtype_index, dtypes, 2);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(5 * E);
+    if (ImGui::BeginCombo("block", std::to_string(kBlocks[st.block_index]).c_str())) {
+      for (int i = 0; i < int(std::size(kBlocks)); ++i)
+        if (ImGui::Selectable(std::to_string(kBlocks[i]).c_str(), i == st.block_index)) st.block_index = i;
+      ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Time all variants")) r.request_table(kSizes[st.size_index], dtypes[st.dtype_index], kBlocks[st.block_index]);
   }
-  ImGui::SameLine();
-  if (ImGui::Button("Time all variants")) r.request_table(kSizes[st.size_index], dtypes[st.dtype_index], kBlocks[st.block_index]);
 
   if (!snap.table) {
     ImGui::TextColored(vc.text_dim, "Press 'Time all variants': each reduction step of the lecture and CUB's "
@@ -257,13 +265,17 @@ void draw_variants(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timi
                                                      gbps_text(t.same_size.read_gbps)});
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float table_h = (float(t.rows.size()) + 1.5f) * ImGui::GetFrameHeightWithSpacing();
-  // The plot takes what the table leaves, but never less than 55% (the table scrolls then).
-  const float plot_h = std::max({12 * E, 0.55f * avail.y, avail.y - table_h - 3.5f * E});
+  // The plot takes what the table leaves, but never less than 55% (the table scrolls then); a
+  // picture shows every row of the table and gives the plot the rest.
+  const float plot_h = st.controls ? std::max({12 * E, 0.55f * avail.y, avail.y - table_h - 3.5f * E})
+                                   : std::max(6 * E, avail.y - table_h - 2 * ImGui::GetTextLineHeightWithSpacing());
   plot_with_csv(s, st, "variants", spec, st.variants_plot, ImVec2(avail.x, plot_h), "variants");
 
   // The table: seed 003's columns, ours and the G80's side by side (scrolls when it does not fit).
-  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
-                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
+  // (As a picture: the columns share the width, a cell too narrow for its text clips it.)
+  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg |
+                                (st.controls ? ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY
+                                             : ImGuiTableFlags_SizingStretchProp);
   const float rest = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing();
   if (ImGui::BeginTable("##variants", 11, flags, ImVec2(0, std::max(4 * E, std::min(rest, table_h))))) {
     ImGui::TableSetupScrollFreeze(2, 1);
@@ -310,8 +322,10 @@ void draw_variants(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timi
     }
     ImGui::EndTable();
   }
-  ImGui::TextColored(vc.text_dim, "* of the read-only stream over the same bytes (%s); vs CUB > 1: faster than CUB",
+  ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
+  ImGui::TextWrapped("* of the read-only stream over the same bytes (%s); vs CUB > 1: faster than CUB",
                      gbps_text(t.read_reference().read_gbps).c_str());
+  ImGui::PopStyleColor();
 }
 
 // =================================================================================================
@@ -342,21 +356,25 @@ void draw_live(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingVi
   const LiveTarget target = live_target(s.last_request(), st);
   const std::string& name = target.name;
   bool on = !snap.live_series.empty();
-  if (ImGui::Checkbox("Time the labs' run live", &on)) {
-    if (on) r.set_live(target.kernel, target.config, name);
-    else r.stop_live();
+  if (st.controls) {
+    if (ImGui::Checkbox("Time the labs' run live", &on)) {
+      if (on) r.set_live(target.kernel, target.config, name);
+      else r.stop_live();
+    }
   }
   if (on && snap.live_series != name) r.set_live(target.kernel, target.config, name);  // the lab moved on: follow it
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(9 * E);
-  if (ImGui::BeginCombo("n", st.live_size_index ? pow2_text(kLiveSizes[st.live_size_index]).c_str() : "as in the lab")) {
-    for (int i = 0; i < int(std::size(kLiveSizes)); ++i)
-      if (ImGui::Selectable(i ? pow2_text(kLiveSizes[i]).c_str() : "as in the lab", i == st.live_size_index))
-        st.live_size_index = i;
-    ImGui::EndCombo();
+  if (st.controls) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(9 * E);
+    if (ImGui::BeginCombo("n", st.live_size_index ? pow2_text(kLiveSizes[st.live_size_index]).c_str() : "as in the lab")) {
+      for (int i = 0; i < int(std::size(kLiveSizes)); ++i)
+        if (ImGui::Selectable(i ? pow2_text(kLiveSizes[i]).c_str() : "as in the lab", i == st.live_size_index))
+          st.live_size_index = i;
+      ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button(snap.live_paused ? "Resume" : "Pause")) r.set_paused(!snap.live_paused);
   }
-  ImGui::SameLine();
-  if (ImGui::Button(snap.live_paused ? "Resume" : "Pause")) r.set_paused(!snap.live_paused);
   ImGui::TextColored(vc.text_dim, on ? "Timing %s a few times a second (10 runs each, median with the 10-90%% spread). "
                                         "Toggle variants in a lab: a new line starts."
                                      : "Off. %s is what the labs show now.",
@@ -407,15 +425,17 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
     for (const ParamSpec& p : e->spec.params)
       if (p.choices.empty()) axes.push_back(p.name);
   st.sweep_axis = std::clamp(st.sweep_axis, 0, int(axes.size()) - 1);
-  ImGui::SetNextItemWidth(9 * E);
-  if (ImGui::BeginCombo("x axis", axes[size_t(st.sweep_axis)].c_str())) {
-    for (int i = 0; i < int(axes.size()); ++i)
-      if (ImGui::Selectable(axes[size_t(i)].c_str(), i == st.sweep_axis)) st.sweep_axis = i;
-    ImGui::EndCombo();
+  if (st.controls) {
+    ImGui::SetNextItemWidth(9 * E);
+    if (ImGui::BeginCombo("x axis", axes[size_t(st.sweep_axis)].c_str())) {
+      for (int i = 0; i < int(axes.size()); ++i)
+        if (ImGui::Selectable(axes[size_t(i)].c_str(), i == st.sweep_axis)) st.sweep_axis = i;
+      ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    size_combo(st);
+    ImGui::SameLine();
   }
-  ImGui::SameLine();
-  size_combo(st);
-  ImGui::SameLine();
   const std::string& axis = axes[size_t(st.sweep_axis)];
   std::vector<int64_t> values;
   if (axis == "block") {
@@ -426,14 +446,16 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
       if (q.name == axis) p = &q;
     for (int64_t v = std::max<int64_t>(1, p->min); v <= std::min<int64_t>(p->max, 1 << 12); v *= 2) values.push_back(v);
   }
-  if (ImGui::Button("Sweep")) {
-    RunConfig cfg = req.config;
-    cfg.n = kSizes[st.size_index];
-    cfg.record.blocks.clear();
-    cfg.cancel.reset();
-    r.request_sweep(req.kernel, cfg, axis, values);
+  if (st.controls) {
+    if (ImGui::Button("Sweep")) {
+      RunConfig cfg = req.config;
+      cfg.n = kSizes[st.size_index];
+      cfg.record.blocks.clear();
+      cfg.cancel.reset();
+      r.request_sweep(req.kernel, cfg, axis, values);
+    }
+    ImGui::SameLine();
   }
-  ImGui::SameLine();
   ImGui::TextColored(vc.text_dim, "%s %s, %zu values of %s", req.kernel.c_str(), req.config.variant.c_str(),
                      values.size(), axis.c_str());
   if (snap.sweep.empty()) return;
@@ -472,22 +494,32 @@ void TimingView::draw(Session& s) {
   if (!gpu_results) {
     draw_counts(s, r, *snap, st);
   } else if (!d.present) {
-    ImGui::TextColored(vc.text_dim, "No GPU here (%s): these are the timings in hand.", d.why_not.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
+    ImGui::TextWrapped("No GPU here (%s): these are the timings in hand.", d.why_not.c_str());
+    ImGui::PopStyleColor();
   } else {
     if (!st.asked_ceilings) {
       st.asked_ceilings = true;
       if (!snap->ceilings) r.request_ceilings();
     }
-    device_line(d, *snap, r);
+    device_line(d, *snap, r, st.controls);
   }
   if (!snap->status.empty()) {
     ImGui::TextColored(vc.text_dim, "%s ...", snap->status.c_str());
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Cancel")) r.cancel();
+    if (st.controls) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Cancel")) r.cancel();
+    }
   }
   if (!snap->error.empty()) ImGui::TextColored(vc.conflict, "%s", snap->error.c_str());
   if (!st.message.empty()) ImGui::TextColored(st.message_is_error ? vc.conflict : vc.text_dim, "%s", st.message.c_str());
   if (!gpu_results) return;
+  if (!st.controls) {  // a picture: the tab its option names, without the tab bar
+    if (st.picture_tab == 1) draw_live(s, r, *snap, st);
+    else if (st.picture_tab == 2) draw_sweep(s, r, *snap, st);
+    else draw_variants(s, r, *snap, st);
+    return;
+  }
   if (ImGui::BeginTabBar("##timing-tabs")) {
     const ImGuiTabItemFlags first = st.open_tab == 0 ? ImGuiTabItemFlags_SetSelected : 0;
     const ImGuiTabItemFlags second = st.open_tab == 1 ? ImGuiTabItemFlags_SetSelected : 0;
@@ -514,7 +546,7 @@ void TimingView::draw(Session& s) {
 // =================================================================================================
 
 void TimingView::set_option(std::string_view key, int choice) {
-  if (key == "tab") open_tab = choice;
+  if (key == "tab") open_tab = picture_tab = choice;
   if (key == "count") count_metric = choice;  // the registry lists them in kCountMetrics' order
 }
 

@@ -18,11 +18,12 @@ class TimingRunner;
 struct TimingView final : View {
   explicit TimingView(TimingRunner& r) : runner(r) {}
   void draw(Session& s) override;
-  void set_option(std::string_view key, int choice) override;  // tab
+  void set_option(std::string_view key, int choice) override;  // tab, count
   std::string prepare_picture(Session& s) override;  // asks for the measurements and waits
 
   TimingRunner& runner;
   int open_tab = 0;  // tab to select on the next draw (0 Variants, 1 Live, 2 Sweep; -1: the user's)
+  int picture_tab = 0;  // the tab a picture without controls shows (the "tab" option)
   bool asked_ceilings = false;
   int size_index = 2, dtype_index = 0, block_index = 1;  // Variants/Sweep: n = 2^24, int, block 256
   int live_size_index = 3;                                // Live: n = 2^24

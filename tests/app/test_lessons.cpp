@@ -96,7 +96,7 @@ compare = { params = { stride = 33 }, caption = "one pass", first_caption = "eig
 // A damaged lesson says where (file:line:column) and what is allowed.
 TEST(LessonFile, EveryErrorSaysWhereAndWhatIsAllowed) {
   const std::pair<std::string, std::string> cases[] = {
-      {"[[step]]\nvairant = \"3\"\n", "test.toml:2:11: step 1: unknown key 'vairant' (keys here: title, caption, kernel, variant"},
+      {"[[step]]\nvairant = \"3\"\n", "test.toml:2:11: step 1: unknown key 'vairant' (keys here: title, caption, gpu_caption, kernel, variant"},
       {"[[step]]\nkernel = \"reduse\"\n", "test.toml:1:1: step 1: no kernel named 'reduse' (kernels: reduce,"},
       {"[[step]]\nvariant = \"42\"\n", "test.toml:1:1: step 1: kernel 'reduce' has no variant '42' (variants: 1, 2,"},
       {"[[step]]\nn = -5\n", "test.toml:1:1: step 1: n = -5: n is a whole number from 1 to 4294967295"},

@@ -235,3 +235,32 @@ TEST_F(TimingPanel, SweepDrawsAPointPerTimedValue) {
   EXPECT_EQ(st.sweep_plot.drawn_points, 5);
   EXPECT_GE(st.sweep_plot.range.y1, 2024.0);
 }
+
+// As a picture (a lesson's slide, controls off) the Variants tab fits its box: the plot gives
+// way to every row of the table, nothing scrolls.
+TEST_F(TimingPanel, APictureOfTheVariantsFitsItsBox) {
+  TimingRunner runner;
+  TimingSnapshot snap;
+  snap.table = wstest::synthetic_table();
+  snap.ceilings = snap.table->ceilings;
+  runner.set_snapshot(snap);
+  for (const auto& [w, h] : {std::pair{1800, 860}, std::pair{1180, 560}}) {
+    TimingView st(runner);
+    st.asked_ceilings = true;
+    st.controls = false;
+    float scroll_y = -1, scroll_x = -1;
+    ws::viz::PanelCapture cap{"Timing", ImVec2(float(w), float(h)), ws::viz::Look{float(h) / 860.0f, true}, 1.0f, [&] {
+                                st.draw(ws::app::session());
+                                scroll_y = ImGui::GetScrollMaxY();
+                                scroll_x = ImGui::GetScrollMaxX();
+                              }};
+    ws::viz::Image img;
+    std::string err;
+    ASSERT_TRUE(ws::viz::render_panel(cap, img, err)) << err;
+    if (const char* keep = std::getenv("WS_KEEP_PNG"))
+      (void)ws::viz::save_png(std::string(keep) + "/timing_picture_" + std::to_string(w) + ".png", img);
+    EXPECT_EQ(scroll_y, 0.0f) << w << "x" << h;
+    EXPECT_EQ(scroll_x, 0.0f) << w << "x" << h;
+    EXPECT_EQ(st.variants_plot.drawn_bars, 5);
+  }
+}
