@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <iostream>
 #include <cfloat>
 #include <chrono>
 
@@ -72,7 +74,18 @@ bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& r
       return false;
     }
   auto last = std::chrono::steady_clock::now();
-  for (int f = 0; ok && f < run.frames; ++f) {
+  // A picture of one flat color is no picture (the window always draws borders and text): such a
+  // last frame is drawn again, a few times, and never written as a slide.
+  auto blank = [](const ws::viz::Image& img) {
+    if (img.width <= 0 || img.height <= 0) return true;
+    const uint8_t* first = img.pixel(0, 0);
+    for (int y = 0; y < img.height; ++y)
+      for (int x = 0; x < img.width; ++x)
+        if (std::memcmp(img.pixel(x, y), first, 4) != 0) return false;
+    return true;
+  };
+  int frames = run.frames;
+  for (int f = 0; ok && f < frames; ++f) {
     shell_prepare(s, 1.0f);  // an action of the previous frame may have changed the look
     FrameInput in;
     in.display_size = io.DisplaySize;
@@ -84,8 +97,16 @@ bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& r
     fb.bind();
     render_frame(s, in, ImVec2(float(fb.width()), float(fb.height())));
     shell_after_render(s);
+    if (f + 1 == frames && frames < run.frames + 4 && blank(fb.read())) {
+      std::cerr << "warpscope: frame " << f + 1 << " came out blank; drawing it again\n";
+      ++frames;
+    }
   }
   if (ok) out = fb.read();
+  if (ok && blank(out)) {
+    ok = false;
+    error = "the picture came out blank (one color) after " + std::to_string(frames) + " frames of " + renderer;
+  }
   ws::viz::imgui_gl_shutdown();
   ImGui::DestroyContext(imgui);
   return ok;
