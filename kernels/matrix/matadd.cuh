@@ -104,6 +104,7 @@ struct MataddEntry {
     const ws::reference::matadd::Inputs<T> host = ws::reference::matadd::inputs<T>(nrows, ncols, c.seed);
     ws::global_array<T> A = be.upload("A", host.a), Bm = be.upload("B", host.b);
     ws::global_array<T> C = be.template alloc<T>("C", nrows * ncols);
+    for (const auto& a : {A, Bm, C}) be.shape(a, uint32_t(ncols));
     const Pass<T> p{grid(c), {c.block.x, c.block.y, 1}, A, Bm, C, unsigned(nrows), unsigned(ncols)};
     if (!ws::launch_variant(rows<T>(), c.variant, be, p)) return;
     ws::matrix::check_exact(out, "C", be.download(C), ws::reference::matadd::sum(host.a, host.b), ncols);

@@ -191,6 +191,9 @@ struct MatmulEntry {
     const ws::reference::matmul::Inputs<T> host = ws::reference::matmul::inputs<T>(n, k, m, c.seed);
     ws::global_array<T> M = be.upload("M", host.m), N = be.upload("N", host.n);
     ws::global_array<T> P = be.template alloc<T>("P", n * m);
+    be.shape(M, uint32_t(k));  // n x k, k x m, n x m
+    be.shape(N, uint32_t(m));
+    be.shape(P, uint32_t(m));
     const ws::Variant v = *ws::find_variant(rows<T>(), c.variant);
     const ws::Dim3 blk = v.block_for(c.block);
     if (blk.y != c.block.y)

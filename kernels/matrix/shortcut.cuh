@@ -149,12 +149,14 @@ struct ShortcutEntry {
                 [](auto& be, Pass& p) {
                   // V0 reads d and writes r: d is a copy of the input.
                   ws::global_array<float> dGPU = be.upload("d", p.host);
+                  be.shape(dGPU, uint32_t(p.n));
                   return be.launch("shortcut_v0", p.grid, p.block, 0, shortcut_v0, p.r, dGPU, p.n);
                 }),
         ws::row({.id = "1", .name = "V1: transposed copy",
                  .summary = "a preprocessing kernel writes t = d^T; lanes read t[n*k + i]: coalesced", .shape = square},
                 [](auto& be, Pass& p) {
                   ws::global_array<float> dGPU = be.template alloc<float>("d", 2ull * p.n * p.n);
+                  be.shape(dGPU, uint32_t(p.n));  // d, then its transpose under it
                   return be.launch("shortcut_v1_transpose", p.grid, p.block, 0, shortcut_v1_transpose, p.r, dGPU, p.n) &&
                          be.launch("shortcut_v1", p.grid, p.block, 0, shortcut_v1, p.r, dGPU, p.n);
                 }),
@@ -165,6 +167,7 @@ struct ShortcutEntry {
                 [](auto& be, Pass& p) {
                   const int nn = (p.n + 63) / 64 * 64;
                   ws::global_array<float> dGPU = be.template alloc<float>("d", 2ull * nn * nn);
+                  be.shape(dGPU, uint32_t(nn));  // padded d, then its padded transpose
                   // The padding kernel: one block of 64 threads per row of the padded input.
                   if (!be.launch("myppkernel", ws::Dim3{1, uint32_t(nn), 1}, ws::Dim3{64, 1, 1}, 0, myppkernel, p.r, dGPU, p.n, nn))
                     return false;
@@ -208,6 +211,7 @@ struct ShortcutEntry {
     const int n = int(c.n);
     const std::vector<float> host = ws::reference::shortcut::input(uint64_t(n), c.seed);
     ws::global_array<float> rGPU = be.upload("r", host);  // the input, then the result (as in the course)
+    be.shape(rGPU, uint32_t(n));
     const ws::Variant v = *ws::find_variant(rows(), c.variant);
     const ws::Dim3 blk = v.block_for(c.block);
     if (blk.y != c.block.y)

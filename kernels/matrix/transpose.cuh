@@ -160,6 +160,8 @@ struct TransposeEntry {
     const std::vector<T> host = ws::reference::transpose::input<T>(nrows, ncols, c.seed);
     ws::global_array<T> in = be.upload("in", host);
     ws::global_array<T> o = be.template alloc<T>("out", nrows * ncols);
+    be.shape(in, uint32_t(ncols));  // the views draw both as the matrices they are
+    be.shape(o, uint32_t(nrows));
     const ws::Variant v = *ws::find_variant(rows<T>(), c.variant);
     const ws::Dim3 blk = v.block_for(c.block);
     if (blk.y != c.block.y)

@@ -114,3 +114,15 @@ TEST(TransposeRefusals, ConstraintsAreNamed) {
   EXPECT_NE(test::refusal("transpose", {"padded", 64, {32, 8, 1}, "float", {}}).find("one thread per tile element"),
             std::string::npos);
 }
+
+// The matrices are traced as matrices: in is rows x cols, out is cols x rows (the memory heatmap
+// draws each in its shape, not as one long strip).
+TEST(TransposeShapes, InAndOutAreTracedWithTheirRowLengths) {
+  const RunResult r = test::run_case("transpose", {"naive", 70, {32, 8, 1}, "float", {{"cols", 45}}});
+  test::expect_pass(r);
+  ASSERT_FALSE(r.launches.empty());
+  std::map<std::string, uint32_t> row_length;
+  for (const Allocation& a : r.launches[0].allocations) row_length[a.name] = a.row_length;
+  EXPECT_EQ(row_length.at("in"), 45u);
+  EXPECT_EQ(row_length.at("out"), 70u);
+}
