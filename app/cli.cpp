@@ -290,7 +290,7 @@ int run_command_line(int argc, char** argv) {
       ->type_name("NAME=VALUE");
   app.add_option("--color", opt.color,
                  "With --view memory-heatmap: color elements by accesses (default), conflicts (bank conflicts "
-                 "they met) or first-touch (when they were first touched)")
+                 "they met), first-touch (when they were first touched) or hazards (racing pairs met)")
       ->type_name("C");
   app.add_option("--timeline-x", opt.timeline_x,
                  "With --view divergence-timeline: x axis steps (aligned at barriers, default), clock (the block's "

@@ -291,6 +291,7 @@ Report analyze(const Trace& trace, const Options& options) {
   // --- hazards --------------------------------------------------------------------------------
   if (options.hazards) {
     r.hazards = hazards.take();
+    r.hazard_elements = hazards.take_elements();
     for (Hazard& h : r.hazards) {
       char buf[160];
       std::snprintf(buf, sizeof buf, "%s hazard on %s in block %s: ", to_string(h.kind), h.element.c_str(),

@@ -173,6 +173,14 @@ void HazardDetector::report(HazardKind kind, uint32_t first_thread, uint32_t fir
     scope = HazardScope::IntraWarpLockstep;
   }
   const bool both_volatile = (first_flags & kVolatile) && (c.flags & kVolatile);
+  if (c.alloc < trace_.allocations.size()) {
+    const Allocation& a = trace_.allocations[c.alloc];
+    const uint64_t element = (byte_address - std::min(byte_address, a.base)) / std::max<uint64_t>(a.elem_size, 1);
+    ElementHazards& e = elements_[uint64_t(c.alloc) << 40 | element];
+    e.alloc = c.alloc;
+    e.element = element;
+    ++(scope == HazardScope::IntraWarpLockstep ? e.lockstep : e.races);
+  }
   Key key{static_cast<uint8_t>(kind), static_cast<uint8_t>(scope), first_site, c.site, c.alloc};
   auto [it, inserted] = index_.try_emplace(key, hazards_.size());
   if (!inserted) {
@@ -210,6 +218,17 @@ void HazardDetector::report(HazardKind kind, uint32_t first_thread, uint32_t fir
   else
     h.element = "shared+" + std::to_string(byte_address);
   hazards_.push_back(std::move(h));
+}
+
+std::vector<ElementHazards> HazardDetector::take_elements() {
+  std::vector<ElementHazards> out;
+  out.reserve(elements_.size());
+  for (const auto& [k, e] : elements_) out.push_back(e);
+  std::sort(out.begin(), out.end(), [](const ElementHazards& a, const ElementHazards& b) {
+    return a.alloc != b.alloc ? a.alloc < b.alloc : a.element < b.element;
+  });
+  elements_.clear();
+  return out;
 }
 
 std::vector<Hazard> HazardDetector::take() {

@@ -32,6 +32,8 @@ class HazardDetector {
 
   // All hazards found, aggregated and sorted (InterWarp, SameInstruction, IntraWarpLockstep).
   std::vector<Hazard> take();
+  // The pairs per element (of the later access's array), sorted by (alloc, element).
+  std::vector<ElementHazards> take_elements();
 
  private:
   static constexpr uint8_t kAtomic = 1, kVolatile = 2;
@@ -93,6 +95,7 @@ class HazardDetector {
   std::vector<std::unique_ptr<std::array<uint64_t, 32 * 32>>> last_sync_;
   std::unordered_map<Key, size_t, KeyHash> index_;
   std::vector<Hazard> hazards_;
+  std::unordered_map<uint64_t, ElementHazards> elements_;  // key: alloc << 40 | element
 };
 
 }  // namespace ws::analysis::detail

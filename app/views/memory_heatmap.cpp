@@ -32,12 +32,12 @@ void MemoryHeatmapView::draw(Session& s) {
   const analysis::Report* rep = s.report();
   const ws::viz::ViewColors vc = ws::viz::view_colors();
   const float E = em();
-  const char* modes[] = {"accesses", "bank conflicts", "first touch"};
+  const char* modes[] = {"accesses", "bank conflicts", "first touch", "hazards"};
   if (st.controls) {
     selection_bar(s, false);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(9 * E);
-    ImGui::Combo("color", &st.mode, modes, 3);
+    ImGui::Combo("color", &st.mode, modes, 4);
   } else {
     ImGui::TextDisabled("color: %s", modes[st.mode]);
   }
@@ -51,6 +51,7 @@ void MemoryHeatmapView::draw(Session& s) {
   key = ws::viz::hash_mix(key, uint64_t(s.sel.cursor + 1));
   key = ws::viz::hash_mix(key, s.sel.cursor >= 0 ? s.sel.block : 0);
   key = ws::viz::hash_mix(key, uint64_t(st.mode));
+  key = ws::viz::hash_mix(key, uint64_t(rep ? rep->hazard_elements.size() : 0));
   if (key != st.cache_key) {
     st.cache_key = key;
     while (st.allocs.size() < t.allocations.size()) st.allocs.push_back(std::make_unique<MemoryHeatmapView::Alloc>());
@@ -82,8 +83,13 @@ void MemoryHeatmapView::draw(Session& s) {
           v[i] = !touched ? -1.0f
                  : st.mode == 1 ? float(A.counts.conflicts[i])
                  : st.mode == 2 ? float(A.counts.first_touch[i])
+                 : st.mode == 3 ? 0.0f  // the pairs are added below
                                 : float(A.counts.total(i));
         }
+        // Hazards: the racing pairs the analysis met on each element (the whole launch's).
+        if (st.mode == 3 && rep)
+          for (const analysis::ElementHazards& h : rep->hazard_elements)
+            if (h.alloc == a && h.element < n) v[h.element] = std::max(v[h.element], 0.0f) + float(h.races + h.lockstep);
       }
       // A matrix (its driver named the row length) as the matrix; else 32 columns for shared
       // memory (a row is the 32 banks), wider rows for long global arrays.
@@ -113,7 +119,8 @@ void MemoryHeatmapView::draw(Session& s) {
   const float avail_w = ImGui::GetContentRegionAvail().x;
   const char* captions[] = {"lane accesses per element (blank: untouched)",
                             "bank conflicts met: other words in the same bank and pass, summed (blank: untouched)",
-                            "first touched at event ... of the block (with playback) or trace (blank: untouched)"};
+                            "first touched at event ... of the block (with playback) or trace (blank: untouched)",
+                            "racing access pairs met on the element, lockstep-only ones too (blank: untouched)"};
   // Room for the legend under the arrays: its caption goes beside the color strip or below it.
   const bool caption_beside = avail_w > std::min(avail_w, 16 * E) + ImGui::CalcTextSize(captions[st.mode]).x + E;
   const float legend_h = (caption_beside ? 2.4f : 3.6f) * ImGui::GetTextLineHeightWithSpacing();
@@ -131,7 +138,9 @@ void MemoryHeatmapView::draw(Session& s) {
                                                          : "";
     return std::string(to_string(al.space)) + " " + al.type_name + " " + al.name + "[" + std::to_string(al.extent) + "]" +
            matrix + (binned ? "  (binned, all blocks: accesses)" : "") +
-           (st.mode == 1 && al.space != MemSpace::Shared ? "  (global memory has no banks)" : "");
+           (st.mode == 1 && al.space != MemSpace::Shared   ? "  (global memory has no banks)"
+            : st.mode == 3 && al.space != MemSpace::Shared ? "  (races are checked in shared memory)"
+                                                           : "");
   };
   auto cell_w_of = [&](size_t a) { return std::clamp(std::floor((avail_w - E) / float(st.allocs[a]->cols)), 2.0f, 1.6f * E); };
   // With controls the arrays scroll; a picture (controls off) fits them all in its box: cells get

@@ -41,8 +41,9 @@ constexpr ViewOption kTimelineOptions[] = {
 constexpr ViewAlias kLayoutAliases[] = {{"layout"}};
 constexpr ViewAlias kMemoryAliases[] = {{"memory"}};
 constexpr ViewOption kMemoryOptions[] = {
-    {"color", "accesses|conflicts|first-touch", "what an element's color counts: lane accesses, bank "
-                                                "conflicts, or the step that touched it first"},
+    {"color", "accesses|conflicts|first-touch|hazards",
+     "what an element's color counts: lane accesses, bank conflicts, the step that touched it first, or "
+     "the racing access pairs that met on it"},
     WS_CONTROLS_OPTION};
 constexpr ViewAlias kSourceAliases[] = {{"source"}};
 constexpr ViewAlias kTimingAliases[] = {

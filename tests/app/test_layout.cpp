@@ -87,7 +87,7 @@ TEST(Views, AWrongOptionSaysWhatTheViewTakes) {
   ASSERT_NE(heat, nullptr);
   auto v = heat->make();
   EXPECT_EQ(ws::app::apply_option(*heat, *v, "color", "rainbow"),
-            "the Memory heatmap's color is accesses, conflicts or first-touch (not 'rainbow')");
+            "the Memory heatmap's color is accesses, conflicts, first-touch or hazards (not 'rainbow')");
   EXPECT_EQ(ws::app::apply_option(*heat, *v, "colour", "conflicts"),
             "the Memory heatmap has no option 'colour' (options: color or controls)");
   EXPECT_EQ(ws::app::apply_option(*heat, *v, "colorconflicts"),

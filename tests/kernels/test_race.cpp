@@ -4,6 +4,8 @@
 #include "catalog_cases.h"
 #include "reduction/race_reference.h"
 
+#include <set>
+
 using namespace ws;
 using ws::test::Case;
 using analysis::HazardKind;
@@ -73,6 +75,21 @@ TEST_P(RaceVariants, ReportsTheSlidesHazards) {
     EXPECT_FALSE(expected_scope.raw || expected_scope.war);
     EXPECT_EQ(rep.totals.hazards + rep.totals.lockstep_hazards, 0u);
   }
+  // Per element (the memory heatmap's hazard colours): the two threads share both words of
+  // cache[2] (each writes one and reads both), so where there are races both elements have them,
+  // of the scope the placement gives, and the pairs add up to the run's.
+  uint64_t race_pairs = 0, lockstep_pairs = 0;
+  std::set<uint64_t> elements;
+  for (const analysis::ElementHazards& e : rep.hazard_elements) {
+    EXPECT_EQ(rep.allocations.at(e.alloc).name, "cache");
+    elements.insert(e.element);
+    race_pairs += e.races, lockstep_pairs += e.lockstep;
+  }
+  EXPECT_EQ(race_pairs, rep.totals.hazards);
+  EXPECT_EQ(lockstep_pairs, rep.totals.lockstep_hazards);
+  if (c.variant == "2" || (c.variant == "1" && !loops)) EXPECT_TRUE(elements.empty());
+  else EXPECT_EQ(elements, (std::set<uint64_t>{0, 1}));
+  EXPECT_EQ(different_warps ? lockstep_pairs : race_pairs, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Emu, RaceVariants, testing::ValuesIn(cases()),

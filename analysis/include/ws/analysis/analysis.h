@@ -255,6 +255,7 @@ struct Report {
   std::vector<WarpMetrics> warps;           // per (block, warp) analyzed
   std::vector<EventSummary> events;         // parallel to Trace::events (if Options::per_event)
   std::vector<Hazard> hazards;              // InterWarp and SameInstruction first, then lockstep
+  std::vector<ElementHazards> hazard_elements;  // per (alloc, element) with a pair, sorted so
   std::vector<Diagnostic> diagnostics;      // the trace's, plus the analysis's own (truncation)
   GridCounters grid;                        // the device's counters of every block, if any
 };

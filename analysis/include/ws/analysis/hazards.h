@@ -71,4 +71,13 @@ struct Hazard {
   std::string message;       // one readable sentence for the UI/CLI
 };
 
+// The racing access pairs that met on one element of an array (the later access's element), for
+// the memory heatmap's hazard colouring: inter-warp and same-instruction pairs, and pairs that
+// are safe only in lockstep.
+struct ElementHazards {
+  uint32_t alloc = Event::kNoAlloc;
+  uint64_t element = 0;
+  uint64_t races = 0, lockstep = 0;
+};
+
 }  // namespace ws::analysis
