@@ -124,12 +124,21 @@ void MemoryHeatmapView::draw(Session& s) {
   // Room for the legend under the arrays: its caption goes beside the color strip or below it.
   const bool caption_beside = avail_w > std::min(avail_w, 16 * E) + ImGui::CalcTextSize(captions[st.mode]).x + E;
   const float legend_h = (caption_beside ? 2.4f : 3.6f) * ImGui::GetTextLineHeightWithSpacing();
-  // Shared arrays first: they are where a block's reduction tree folds.
+  // Shared arrays first: they are where a block's reduction tree folds. Hazards are found in
+  // shared memory only: that colouring leaves the global arrays out (and says so).
   std::vector<size_t> order;
+  size_t left_out = 0;
   for (size_t a = 0; a < t.allocations.size(); ++a)
     if (t.allocations[a].space == MemSpace::Shared) order.push_back(a);
   for (size_t a = 0; a < t.allocations.size(); ++a)
-    if (t.allocations[a].space != MemSpace::Shared) order.push_back(a);
+    if (t.allocations[a].space != MemSpace::Shared) {
+      if (st.mode == 3) ++left_out;
+      else order.push_back(a);
+    }
+  const std::string left_out_note =
+      left_out ? std::to_string(left_out) + " global array" + (left_out > 1 ? "s" : "") +
+                     " not shown: races are looked for in shared memory (as compute-sanitizer's racecheck does)"
+               : "";
   auto title_of = [&](size_t a) {
     const Allocation& al = t.allocations[a];
     const bool binned = al.extent > kMaxElements;
@@ -138,8 +147,7 @@ void MemoryHeatmapView::draw(Session& s) {
                                                          : "";
     return std::string(to_string(al.space)) + " " + al.type_name + " " + al.name + "[" + std::to_string(al.extent) + "]" +
            matrix + (binned ? "  (binned, all blocks: accesses)" : "") +
-           (st.mode == 1 && al.space != MemSpace::Shared   ? "  (global memory has no banks)"
-            : st.mode == 3 && al.space != MemSpace::Shared ? "  (races are checked in shared memory)"
+           (st.mode == 1 && al.space != MemSpace::Shared ? "  (global memory has no banks)"
                                                            : "");
   };
   auto cell_w_of = [&](size_t a) { return std::clamp(std::floor((avail_w - E) / float(st.allocs[a]->cols)), 2.0f, 1.6f * E); };
@@ -153,6 +161,8 @@ void MemoryHeatmapView::draw(Session& s) {
       fixed += ImGui::CalcTextSize(title_of(a).c_str(), nullptr, false, avail_w).y + 3 * style.ItemSpacing.y;
       rows_total += float(st.allocs[a]->map.rows);
     }
+    if (!left_out_note.empty())
+      fixed += ImGui::CalcTextSize(left_out_note.c_str(), nullptr, false, avail_w).y + style.ItemSpacing.y;
     const float room = ImGui::GetContentRegionAvail().y - legend_h - fixed;
     // The largest height h with sum(rows x min(cell width, h)) <= room.
     float lo = 0.25f, hi = 1.6f * E;
@@ -219,6 +229,11 @@ void MemoryHeatmapView::draw(Session& s) {
       }
       ImGui::PopID();
       ImGui::Spacing();
+    }
+    if (!left_out_note.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
+      ImGui::TextWrapped("%s", left_out_note.c_str());
+      ImGui::PopStyleColor();
     }
   }
   if (st.controls) ImGui::EndChild();
