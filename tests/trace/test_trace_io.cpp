@@ -7,8 +7,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "../emu/emu_test_util.h"
-#include "../emu/test_kernels.cuh"
+#include "../backends/emu/emu_test_util.h"
+#include "../backends/emu/test_kernels.cuh"
 #include "ws/trace/trace_io.h"
 
 using namespace ws;

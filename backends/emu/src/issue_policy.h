@@ -2,7 +2,7 @@
 // function of what each lane waits at (its oldest queued operation) and of what the warp issued
 // before (its lanes' loop rounds and last keys, IssueHistory below). The worker asks it through a
 // view of its lanes (issue_groups.h), the unit tests through plain values
-// (tests/emu/test_issue_policy.cpp); the scheduler's shortcuts (issue_groups.h, converged_issue.h,
+// (tests/backends/emu/test_issue_policy.cpp); the scheduler's shortcuts (issue_groups.h, converged_issue.h,
 // eager_shuffles.h) only ever predict its answer, and Debug builds check that they do.
 //
 // The rule, "min-PC" with loop rounds, a model of the SIMT reconvergence stack for structured code:

@@ -1,5 +1,5 @@
 // Turning what gpu-trace wrote on the device into a Trace (plain C++: tested on the CPU with
-// records built in the test, tests/gpu_host).
+// records built in the test, tests/backends/gpu_host).
 //
 //   ws::gpu::DecodeInput in;          // launch, global allocations, records, counters...
 //   in.read_string = [&](uint64_t device_address) { ... };  // file names live on the device

@@ -1,4 +1,4 @@
-// The host reference of every shuffle mode (tests/emu/shuffle_cases.cuh), held against a GPU: what
+// The host reference of every shuffle mode (tests/backends/emu/shuffle_cases.cuh), held against a GPU: what
 // the emulator's test holds the emulator to is what the hardware does, offsets past the warp and
 // butterflies across segments included.
 #include <gtest/gtest.h>

@@ -440,7 +440,7 @@ TEST(EmuRuntime, AShuffleFromALaneOutsideTheMaskGivesTheReadersOwnValue) {
 }
 
 // Every shuffle mode, offsets past the warp and negative ones, every segment width: the lanes
-// get what PTX's shfl.sync says (tests/gpu holds the same reference against a GPU).
+// get what PTX's shfl.sync says (tests/backends/gpu holds the same reference against a GPU).
 // (With eager shuffles, where a lane takes its result from a lane that has already been there,
 // and without.)
 TEST(EmuRuntime, ShufflesFollowPtxForEveryModeOffsetAndWidth) {
