@@ -133,6 +133,7 @@ void read_select(const Reader& r, const toml::node& v, LessonSelect& s) {
     else if (key == "warp") s.warp = uint32_t(whole("warp", 0, 31));
     else if (key == "lane") s.lane = int(whole("lane", 0, 31));
     else if (key == "hazard") s.hazard = whole("hazard", 0, 1 << 20);
+    else if (key == "cursor") s.cursor = whole("cursor", 0, int64_t(1) << 40);
     else if (key == "line") {
       if (const auto* n = x.as_integer()) {
         if (n->get() < 1) r.fail(x, "line is a line number from 1, or text the line contains");
@@ -160,7 +161,8 @@ void read_select(const Reader& r, const toml::node& v, LessonSelect& s) {
       s.array = r.string(x, "array");
       if (s.array.empty()) r.fail(x, "array is the name of one of the kernel's arrays (not empty)");
     } else {
-      unknown_key(r, x, key, {"launch", "block", "warp", "lane", "line", "access", "array", "occurrence", "hazard"});
+      unknown_key(r, x, key,
+                  {"launch", "block", "warp", "lane", "line", "access", "array", "occurrence", "hazard", "cursor"});
     }
   }
 }
@@ -471,6 +473,7 @@ std::string step_toml(const LessonStep& step) {
   if (s.occurrence == LessonSelect::Occurrence::First) o << ", occurrence = \"first\"";
   if (s.occurrence == LessonSelect::Occurrence::Index) o << ", occurrence = " << s.index;
   if (s.hazard >= 0) o << ", hazard = " << s.hazard;
+  if (s.cursor >= 0) o << ", cursor = " << s.cursor;
   o << " }\n";
   o << "views = [";
   for (size_t i = 0; i < step.views.size(); ++i) {

@@ -62,6 +62,7 @@ struct LessonSelect {
   // named so ("" any): the store of `tile[ty][tx] = in[...]`, the NsubT read of a line with two.
   std::string access, array;
   int64_t hazard = -1;         // select the n-th hazard pair instead (races first)
+  int64_t cursor = -1;         // playback: the block's first `cursor` instructions issued (-1: all)
 };
 
 struct LessonView {

@@ -236,6 +236,7 @@ std::string LessonPlayer::apply_select(Session& s, const LessonSelect& sel) {
     s.select_event(pick);
   }
   if (sel.lane >= 0) s.sel.lane = sel.lane;
+  if (sel.cursor >= 0) s.set_cursor(sel.cursor);
   ++s.sel_version;
   return {};
 }
@@ -305,6 +306,7 @@ LessonStep LessonPlayer::current_as_step() const {
   s.block = sel.block;
   s.warp = sel.warp;
   s.lane = sel.lane;
+  s.cursor = sel.cursor;
   if (const Trace* t = main_->trace(); t && sel.event >= 0 && size_t(sel.event) < t->events.size()) {
     const Event& e = t->events[size_t(sel.event)];
     if (e.site < t->sites.size()) {

@@ -41,6 +41,7 @@ BackendKind compare_backend(BackendKind main) {
 void TimelineView::set_option(std::string_view key, int choice) {
   if (key == "x") mode = analysis::TimelineMode(choice);
   if (key == "compare") compare = choice == 1;
+  if (key == "zoom") zoom_times = 1 << choice, zoom = 0;  // fit|2|4|8
 }
 
 std::string TimelineView::prepare_picture(Session& s) {
@@ -212,7 +213,16 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
       std::floor(std::max(avail.x - label_w - (scrolls ? ImGui::GetStyle().ScrollbarSize + 2 : 0.0f), 8 * E));
   // The zoom is kept in font units: an export at twice the font shows the same columns.
   const float fit = canvas_w / float(g.columns) / E;
-  if (st.zoom <= 0) st.zoom = fit;
+  if (st.zoom <= 0) {
+    st.zoom = fit * float(st.zoom_times);
+    // Zoomed in by an option: the selected instruction's column in the middle of the picture.
+    if (st.zoom_times > 1 && s.sel.event >= 0 && t.events[size_t(s.sel.event)].block == s.sel.block) {
+      const Event& e = t.events[size_t(s.sel.event)];
+      if (e.warp < tl.per_warp.size())
+        for (const auto& en : tl.per_warp[e.warp])
+          if (int64_t(en.event) == s.sel.event) st.col0 = float(en.column) - 0.5f * canvas_w / (st.zoom * E);
+    }
+  }
   if (zoom_in) st.zoom *= 2;
   if (zoom_out) st.zoom = std::max(st.zoom / 2, fit);
   const float col_px = st.zoom * E;

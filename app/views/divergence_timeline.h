@@ -19,12 +19,14 @@ namespace ws::app {
 
 struct TimelineView final : View {
   void draw(Session& s) override;
-  void set_option(std::string_view key, int choice) override;  // x, compare
+  void set_option(std::string_view key, int choice) override;  // x, compare, zoom
   std::string prepare_picture(Session& s) override;               // waits for the comparison run
 
   analysis::TimelineMode mode = analysis::TimelineMode::AlignedSteps;
   float zoom = 0;     // font sizes (ems) per column; 0 = fit the width
   float col0 = 0;     // first visible column (pan)
+  // The "zoom" option: times the fit, around the selected instruction (applied at the next draw).
+  int zoom_times = 1;
   ws::viz::Canvas canvas;
   ws::viz::TimelineRenderer renderer;
   uint64_t cache_key = ~0ull;

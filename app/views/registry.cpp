@@ -37,6 +37,7 @@ constexpr ViewOption kTimelineOptions[] = {
     {"x", "steps|clock|time", "x axis: each warp's issue steps aligned at barriers, the block's issue clock, "
                               "or real time in ns (gpu-trace)"},
     {"compare", "off|on", "draw the same launch on the other backend below (emulator above, GPU below)"},
+    {"zoom", "fit|2|4|8", "the whole block's width, or 2, 4 or 8 times closer around the selected instruction"},
     WS_CONTROLS_OPTION};
 constexpr ViewAlias kLayoutAliases[] = {{"layout"}};
 constexpr ViewAlias kMemoryAliases[] = {{"memory"}};

@@ -371,3 +371,22 @@ TEST(LessonFile, ADamagedLessonLeavesTheOpenOneInPlace) {
   EXPECT_TRUE(s.lesson_mode);
   fs::remove_all(dir);
 }
+
+// Playback from a step: cursor = N leaves the block's first N instructions issued, the Nth selected.
+TEST(LessonPlayer, ACursorPlaysTheBlockBackToThatInstruction) {
+  LessonLoad l = parse("[[step]]\nvariant = \"3\"\nn = 2048\nselect = { block = 1, cursor = 10 }\n");
+  ASSERT_TRUE(l.ok()) << l.error;
+  LessonPlayer p(l.lesson);
+  p.go(0, true);
+  ASSERT_TRUE(p.wait_ready());
+  ASSERT_EQ(p.error(), "");
+  const Session& s = p.session();
+  EXPECT_EQ(s.sel.cursor, 10);
+  // The tenth instruction of block 1, counted here in the trace's order.
+  const ws::Trace& t = *s.trace();
+  int64_t tenth = -1, seen = 0;
+  for (size_t i = 0; i < t.events.size() && tenth < 0; ++i)
+    if (t.events[i].block == 1 && ++seen == 10) tenth = int64_t(i);
+  EXPECT_EQ(s.sel.event, tenth);
+  EXPECT_EQ(p.current_as_step().select.cursor, 10);
+}

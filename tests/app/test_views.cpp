@@ -684,3 +684,25 @@ TEST(ViewCli, RendersOneView) {
   }
   EXPECT_FALSE(fs::exists(png));
 }
+
+// The timeline's zoom option: 4 times the fitting column width, the selected instruction's column
+// in the middle of the picture.
+TEST_F(Views, TimelineZoomOptionCentresTheSelection) {
+  Session s;
+  run(s, reduce("1", 64, 128));
+  TimelineView fit, zoomed;
+  const ws::app::ViewType* type = ws::app::find_view_type("timeline");
+  ASSERT_NE(type, nullptr);
+  ASSERT_EQ(ws::app::apply_option(*type, zoomed, "zoom", "4"), "");
+  render(900, 500, [&] { fit.draw(s); });
+  const int columns = fit.grid.columns;
+  ASSERT_GT(columns, 8);
+  // Select an instruction in the middle of warp 0's row.
+  const auto& row = fit.timeline.per_warp.at(0);
+  const auto& mid = row.at(row.size() / 2);
+  s.select_event(int64_t(mid.event));
+  render(900, 500, [&] { zoomed.draw(s); });
+  EXPECT_NEAR(zoomed.col_px, 4 * fit.col_px, 0.01f * fit.col_px);
+  const float visible = float(columns) / 4;
+  EXPECT_NEAR(zoomed.col0 + visible / 2, float(mid.column), 1.0f + 0.02f * float(columns));
+}
