@@ -53,6 +53,17 @@ TEST(Cli, UnwritableScreenshotFailsCleanly) {
   EXPECT_FALSE(fs::exists("/nonexistent/dir/x.png"));
 }
 
+// A device node is not a file to replace: the screenshot and the trace are refused, /dev/null stays
+// the device it was.
+TEST(Cli, ADeviceAsOutputIsRefusedAndLeftAlone) {
+  for (const char* args : {"--headless --size 320x200 --screenshot /dev/null", "trace -k reduce -v 3 --n 1024 -o /dev/null"}) {
+    RunResult r = run_warpscope(args);
+    EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find("/dev/null: it is a character device, not a regular file"), std::string::npos) << r.out;
+    EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  }
+}
+
 TEST(Cli, HeadlessWithoutScreenshotIsUsageError) {
   RunResult r = run_warpscope("--headless");
   EXPECT_EQ(r.exit_code, 2) << r.out;

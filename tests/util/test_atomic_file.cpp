@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -45,5 +46,42 @@ TEST(AtomicFile, AnUnwritablePlaceNamesThePathAndTheReason) {
   std::string back, rerr;
   EXPECT_FALSE(ws::read_file(f, back, rerr));
   EXPECT_NE(rerr.find(f.string()), std::string::npos) << rerr;
+  fs::remove_all(dir);
+}
+
+// Only regular files are replaced: a device, a FIFO or a directory is refused and left as it is
+// (renaming over /dev/full would turn the device node into a file).
+TEST(AtomicFile, ADeviceAFifoOrADirectoryIsRefusedAndLeftAlone) {
+  const fs::path dir = fresh_dir("special");
+  const fs::path fifo = dir / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string err = ws::write_file_atomic(fifo, std::string("x"));
+  EXPECT_NE(err.find("is a FIFO, not a regular file"), std::string::npos) << err;
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  err = ws::write_file_atomic(dir, std::string("x"));
+  EXPECT_NE(err.find("is a directory"), std::string::npos) << err;
+  EXPECT_EQ(entries(dir), 1u);  // no temporary left
+  if (fs::exists("/dev/null")) {
+    err = ws::write_file_atomic("/dev/null", std::string("x"));
+    EXPECT_NE(err.find("/dev/null: it is a character device"), std::string::npos) << err;
+    EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  }
+  fs::remove_all(dir);
+}
+
+// A symbolic link is followed: the file it names gets the bytes, the link stays a link; an
+// existing file keeps its permissions.
+TEST(AtomicFile, ALinkIsFollowedAndPermissionsKept) {
+  const fs::path dir = fresh_dir("link");
+  const fs::path target = dir / "real.txt", link = dir / "link.txt";
+  ASSERT_EQ(ws::write_file_atomic(target, std::string("old")), "");
+  fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write);
+  fs::create_symlink("real.txt", link);
+  ASSERT_EQ(ws::write_file_atomic(link, std::string("new")), "");
+  EXPECT_TRUE(fs::is_symlink(link));
+  std::string back, err;
+  ASSERT_TRUE(ws::read_file(target, back, err)) << err;
+  EXPECT_EQ(back, "new");
+  EXPECT_EQ(fs::status(target).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
   fs::remove_all(dir);
 }

@@ -17,12 +17,41 @@ std::string describe(const std::filesystem::path& path, int err) {
 }
 }  // namespace
 
-std::string write_file_atomic(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
+namespace {
+const char* kind_of(mode_t m) {
+  if (S_ISDIR(m)) return "a directory";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISFIFO(m)) return "a FIFO";
+  if (S_ISSOCK(m)) return "a socket";
+  return "not a regular file";
+}
+}  // namespace
+
+std::string write_file_atomic(const std::filesystem::path& given, std::span<const uint8_t> bytes) {
+  // Follow symbolic links to the file they name (a dangling link: the file it would name).
+  std::filesystem::path path = given;
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat ls {};
+    if (::lstat(path.c_str(), &ls) != 0 || !S_ISLNK(ls.st_mode)) break;
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::read_symlink(path, ec);
+    if (ec) return describe(given, ec.value());
+    path = target.is_absolute() ? target : path.parent_path() / target;
+    if (hops == 39) return describe(given, ELOOP);
+  }
+  mode_t mode = 0644;
+  if (struct stat st {}; ::stat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode))
+      return "cannot write " + given.string() + ": it is " + kind_of(st.st_mode) +
+             ", not a regular file (warpscope writes its pictures, traces and tables to regular files only)";
+    mode = st.st_mode & 07777;
+  }
   std::filesystem::path dir = path.parent_path();
   if (dir.empty()) dir = ".";
   std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
   int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) return describe(path, errno);
+  if (fd < 0) return describe(given, errno);
   size_t done = 0;
   while (done < bytes.size()) {
     ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -31,25 +60,25 @@ std::string write_file_atomic(const std::filesystem::path& path, std::span<const
       int err = errno;
       ::close(fd);
       ::unlink(tmpl.c_str());
-      return describe(path, err);
+      return describe(given, err);
     }
     done += static_cast<size_t>(w);
   }
-  if (::fsync(fd) != 0 || ::fchmod(fd, 0644) != 0) {
+  if (::fsync(fd) != 0 || ::fchmod(fd, mode) != 0) {
     int err = errno;
     ::close(fd);
     ::unlink(tmpl.c_str());
-    return describe(path, err);
+    return describe(given, err);
   }
   if (::close(fd) != 0) {
     int err = errno;
     ::unlink(tmpl.c_str());
-    return describe(path, err);
+    return describe(given, err);
   }
   if (::rename(tmpl.c_str(), path.c_str()) != 0) {
     int err = errno;
     ::unlink(tmpl.c_str());
-    return describe(path, err);
+    return describe(given, err);
   }
   return {};
 }

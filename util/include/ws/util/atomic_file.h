@@ -4,7 +4,10 @@
 //   if (!err.empty()) show(err);   // e.g. "cannot write /root/x/out.png: No such file or directory"
 //
 // The bytes go to a temporary file next to the target, are flushed, and the temporary is renamed
-// over the target (rename is atomic on POSIX file systems).
+// over the target (rename is atomic on POSIX file systems). Only regular files are written: a
+// target that is a device, a FIFO, a socket or a directory is refused with a message saying what
+// it is (renaming over /dev/full would replace the device node). A symbolic link is followed: the
+// file it points to is replaced, the link stays. An existing file keeps its permissions.
 #pragma once
 
 #include <cstdint>
