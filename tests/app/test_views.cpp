@@ -656,7 +656,7 @@ TEST(ViewCli, RendersOneView) {
   // An option the view does not have is refused too, with the options it has.
   RunResult other = run_warpscope("--headless --view timeline --color conflicts --screenshot " + png.string());
   EXPECT_EQ(other.exit_code, 2);
-  EXPECT_NE(other.out.find("has no option 'color' (options: x, compare or controls)"), std::string::npos) << other.out;
+  EXPECT_NE(other.out.find("has no option 'color' (options: x, compare, zoom or controls)"), std::string::npos) << other.out;
   RunResult scope = run_warpscope("--headless --view banks --view-option scope=everything --screenshot " + png.string());
   EXPECT_EQ(scope.exit_code, 2);
   EXPECT_NE(scope.out.find("scope is warp, block or launch"), std::string::npos) << scope.out;

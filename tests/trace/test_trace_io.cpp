@@ -1,6 +1,8 @@
 // Save -> load gives the same trace; damaged or foreign files are refused with a message.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <set>
 
 #include <filesystem>
@@ -151,4 +153,43 @@ TEST(TraceIo, ChromeTraceHoldsEveryLaunchAndNamesItsTimeAxis) {
   EXPECT_NE(names.back().find("launch 1 second, block"), std::string::npos) << names.back();
   EXPECT_NE(names.back().find("x = issue steps"), std::string::npos) << names.back();
   EXPECT_NE(j["otherData"]["time"].get<std::string>().find("issue steps"), std::string::npos);
+}
+
+// A file with a valid header and checksum can still hold impossible values; each is refused when
+// it loads with what is wrong, so the analysis and the views never meet it (each of these crashed
+// or hung them once: a division by an extent near 2^64, a block of zero threads, a lane at the top
+// of the address space, a name that breaks JSON, warps a block cannot have).
+TEST(TraceIo, ImpossibleValuesAreRefusedWhenTheFileLoads) {
+  const Trace good = reduction_trace();
+  ASSERT_TRUE(deserialize_trace(serialize_trace(good)).ok());
+  size_t shared_access = good.events.size();
+  for (size_t i = 0; i < good.events.size(); ++i)
+    if (good.events[i].type == EventType::Access && good.events[i].space == MemSpace::Shared) shared_access = i;
+  ASSERT_LT(shared_access, good.events.size());
+  struct Damage {
+    const char* what;
+    std::function<void(Trace&)> apply;
+  };
+  const std::vector<Damage> damages = {
+      {"too large", [](Trace& t) { t.allocations[0].extent = ~uint64_t(0) - 7; }},
+      {"elements of 0 bytes", [](Trace& t) { t.allocations[0].elem_size = 0; }},
+      {"is not a CUDA block", [](Trace& t) { t.launch.block.y = 0; }},
+      {"is not a CUDA block", [](Trace& t) { t.launch.block = {2048, 1, 1}; }},
+      {"is not a CUDA grid", [](Trace& t) { t.launch.grid.x = 0; }},
+      {"past any address",
+       [&](Trace& t) { t.lane_offsets[t.events[shared_access].lane_begin] = ~uint64_t(0) - 2; }},
+      {"not valid UTF-8", [](Trace& t) { t.sites[0].text = "sdata[\xff\xfe]"; }},
+      {"not valid UTF-8", [](Trace& t) { t.allocations[0].name = "\xc0\x80"; }},
+      {"is in warp", [](Trace& t) { t.events[0].warp = 200; }},
+      {"is in block", [](Trace& t) { t.events[0].block = 1u << 30; }},
+      {"outside the grid", [](Trace& t) { t.recorded_blocks.push_back(99); }},
+      {"bytes a lane", [&](Trace& t) { t.events[shared_access].width = 0; }},
+  };
+  for (const Damage& d : damages) {
+    Trace t = good;
+    d.apply(t);
+    const LoadResult r = deserialize_trace(serialize_trace(t));
+    EXPECT_FALSE(r.ok()) << d.what;
+    EXPECT_NE(r.error.find(d.what), std::string::npos) << "expected '" << d.what << "', got: " << r.error;
+  }
 }

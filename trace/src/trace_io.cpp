@@ -283,22 +283,93 @@ void read_payload(Reader& r, Trace& t, uint32_t version) {
   if (!r.failed() && r.left() != 0) r.fail(std::to_string(r.left()) + " unexpected bytes after the trace");
 }
 
-// Cross-references a well-formed file must satisfy.
+// Whether `s` is well-formed UTF-8 (what JSON exports and the UI's text need).
+bool valid_utf8(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
+    if (n == 2 && c < 0xC2) return false;  // overlong
+    i += n;
+  }
+  return true;
+}
+
+std::string dim_text(const Dim3& d) {
+  return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+}
+
+// What a launch can be on CUDA: the limits a recorded launch must keep (a damaged file breaks them).
+std::string check_launch(const LaunchInfo& l) {
+  const Dim3 &g = l.grid, &b = l.block;
+  if (b.x == 0 || b.y == 0 || b.z == 0 || b.x > 1024 || b.y > 1024 || b.z > 64 || b.count() > 1024)
+    return "the block " + dim_text(b) + " is not a CUDA block (each dimension >= 1; x, y <= 1024, z <= 64, "
+           "at most 1024 threads)";
+  if (g.x == 0 || g.y == 0 || g.z == 0 || g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
+    return "the grid " + dim_text(g) + " is not a CUDA grid (each dimension >= 1; x < 2^31, y, z <= 65535)";
+  return {};
+}
+
+// Cross-references and sizes a well-formed file must satisfy, checked once here so that no
+// consumer (the analysis, the views, the exports) meets an impossible value.
 std::string check_consistency(const Trace& t) {
-  for (size_t i = 0; i < t.allocations.size(); ++i)
-    if (t.allocations[i].row_length > t.allocations[i].extent)
-      return "allocation " + std::to_string(i) + " has rows of " + std::to_string(t.allocations[i].row_length) +
-             " elements but only " + std::to_string(t.allocations[i].extent) + " elements";
+  if (std::string err = check_launch(t.launch); !err.empty()) return err;
+  const uint64_t warps = (t.launch.block.count() + kWarpSize - 1) / kWarpSize;
+  const uint64_t blocks = t.launch.grid.count();
+  for (size_t i = 0; i < t.allocations.size(); ++i) {
+    const Allocation& a = t.allocations[i];
+    const std::string at = "allocation " + std::to_string(i) + " (" + a.name + ")";
+    if (a.elem_size == 0 || a.elem_size > 1024) return at + " has elements of " + std::to_string(a.elem_size) + " bytes (1 to 1024)";
+    // 2^40 elements and 2^48 bytes: far beyond any GPU's memory, far from overflowing an address.
+    if (a.extent > (uint64_t(1) << 40) || a.extent * a.elem_size > (uint64_t(1) << 48))
+      return at + " has " + std::to_string(a.extent) + " elements of " + std::to_string(a.elem_size) + " bytes: too large";
+    if (a.space == MemSpace::Shared && a.extent * a.elem_size > (uint64_t(1) << 20))
+      return at + " is a shared array of " + std::to_string(a.extent * a.elem_size) + " bytes (a block has at most 1 MiB)";
+    if (a.base > (uint64_t(1) << 62)) return at + " starts at an impossible address";
+    if (a.row_length > a.extent)
+      return "allocation " + std::to_string(i) + " has rows of " + std::to_string(a.row_length) +
+             " elements but only " + std::to_string(a.extent) + " elements";
+    if (!valid_utf8(a.name) || !valid_utf8(a.type_name)) return at + ": its name is not valid UTF-8";
+  }
+  for (size_t i = 0; i < t.sites.size(); ++i)
+    if (!valid_utf8(t.sites[i].file) || !valid_utf8(t.sites[i].text))
+      return "site " + std::to_string(i) + ": its file name or source line is not valid UTF-8";
+  const LaunchInfo& l = t.launch;
+  for (const std::string* s : {&l.kernel, &l.variant, &l.backend, &l.device, &l.entry})
+    if (!valid_utf8(*s)) return "the launch's names are not valid UTF-8";
+  for (const auto& [k, v] : l.params)
+    if (!valid_utf8(k) || !valid_utf8(v)) return "a launch parameter is not valid UTF-8";
+  for (const Diagnostic& d : t.diagnostics)
+    if (!valid_utf8(d.code) || !valid_utf8(d.message)) return "a diagnostic's text is not valid UTF-8";
+  for (uint32_t b : t.recorded_blocks)
+    if (b >= blocks) return "recorded block " + std::to_string(b) + " is outside the grid of " + std::to_string(blocks) + " blocks";
   for (size_t i = 0; i < t.events.size(); ++i) {
     const Event& e = t.events[i];
     const std::string at = "event " + std::to_string(i);
     if (e.site >= t.sites.size()) return at + " names site " + std::to_string(e.site) + " of " + std::to_string(t.sites.size());
+    if (e.block >= blocks) return at + " is in block " + std::to_string(e.block) + " of a grid of " + std::to_string(blocks);
+    if (e.warp >= warps) return at + " is in warp " + std::to_string(e.warp) + " of a block of " + std::to_string(warps);
+    // Lanes past the block's last thread do not exist.
+    const uint64_t live = std::min<uint64_t>(kWarpSize, t.launch.block.count() - uint64_t(e.warp) * kWarpSize);
+    if (live < kWarpSize && (e.mask >> live) != 0) return at + " names lanes past the block's last thread";
     if (e.type == EventType::Access) {
       if (e.alloc >= t.allocations.size())
         return at + " names allocation " + std::to_string(e.alloc) + " of " + std::to_string(t.allocations.size());
+      if (e.width == 0 || e.width > 64) return at + " accesses " + std::to_string(e.width) + " bytes a lane (1 to 64)";
       const uint64_t n = uint64_t(std::popcount(e.mask));
       if (e.lane_begin > t.lane_offsets.size() || n > t.lane_offsets.size() - e.lane_begin)
         return at + " has lanes outside the lane table";
+      // Out-of-bounds lanes can be real (a kernel's bug, recorded on the GPU), but not past any
+      // address a GPU has: a lane's bytes must not wrap around the address space.
+      const Allocation& a = t.allocations[e.alloc];
+      const uint64_t limit = a.space == MemSpace::Shared ? (uint64_t(1) << 32) : (uint64_t(1) << 62);
+      if (a.base >= limit - e.width) return at + " is in " + a.name + ", which starts past any address";
+      for (uint64_t k = 0; k < n; ++k)
+        if (t.lane_offsets[e.lane_begin + k] > limit - a.base - e.width)
+          return at + " has a lane at byte " + std::to_string(t.lane_offsets[e.lane_begin + k]) + " of " + a.name +
+                 ": past any address";
     }
   }
   for (const Diagnostic& d : t.diagnostics)
