@@ -13,6 +13,7 @@
 
 #include "ws/emu/launch.h"
 #include "ws/run/config.h"
+#include "ws/run/recorded_blocks.h"
 #include "ws/run/result.h"
 
 namespace ws {
@@ -96,12 +97,12 @@ class EmuBackend {
     opt.defer_loads = cfg_.emu.defer_loads;
     opt.eager_shuffles = cfg_.emu.eager_shuffles;
     opt.converged_issue = cfg_.emu.converged_issue;
-    opt.record.blocks = cfg_.record.blocks;
+    // The asked blocks this grid has (recorded_blocks.h); the first launch says which it lacks.
+    RecordedBlocks rec = recorded_blocks(cfg_.record.blocks, grid.count(), out_.launches.empty());
+    if (!rec.note.empty()) out_.notes.push_back(rec.note);
+    opt.record.blocks = std::move(rec.blocks);
     opt.record.max_events = cfg_.record.max_events;
     opt.cancel = cfg_.cancel.get();
-    // Later launches of a multi-pass driver have fewer blocks: keep only indices that exist.
-    std::erase_if(opt.record.blocks, [&](uint32_t b) { return b >= grid.count(); });
-    if (!cfg_.record.blocks.empty() && opt.record.blocks.empty()) opt.record.blocks = {0};
     // When every block is recorded in full, the analysis' totals already cover the grid.
     opt.record.count_every_block = cfg_.record.count_every_block && !cfg_.record.blocks.empty();
     opt.read_only = read_only_allocations(kernel, args...);

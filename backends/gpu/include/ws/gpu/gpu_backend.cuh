@@ -20,6 +20,7 @@
 #include "ws/gpu/device.h"
 #include "ws/kernel.cuh"
 #include "ws/run/config.h"
+#include "ws/run/recorded_blocks.h"
 #include "ws/run/result.h"
 #if defined(WS_GPU_TRACE)
 #include "ws/gpu/decode.h"
@@ -283,9 +284,10 @@ class GpuBackend {
     if (cfg_.record.blocks.empty()) {
       for (uint64_t b = 0; b < blocks; ++b) rec_.full_blocks.push_back(uint32_t(b));
     } else {
-      for (uint32_t b : cfg_.record.blocks)
-        if (b < blocks) rec_.full_blocks.push_back(b);
-      if (rec_.full_blocks.empty()) rec_.full_blocks.push_back(0);  // a later, smaller launch
+      // The asked blocks this grid has (recorded_blocks.h); the first launch says which it lacks.
+      RecordedBlocks asked = recorded_blocks(cfg_.record.blocks, blocks, out_.launches.empty());
+      if (!asked.note.empty()) out_.notes.push_back(asked.note);
+      rec_.full_blocks = std::move(asked.blocks);
     }
     for (uint32_t b : rec_.full_blocks) bitmap[b / 32] |= 1u << (b % 32);
     gpu_trace::Control& h = rec_.host;
