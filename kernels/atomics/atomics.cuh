@@ -153,9 +153,10 @@ struct AtomicsEntry {
   }
   static std::string int_max_tree(const ws::RunConfig& c) {
     if (std::string why = int_max(c); !why.empty()) return why;
-    if (!(c.block.x & (c.block.x - 1))) return {};
-    return "the max tree halves the active threads at every step: the block size must be a power of two (got " +
-           std::to_string(c.block.x) + ")";
+    // (One thread a block leaves as many maxima as inputs: the relaunches would never end.)
+    if (c.block.x >= 2 && !(c.block.x & (c.block.x - 1))) return {};
+    return "the max tree halves the active threads at every step and is relaunched on the block maxima: the "
+           "block size must be a power of two from 2 (got " + std::to_string(c.block.x) + ")";
   }
   static std::string sum_fits(const ws::RunConfig& c) {
     if (!(c.dtype == "int" && c.n > 200'000'000)) return {};

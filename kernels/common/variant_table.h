@@ -76,11 +76,13 @@ struct GridRule {
   // 2D: threadIdx.x walks the rows of the matrix and threadIdx.y its columns.
   bool transposed = false;
 
-  // Blocks of a 1D pass over `count` elements (at least one).
-  uint32_t blocks(uint64_t count, uint32_t block, const RunConfig& c) const {
+  // Blocks of a 1D pass over `count` elements (at least one). --grid sets the first pass's grid of
+  // a grid-stride variant; later passes over the partial sums follow the rule.
+  uint32_t blocks(uint64_t count, uint32_t block, const RunConfig& c, bool first_pass = true) const {
     const uint64_t per_block = uint64_t(block) * per_thread;
     uint64_t n = (count + per_block - 1) / per_block;
     if (grid_stride) {
+      if (c.grid.x > 0 && first_pass) return c.grid.x;  // --grid: the variant takes any grid
       if (const int64_t pt = c.param("per_thread", 0); pt > 0)
         n = (count + uint64_t(block) * uint64_t(pt) - 1) / (uint64_t(block) * uint64_t(pt));
       else
@@ -119,6 +121,7 @@ struct Variant {
   VariantSpec spec() const {
     VariantSpec s(id, name, summary, broken, broken_note, gpu_only);
     s.order_dependent = order_dependent;
+    s.takes_grid = grid.grid_stride;
     s.focus = focus;
     return s;
   }

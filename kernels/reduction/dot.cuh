@@ -138,6 +138,14 @@ struct DotEntry {
     }
   }
 
+  // The second kernel is relaunched on its own partial sums: with one thread a block it would leave
+  // as many as it read, for ever.
+  static std::string two_or_more(const ws::RunConfig& c) {
+    if (c.block.x >= 2) return {};
+    return "variant gpu sums the partial sums again and again with blocks of the same size: a block of one "
+           "thread leaves as many sums as it read; use 2 threads or more";
+  }
+
   template <class T>
   static auto rows() {
     using P = Pass<T>;
@@ -146,7 +154,8 @@ struct DotEntry {
                  .summary = "one partial sum per block in p[]; the host adds p[0..nBlocks-1] one after another (in T)"},
                 [](auto& be, P& p) { return be.launch("dotprod", p.grid, p.block, p.smem, dotprod<T>, p.a, p.b, p.p, p.n); }),
         ws::row({.id = "gpu", .name = "completely on the GPU (second kernel)",
-                 .summary = "a second kernel sums the partial sums: the kernel boundary is the barrier between the two"},
+                 .summary = "a second kernel sums the partial sums: the kernel boundary is the barrier between the two",
+                 .accepts = two_or_more},
                 [](auto& be, P& p) {
                   return be.launch("dotprod", p.grid, p.block, p.smem, dotprod<T>, p.a, p.b, p.p, p.n) && finish_on_gpu(be, p);
                 }),

@@ -471,7 +471,7 @@ struct ReduceEntry {
     // (or a single launch) has left the total.
     uint64_t count = c.n;
     for (int pass = 0;; ++pass) {
-      const uint32_t blocks = v.grid.blocks(count, c.block.x, c);
+      const uint32_t blocks = v.grid.blocks(count, c.block.x, c, pass == 0);
       Pass<T> p{{blocks, 1, 1}, {c.block.x, 1, 1}, uint32_t(c.block.x * sizeof(T)), in, {}, unsigned(count)};
       if (!v.grid.single_launch)
         p.out = be.template alloc<T>(pass == 0 ? "g_odata" : "g_odata" + std::to_string(pass), blocks);

@@ -41,6 +41,17 @@ std::string Catalog::resolve(const CatalogEntry& e, RunConfig& cfg) const {
   if (b.y == 0 || b.z == 0) return "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) + ") has a zero dimension";
   if (b.count() > 1024) return "block of " + std::to_string(b.count()) + " threads is over the limit of 1024 threads per block";
   if (b.x > 1024 || b.y > 1024 || b.z > 64) return "block dimensions are over the limits (x <= 1024, y <= 1024, z <= 64)";
+  if (cfg.grid.x != 0) {
+    std::string takers;
+    for (const VariantSpec& v : s.variants)
+      if (v.takes_grid) takers += (takers.empty() ? "" : ", ") + v.id;
+    if (!variant->takes_grid)
+      return s.name + " " + variant->id + " sizes its grid from n and the block: --grid is taken only by variants "
+             "with a grid-stride loop" + (takers.empty() ? std::string(" (this kernel has none)") : " (" + takers + ")");
+    if (cfg.grid.y != 1 || cfg.grid.z != 1 || cfg.grid.x > 65535)
+      return "grid (" + std::to_string(cfg.grid.x) + "," + std::to_string(cfg.grid.y) + "," + std::to_string(cfg.grid.z) +
+             "): " + s.name + " " + variant->id + " takes a 1D grid of 1 to 65535 blocks";
+  }
   if (cfg.dtype.empty()) cfg.dtype = s.dtypes.front();
   if (std::find(s.dtypes.begin(), s.dtypes.end(), cfg.dtype) == s.dtypes.end()) {
     std::string list;

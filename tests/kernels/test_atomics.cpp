@@ -81,6 +81,8 @@ TEST(AtomicsContention, OneWordVersusHierarchical) {
 
 TEST(AtomicsRefusals, ConstraintsAreNamed) {
   EXPECT_NE(test::refusal("atomics", {"max", 100, {64, 1, 1}, "float", {}}).find("no float overload"), std::string::npos);
+  // One thread a block: the relaunches on the block maxima would never end.
+  EXPECT_NE(test::refusal("atomics", {"max-reduce", 100, {1, 1, 1}, "int", {}}).find("power of two from 2"), std::string::npos);
   EXPECT_NE(test::refusal("atomics", {"6atomic", 100, {64, 1, 1}, "float", {}}).find("needs dtype int"), std::string::npos);
   EXPECT_NE(test::refusal("atomics", {"max-reduce", 100, {96, 1, 1}, "int", {}}).find("power of two"), std::string::npos);
   EXPECT_NE(test::refusal("atomics", {"6cpu", 5'000'000, {64, 1, 1}, "int", {}}).find("ONE block"), std::string::npos);

@@ -89,6 +89,7 @@ TEST(DotBroken, BarrierInsideIfIsBarrierDivergence) {
 
 TEST(DotRefusals, ConstraintsAreNamed) {
   EXPECT_NE(test::refusal("dot", {"cpu", 100, {96, 1, 1}, "float", {}}).find("not a power of two"), std::string::npos);
+  EXPECT_NE(test::refusal("dot", {"gpu", 100, {1, 1, 1}, "float", {}}).find("use 2 threads or more"), std::string::npos);
   EXPECT_NE(test::refusal("dot", {"cpu", 100, {16, 16, 1}, "float", {}}).find("1D blocks"), std::string::npos);
   EXPECT_NE(test::refusal("dot", {"cpu", 30'000'000, {256, 1, 1}, "int", {}}).find("overflow"), std::string::npos);
   EXPECT_NE(test::refusal("dot", {"cpu", 100, {64, 1, 1}, "double", {}}).find("does not take dtype"), std::string::npos);

@@ -103,3 +103,28 @@ TEST(ReduceGridRule, ElementsPerThreadSetTheGrid) {
     EXPECT_EQ(r.launches.at(0).launch.grid.x, 49u) << v;
   }
 }
+
+// --grid: a grid-stride variant's first launch has exactly that grid (its loop covers any n) and
+// the passes after it follow the rule down to one block; a variant whose grid follows n refuses it.
+TEST(ReduceGridRule, GridSetsTheGridStrideVariantsFirstLaunchOthersRefuseIt) {
+  for (std::string v : {"7", "8", "9", "10"}) {
+    RunConfig cfg;
+    cfg.variant = v;
+    cfg.n = 100000;
+    cfg.block = {128, 1, 1};
+    cfg.grid = {7, 1, 1};
+    cfg.record.blocks = {0};
+    RunResult r = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
+    ASSERT_TRUE(r.refused.empty()) << r.refused;
+    EXPECT_TRUE(r.passed) << v << ": " << r.result << " vs " << r.expected;
+    expect_reference_sum<int>(r, cfg.n, cfg.seed);
+    EXPECT_EQ(r.launches.at(0).launch.grid.x, 7u) << v;
+    if (v != "10") EXPECT_EQ(r.launches.back().launch.grid.x, 1u) << v;
+  }
+  RunConfig cfg;
+  cfg.variant = "3";
+  cfg.grid = {7, 1, 1};
+  const std::string why = Catalog::instance().run("reduce", cfg, BackendKind::Emu).refused;
+  EXPECT_NE(why.find("reduce 3 sizes its grid from n and the block"), std::string::npos) << why;
+  EXPECT_NE(why.find("(7, 8, 9, 10)"), std::string::npos) << why;
+}

@@ -39,6 +39,9 @@ struct VariantSpec {
   // atomicMax whose old value decides a second atomic): the backend cross-check reports these
   // but cannot expect identical accesses.
   bool order_dependent = false;
+  // Its grid is a choice (a grid-stride loop covers any n with any grid): --grid sets it. Other
+  // variants size their grid from n and the block, and refuse --grid.
+  bool takes_grid = false;
 };
 
 struct KernelSpec {
