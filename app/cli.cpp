@@ -5,6 +5,7 @@
 #include "lessons/lesson.h"
 #include "lessons/lesson_player.h"
 #include "options.h"
+#include "scale_check.h"
 #include "session.h"
 #include "timing_runner.h"
 #include "view_export.h"
@@ -262,7 +263,7 @@ int run_command_line(int argc, char** argv) {
           "", "size"))
       ->type_name("WxH");
   auto* scale_opt = app.add_option("--scale", opt.scale, "UI scale on top of the monitor's DPI, 0.5 to 4 (default 1)")
-      ->check(CLI::Range(0.5f, 4.0f));
+      ->check(scale_check());
   app.add_option("--screenshot", opt.screenshot,
                  "Write a PNG of the whole UI to FILE and exit (atomically: no partial file)")
       ->type_name("FILE");

@@ -3,6 +3,7 @@
 #include "lessons/lesson.h"
 #include "lessons/lesson_export.h"
 #include "options.h"
+#include "scale_check.h"
 
 #include <CLI/CLI.hpp>
 
@@ -74,7 +75,7 @@ void register_lesson_command(CLI::App& app) {
   o.cmd->add_option("--export", o.dir, "Write the steps' pictures and index.md here")->type_name("DIR");
   o.cmd->add_option("--size", o.size, "Picture size at scale 1 (default 1920x1080)")->type_name("WxH");
   o.cmd->add_option("--scale", o.scale, "2: the same pictures at twice the resolution (default 1)")
-      ->check(CLI::Range(0.5f, 4.0f));
+      ->check(scale_check());
   o.cmd->add_flag("--list", o.list, "The lessons that ship with warpscope");
 }
 

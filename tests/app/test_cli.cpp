@@ -64,6 +64,19 @@ TEST(Cli, ADeviceAsOutputIsRefusedAndLeftAlone) {
   }
 }
 
+// A scale that is not a number from 0.5 to 4 (NaN passed CLI11's range check once and aborted in
+// the font atlas) is bad usage, for the viewer and for lesson exports alike.
+TEST(Cli, AScaleOutsideHalfToFourIsRefused) {
+  for (const char* args : {"--headless --size 320x200 --scale NaN --screenshot /tmp/ws-nan.png",
+                           "--headless --size 320x200 --scale 8 --screenshot /tmp/ws-nan.png",
+                           "lesson lessons/reduction.toml --export /tmp/ws-nan --scale nan"}) {
+    RunResult r = run_warpscope(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find("a scale is a number from 0.5 to 4"), std::string::npos) << r.out;
+  }
+  EXPECT_FALSE(fs::exists("/tmp/ws-nan.png"));
+}
+
 TEST(Cli, HeadlessWithoutScreenshotIsUsageError) {
   RunResult r = run_warpscope("--headless");
   EXPECT_EQ(r.exit_code, 2) << r.out;
