@@ -70,7 +70,19 @@ std::string Catalog::resolve(const CatalogEntry& e, RunConfig& cfg) const {
              std::to_string(it->max) + "]";
   }
   for (const ParamSpec& p : s.params) cfg.params.try_emplace(p.name, p.def);
-  return e.validate ? e.validate(cfg) : std::string();
+  if (std::string err = e.validate ? e.validate(cfg) : std::string(); !err.empty()) return err;
+  // The memory estimate, before anything is allocated.
+  std::string source;
+  const uint64_t limit = cfg.memory_limit ? cfg.memory_limit : default_memory_limit(&source);
+  if (cfg.memory_limit) source = "the run's memory limit";
+  const uint64_t element = cfg.dtype == "double" ? 8 : cfg.dtype == "char" ? 1 : cfg.dtype == "short" ? 2
+                         : cfg.dtype == "float4" ? 16 : 4;
+  const double need = double(cfg.n) * double(element) * double(std::max(1u, s.arrays));
+  if (need > double(limit))
+    return "n = " + std::to_string(cfg.n) + " needs about " + bytes_text(uint64_t(need)) + " (" + std::to_string(s.arrays) +
+           " arrays of " + std::to_string(cfg.n) + " " + cfg.dtype + "s), over the " + bytes_text(limit) + " a run may take (" +
+           source + "; WARPSCOPE_MEMORY_LIMIT sets it): use a smaller n";
+  return {};
 }
 
 RunResult Catalog::run(const std::string& kernel, RunConfig cfg, BackendKind backend) const {
@@ -97,7 +109,15 @@ RunResult Catalog::run(const std::string& kernel, RunConfig cfg, BackendKind bac
       r.refused = "variant " + v.id + " (" + v.name + ") runs only on a GPU";
       return r;
     }
-  return it->second(cfg);
+  // What the estimate missed still ends the run, not the program.
+  try {
+    return it->second(cfg);
+  } catch (const std::bad_alloc&) {
+    RunResult out;
+    out.refused = "out of memory while running " + kernel + " " + cfg.variant + " with n = " + std::to_string(cfg.n) +
+                  ": use a smaller n (or lower WARPSCOPE_MEMORY_LIMIT so that such runs are refused before they start)";
+    return out;
+  }
 }
 
 }  // namespace ws

@@ -2,6 +2,8 @@
 // the sum the run kept is compared with the sum of the input regenerated here
 // (reduction/reduce_reference.h), not only with the entry's own verdict.
 #include "catalog_cases.h"
+
+#include <cstdlib>
 #include "reduction/reduce_reference.h"
 #include "ws/run/catalog.h"
 
@@ -127,4 +129,29 @@ TEST(ReduceGridRule, GridSetsTheGridStrideVariantsFirstLaunchOthersRefuseIt) {
   const std::string why = Catalog::instance().run("reduce", cfg, BackendKind::Emu).refused;
   EXPECT_NE(why.find("reduce 3 sizes its grid from n and the block"), std::string::npos) << why;
   EXPECT_NE(why.find("(7, 8, 9, 10)"), std::string::npos) << why;
+}
+
+// A run whose arrays would not fit is refused before anything is allocated, with the estimate
+// and the limit; the limit is the run's, else $WARPSCOPE_MEMORY_LIMIT, else half the machine's.
+TEST(ReduceRefusals, ARunOverTheMemoryLimitIsRefusedFirst) {
+  RunConfig cfg;
+  cfg.variant = "3";
+  cfg.n = 1 << 20;                  // 4 arrays of 2^20 ints: 16 MB
+  cfg.memory_limit = 8ull << 20;    // 8 MB
+  const RunResult r = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
+  EXPECT_NE(r.refused.find("needs about 16.0 MB"), std::string::npos) << r.refused;
+  EXPECT_NE(r.refused.find("over the 8.0 MB a run may take"), std::string::npos) << r.refused;
+  EXPECT_TRUE(r.launches.empty());
+  cfg.memory_limit = 32ull << 20;
+  EXPECT_TRUE(Catalog::instance().run("reduce", cfg, BackendKind::Emu).passed);
+  ::setenv("WARPSCOPE_MEMORY_LIMIT", "3M", 1);
+  std::string source;
+  EXPECT_EQ(default_memory_limit(&source), 3ull << 20);
+  EXPECT_EQ(source, "WARPSCOPE_MEMORY_LIMIT=3M");
+  cfg.memory_limit = 0;
+  EXPECT_NE(Catalog::instance().run("reduce", cfg, BackendKind::Emu).refused.find("WARPSCOPE_MEMORY_LIMIT=3M"),
+            std::string::npos);
+  ::unsetenv("WARPSCOPE_MEMORY_LIMIT");
+  EXPECT_GT(default_memory_limit(&source), 0u);
+  EXPECT_NE(source.find("half of this machine's"), std::string::npos);
 }

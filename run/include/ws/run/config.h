@@ -74,6 +74,10 @@ struct RunConfig {
   EmuOptions emu;        // emulator
   TimingOptions timing;  // gpu-fast
 
+  // The most memory a run may take (its estimate: KernelSpec::arrays); 0: $WARPSCOPE_MEMORY_LIMIT
+  // (bytes, or with a K, M or G suffix) if set, else half of this machine's memory.
+  uint64_t memory_limit = 0;
+
   // Set it to true (from any thread) to stop a run early: the emulator stops within one
   // scheduling round and the run ends with a "cancelled" error. Null: not cancellable.
   std::shared_ptr<std::atomic<bool>> cancel;
@@ -83,6 +87,12 @@ struct RunConfig {
     return it == params.end() ? fallback : it->second;
   }
 };
+
+// The memory limit a run with `memory_limit` = 0 gets, and where it comes from ("half of this
+// machine's 24.0 GB" or "WARPSCOPE_MEMORY_LIMIT").
+uint64_t default_memory_limit(std::string* source = nullptr);
+// "1.5 GB"
+std::string bytes_text(uint64_t bytes);
 
 // What every backend writes into a trace's LaunchInfo for one launch of a run: the kernel,
 // variant, entry point, n and all parameters (dtype, seed, the kernel's own) as text.

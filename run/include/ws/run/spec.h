@@ -57,6 +57,10 @@ struct KernelSpec {
   // The kernel takes 2D blocks (x, y): the labs show two fields for the block shape.
   bool block_2d = false;
   std::vector<std::string> dtypes = {"int"};  // element types the kernel accepts
+  // How many n-element arrays a run holds at once (the input on the host and on the device, the
+  // output, the reference): n x element size x this is the run's memory estimate, refused over
+  // RunConfig::memory_limit before anything is allocated.
+  uint32_t arrays = 4;
 
   const VariantSpec* variant(const std::string& id_or_name) const {
     for (const VariantSpec& v : variants)
