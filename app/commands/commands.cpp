@@ -8,6 +8,7 @@
 #include "commands.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -189,6 +190,9 @@ int cmd_trace(State& s) {
                 static_cast<unsigned long long>(t.events.size()),
                 static_cast<unsigned long long>(t.lane_offsets.size()), t.truncated ? ", TRUNCATED" : "");
   }
+  if (!r.completed)
+    std::fprintf(stderr, "warpscope: the run stopped at a fault (above): %s holds what was recorded until then and the "
+                         "fault's record\n", s.output.c_str());
   return r.completed ? 0 : 1;
 }
 
@@ -224,6 +228,13 @@ int cmd_analyze(State& s) {
   opt.per_event = false;
   const analysis::Report report = analysis::analyze(trace, opt);
   std::fputs((s.json ? analysis::to_json(report) : analysis::format_table(report)).c_str(), stdout);
+  // A launch that stopped at a fault is analysed as far as it went, and says so in its exit code.
+  const bool faulted = std::any_of(trace.diagnostics.begin(), trace.diagnostics.end(),
+                                   [](const Diagnostic& d) { return d.severity == Severity::Error; });
+  if (faulted) {
+    std::fprintf(stderr, "warpscope: the launch stopped at a fault: the analysis covers what it recorded until then\n");
+    return 1;
+  }
   return 0;
 }
 

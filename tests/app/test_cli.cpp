@@ -77,6 +77,23 @@ TEST(Cli, AScaleOutsideHalfToFourIsRefused) {
   EXPECT_FALSE(fs::exists("/tmp/ws-nan.png"));
 }
 
+// A launch that stops at a fault is analysed as far as it went, and both analyze and trace say so
+// in their exit code and in words; the trace file keeps the fault's record.
+TEST(Cli, AFaultingLaunchIsNotASuccess) {
+  RunResult a = run_warpscope("analyze -k dot -v divergent-barrier");
+  EXPECT_EQ(a.exit_code, 1) << a.out;
+  EXPECT_NE(a.out.find("the launch stopped at a fault"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find("barrier divergence"), std::string::npos) << a.out;
+  const std::string file = (fs::temp_directory_path() / "ws-fault.wst").string();
+  RunResult t = run_warpscope("trace -k dot -v divergent-barrier -o " + file);
+  EXPECT_EQ(t.exit_code, 1) << t.out;
+  EXPECT_NE(t.out.find("holds what was recorded until then and the fault's record"), std::string::npos) << t.out;
+  RunResult again = run_warpscope("analyze --trace " + file);
+  EXPECT_EQ(again.exit_code, 1) << again.out;
+  EXPECT_EQ(run_warpscope("analyze -k reduce -v 3 --n 4096").exit_code, 0);
+  fs::remove(file);
+}
+
 TEST(Cli, HeadlessWithoutScreenshotIsUsageError) {
   RunResult r = run_warpscope("--headless");
   EXPECT_EQ(r.exit_code, 2) << r.out;
