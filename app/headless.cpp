@@ -7,6 +7,7 @@
 #include "view_export.h"
 
 #include "ws/viz/framebuffer.h"
+#include "ws/viz/gl.h"
 #include "ws/viz/headless_context.h"
 #include "ws/viz/imgui_gl.h"
 
@@ -96,6 +97,9 @@ bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& r
     last = now;
     fb.bind();
     render_frame(s, in, ImVec2(float(fb.width()), float(fb.height())));
+    // A window's buffer swap ends each frame; without one, Mesa's threaded llvmpipe kept every
+    // frame's commands (3 MB a frame at 1600x900): finish the frame here.
+    glFinish();
     shell_after_render(s);
     if (f + 1 == frames && frames < run.frames + 4 && blank(fb.read())) {
       std::cerr << "warpscope: frame " << f + 1 << " came out blank; drawing it again\n";
