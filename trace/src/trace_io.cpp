@@ -379,6 +379,20 @@ std::string check_consistency(const Trace& t) {
   return {};
 }
 
+// The payload read and its meaning checked; a failure leaves an empty trace and says why.
+LoadResult read_checked(const char* payload, size_t size, uint32_t version) {
+  LoadResult res;
+  Reader r(payload, size);
+  read_payload(r, res.trace, version);
+  if (r.failed()) {
+    res.error = "damaged trace file: " + r.error();
+  } else if (std::string bad = check_consistency(res.trace); !bad.empty()) {
+    res.error = "damaged trace file: " + bad;
+  }
+  if (!res.ok()) res.trace = Trace{};
+  return res;
+}
+
 }  // namespace
 
 std::string serialize_trace(const Trace& t) {
@@ -424,15 +438,11 @@ LoadResult deserialize_trace(const std::string& bytes) {
     res.error = "damaged trace file: checksum mismatch (the data was changed after it was written)";
     return res;
   }
-  Reader r(payload, size);
-  read_payload(r, res.trace, version);
-  if (r.failed()) {
-    res.error = "damaged trace file: " + r.error();
-  } else if (std::string bad = check_consistency(res.trace); !bad.empty()) {
-    res.error = "damaged trace file: " + bad;
-  }
-  if (!res.ok()) res.trace = Trace{};
-  return res;
+  return read_checked(payload, size, version);
+}
+
+LoadResult deserialize_trace_payload(const std::string& payload) {
+  return read_checked(payload.data(), payload.size(), Trace::kFormatVersion);
 }
 
 std::string save_trace(const Trace& t, const std::filesystem::path& path) {

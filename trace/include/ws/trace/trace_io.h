@@ -32,6 +32,9 @@ LoadResult load_trace(const std::filesystem::path& path);
 // The same, in memory (what the file functions use; handy for tests and fuzzing).
 std::string serialize_trace(const Trace& t);
 LoadResult deserialize_trace(const std::string& bytes);
+// What follows a file's header (its checksum already right), in the current format: the part a
+// damaged file can get wrong past the checksum; the fuzz target feeds it (tests/fuzz).
+LoadResult deserialize_trace_payload(const std::string& payload);
 
 // Warp memory instructions as JSON: one object per instruction with its lanes, threads, elements
 // and addresses. Written atomically.
