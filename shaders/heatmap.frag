@@ -10,6 +10,7 @@ uniform vec2 u_range;        // values mapped to the two ends of the color map
 uniform vec4 u_empty;        // color of cells without data and of the grid lines
 uniform vec2 u_line;         // grid line width as a fraction of a cell (x, y); 0 = none
 uniform int u_categories;    // 1: values are indices into u_palette instead of a viridis scale
+uniform int u_log;           // 1: log scale, log2(1 + v - min) / log2(1 + max - min) (scale_position)
 uniform vec4 u_palette[8];   // Okabe-Ito (ws::viz::category)
 
 // Viridis (perceptually uniform, readable in grey and by the color-blind), polynomial fit.
@@ -39,6 +40,7 @@ void main() {
     frag_color = u_palette[((k % 8) + 8) % 8];
     return;
   }
-  float t = clamp((v - u_range.x) / max(u_range.y - u_range.x, 1e-20), 0.0, 1.0);
+  float t = u_log == 1 ? clamp(log2(1.0 + max(v - u_range.x, 0.0)) / max(log2(1.0 + u_range.y - u_range.x), 1e-20), 0.0, 1.0)
+                       : clamp((v - u_range.x) / max(u_range.y - u_range.x, 1e-20), 0.0, 1.0);
   frag_color = vec4(clamp(viridis(t), 0.0, 1.0), 1.0);
 }

@@ -211,6 +211,13 @@ LessonFrameLayout draw_lesson_body(LessonPlayer& p, const char* jump) {
     const std::vector<Box> halves = split(area, 2, step.compare->layout, 2 * gap, wanted);
     draw_group(halves[0], p.views(), step.views, p.session(), step.layout, first, "main", gap, L);
     if (other) draw_group(halves[1], p.compare_views(), step.views, *other, step.layout, second, "other", gap, L);
+    // The same view of both launches on one colour scale (the next frame draws with it).
+    auto& a = p.views();
+    auto& b = p.compare_views();
+    for (size_t i = 0; other && i < std::min(a.size(), b.size()); ++i) {
+      const float top = std::max(a[i]->scale_top, b[i]->scale_top);
+      a[i]->common_scale_top = b[i]->common_scale_top = top;
+    }
   }
   return L;
 }

@@ -166,14 +166,17 @@ void BankHeatmapView::draw(Session& s) {
   ws::viz::Heatmap view;
   view.cols = 32;
   view.rows = visible;
+  st.scale_top = st.map.vmax;
+  const float top = std::max(st.map.vmax, st.common_scale_top);
   view.vmin = st.map.vmin;
-  view.vmax = st.map.vmax;
+  view.vmax = top;
   view.values.assign(st.map.values.begin() + ptrdiff_t(st.first_row) * 32,
                      st.map.values.begin() + ptrdiff_t(st.first_row + visible) * 32);
   view.line = cell_w >= 6 ? 1.0f / cell_w : 0.0f;
   ImGui::SetCursorScreenPos(gmin);
   uint64_t ck = ws::viz::hash_mix(st.cache_key, uint64_t(st.first_row));
   ck = ws::viz::hash_mix(ck, uint64_t(visible));
+  ck = ws::viz::hash_mix(ck, uint64_t(top * 16));
   ck = ws::viz::hash_mix(ck, uint64_t(ImGui::GetStyle().Colors[ImGuiCol_WindowBg].x * 1000));
   std::string err;
   const ImVec4 empty = vc.empty;
@@ -230,7 +233,7 @@ void BankHeatmapView::draw(Session& s) {
   if (hovered && ImGui::GetIO().MouseWheel != 0 && rows > visible)
     st.first_row = std::clamp(st.first_row - int(ImGui::GetIO().MouseWheel * 3), 0, rows - visible);
   if (rows > visible) ImGui::TextDisabled("rows %d-%d of %d (scroll)", st.first_row + 1, st.first_row + visible, rows);
-  viridis_legend(1, st.vmax, caption, true, side ? label_w + map_w : 0.0f);
+  viridis_legend(1, top, caption, true, side ? label_w + map_w : 0.0f);
   ImGui::EndGroup();
 
   // Per-site totals, in the room the heatmap left: as a picture, the header, the rows that fit and

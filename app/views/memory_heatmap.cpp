@@ -23,6 +23,7 @@ constexpr uint64_t kMaxElements = 1u << 20;
 
 void MemoryHeatmapView::set_option(std::string_view key, int choice) {
   if (key == "color") mode = choice;
+  if (key == "scale") log_scale = choice == 1;
 }
 
 void MemoryHeatmapView::draw(Session& s) {
@@ -38,8 +39,11 @@ void MemoryHeatmapView::draw(Session& s) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(9 * E);
     ImGui::Combo("color", &st.mode, modes, 4);
+    ImGui::SameLine();
+    ImGui::Checkbox("log", &st.log_scale);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("log colour scale: counts from 1 to 1000 all told apart");
   } else {
-    ImGui::TextDisabled("color: %s", modes[st.mode]);
+    ImGui::TextDisabled("color: %s%s", modes[st.mode], st.log_scale ? " (log scale)" : "");
   }
   ImGui::SameLine();
   ImGui::TextDisabled(s.sel.cursor >= 0 ? "playback: block %u, first %lld events" : "all recorded blocks", s.sel.block,
@@ -115,6 +119,8 @@ void MemoryHeatmapView::draw(Session& s) {
   const float vmin = st.mode == 0 ? 1.0f : 0.0f;
   float global_max = vmin + 1;
   for (const auto& A : st.allocs) global_max = std::max(global_max, A->map.vmax);
+  st.scale_top = global_max;
+  global_max = std::max(global_max, st.common_scale_top);
 
   const float avail_w = ImGui::GetContentRegionAvail().x;
   const char* captions[] = {"lane accesses per element (blank: untouched)",
@@ -190,12 +196,14 @@ void MemoryHeatmapView::draw(Session& s) {
       A.cell_h = cell_h;
       ws::viz::Heatmap& m = A.map;
       m.vmax = global_max;  // one scale for every array: counts compare across them
+      m.log_scale = st.log_scale;
       m.line = cell_h >= 6 ? 1.0f / cell_h : 0.0f;
       std::string err;
       const ImVec4 empty = vc.empty;
       ImGui::PushID(int(a));
       if (!A.canvas.show(ImVec2(cell * float(m.cols), cell_h * float(m.rows)),
-                         ws::viz::hash_mix(ws::viz::hash_mix(key, uint64_t(global_max)), uint64_t(vc.background.x * 1000)),
+                         ws::viz::hash_mix(ws::viz::hash_mix(key, uint64_t(global_max) * 2 + st.log_scale),
+                                           uint64_t(vc.background.x * 1000)),
                          [&](std::string& e) { return A.renderer.draw(m, empty, e); }, err))
         ImGui::TextColored(vc.conflict, "cannot draw %s: %s", al.name.c_str(), err.c_str());
       if (ImGui::IsItemHovered()) {
@@ -237,7 +245,7 @@ void MemoryHeatmapView::draw(Session& s) {
     }
   }
   if (st.controls) ImGui::EndChild();
-  viridis_legend(vmin, global_max, captions[st.mode], true);
+  viridis_legend(vmin, global_max, captions[st.mode], true, 0.0f, st.log_scale);
 }
 
 }  // namespace ws::app

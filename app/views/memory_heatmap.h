@@ -35,6 +35,7 @@ struct MemoryHeatmapView final : View {
   // What the color says: 0 lane accesses, 1 bank conflicts (other words in the same bank and
   // pass, summed), 2 first touch (the event that touched the element first).
   int mode = 0;
+  bool log_scale = false;  // the "scale" option
 };
 
 }  // namespace ws::app

@@ -45,6 +45,7 @@ constexpr ViewOption kMemoryOptions[] = {
     {"color", "accesses|conflicts|first-touch|hazards",
      "what an element's color counts: lane accesses, bank conflicts, the step that touched it first, or "
      "the racing access pairs that met on it"},
+    {"scale", "linear|log", "the colour scale: linear, or log (counts from 1 to 1000 all told apart)"},
     WS_CONTROLS_OPTION};
 constexpr ViewAlias kSourceAliases[] = {{"source"}};
 constexpr ViewAlias kTimingAliases[] = {

@@ -43,6 +43,11 @@ class View {
   // (a picture that shrinks to fit its box says how tall it would rather be; a lesson gives it
   // that share of the wall). 0: the view fills whatever box it gets.
   float wanted_h = 0;
+  // Colour scales (heatmaps): the top of the scale the last draw used alone, and, where a lesson
+  // shows two launches side by side, the top both pictures use (0: their own), so one colour
+  // means one count on both sides.
+  float scale_top = 0;
+  float common_scale_top = 0;
 };
 
 // Where a view goes in the default tiled layout (layout.cpp):

@@ -189,7 +189,7 @@ void swatch(ImVec4 color, const char* label) {
   ImGui::TextUnformatted(label);
 }
 
-void viridis_legend(float vmin, float vmax, const char* caption, bool integers, float max_width) {
+void viridis_legend(float vmin, float vmax, const char* caption, bool integers, float max_width, bool log_scale) {
   // A strip of the color map drawn with the map's own colors (same function as the shader).
   const float h = ImGui::GetTextLineHeight();
   const float room = max_width > 0 ? std::min(max_width, ImGui::GetContentRegionAvail().x) : ImGui::GetContentRegionAvail().x;
@@ -207,14 +207,21 @@ void viridis_legend(float vmin, float vmax, const char* caption, bool integers, 
   }
   // Ticks: the ends and the middle (integers: each integer when there are few).
   std::vector<float> ticks;
-  if (integers && vmax - vmin <= 8) {
+  if (log_scale) {
+    // Powers of two above vmin, at most five of them, then the top.
+    const float range = vmax - vmin;
+    int step = 1;
+    while (std::log2(1.0f + range) / float(step) > 5.0f) step *= 2;
+    for (int k = 0; float((1u << k) - 1) < range * 0.85f && k < 31; k += step) ticks.push_back(vmin + float((1u << k) - 1));
+    ticks.push_back(vmax);
+  } else if (integers && vmax - vmin <= 8) {
     for (int v = int(std::ceil(vmin)); v <= int(vmax); ++v) ticks.push_back(float(v));
   } else {
     ticks = {vmin, (vmin + vmax) / 2, vmax};
   }
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   for (float v : ticks) {
-    const float x = p.x + width * (vmax > vmin ? (v - vmin) / (vmax - vmin) : 0.0f);
+    const float x = p.x + width * ws::viz::scale_position(v, vmin, vmax, log_scale);
     char buf[32];
     if (integers)
       std::snprintf(buf, sizeof buf, "%d", int(std::lround(v)));

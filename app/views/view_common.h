@@ -24,7 +24,9 @@ void selection_bar(Session& s, bool warp);
 // A color scale legend: `steps` swatches from vmin to vmax with tick labels and a caption.
 // `max_width` (> 0) keeps the legend and its caption inside a column narrower than the window
 // (e.g. the heatmap beside its per-site table).
-void viridis_legend(float vmin, float vmax, const char* caption, bool integers, float max_width = 0);
+// (`log_scale`: ticks at vmin + 0, 1, 3, 7, 15... placed as the heatmap's log scale places them.)
+void viridis_legend(float vmin, float vmax, const char* caption, bool integers, float max_width = 0,
+                    bool log_scale = false);
 // ImGui::SetTooltip, but lines wrap at 50 font widths (or 80% of the display if narrower):
 // tooltips that quote a source line stay inside a narrow view (and a projected picture) instead
 // of running off its edge.

@@ -22,8 +22,14 @@ ImVec4 viridis(float t) {
   return ImVec4(out[0], out[1], out[2], 1.0f);
 }
 
-std::array<uint8_t, 3> viridis_rgb8(float v, float vmin, float vmax) {
-  const float t = std::clamp((v - vmin) / std::max(vmax - vmin, 1e-20f), 0.0f, 1.0f);
+float scale_position(float v, float vmin, float vmax, bool log_scale) {
+  if (log_scale)
+    return std::clamp(std::log2(1.0f + std::max(v - vmin, 0.0f)) / std::max(std::log2(1.0f + vmax - vmin), 1e-20f), 0.0f, 1.0f);
+  return std::clamp((v - vmin) / std::max(vmax - vmin, 1e-20f), 0.0f, 1.0f);
+}
+
+std::array<uint8_t, 3> viridis_rgb8(float v, float vmin, float vmax, bool log_scale) {
+  const float t = scale_position(v, vmin, vmax, log_scale);
   const ImVec4 c = viridis(t);
   return {uint8_t(std::lround(c.x * 255)), uint8_t(std::lround(c.y * 255)), uint8_t(std::lround(c.z * 255))};
 }

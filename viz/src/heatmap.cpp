@@ -53,6 +53,7 @@ bool HeatmapRenderer::draw(const Heatmap& h, ImVec4 empty, std::string& error) {
   glUniform4f(m.program.uniform("u_empty"), empty.x, empty.y, empty.z, empty.w);
   glUniform2f(m.program.uniform("u_line"), h.line, h.line);
   glUniform1i(m.program.uniform("u_categories"), h.categories ? 1 : 0);
+  glUniform1i(m.program.uniform("u_log"), h.log_scale ? 1 : 0);
   float palette[4 * kCategoryColors];
   for (int i = 0; i < kCategoryColors; ++i) {
     const ImVec4 c = category(i);

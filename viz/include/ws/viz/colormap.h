@@ -16,8 +16,12 @@ namespace ws::viz {
 
 // t in [0, 1] (clamped).
 ImVec4 viridis(float t);
+// Where v sits on the colour map of [vmin, vmax], in [0, 1]: linearly, or on a log scale
+// (log2(1 + v - vmin) / log2(1 + vmax - vmin): counts from 1 to 1088 spread so that 4 and 64 differ).
+// The heatmap shader computes the same.
+float scale_position(float v, float vmin, float vmax, bool log_scale = false);
 // What the heatmap shader draws for value v on the range [vmin, vmax], as 8-bit RGB.
-std::array<uint8_t, 3> viridis_rgb8(float v, float vmin, float vmax);
+std::array<uint8_t, 3> viridis_rgb8(float v, float vmin, float vmax, bool log_scale = false);
 
 inline constexpr int kCategoryColors = 8;
 // Okabe-Ito: orange, sky blue, bluish green, yellow, blue, vermillion, reddish purple, grey.

@@ -24,6 +24,8 @@ struct Heatmap {
   // false: viridis between vmin and vmax; true: each value is a category index drawn in
   // ws::viz::category(index) (warps, kinds): colorblind-safe, cycling through 8 colors.
   bool categories = false;
+  // true: a log scale between vmin and vmax (ws::viz::scale_position).
+  bool log_scale = false;
 };
 
 class HeatmapRenderer {
