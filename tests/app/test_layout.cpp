@@ -89,7 +89,7 @@ TEST(Views, AWrongOptionSaysWhatTheViewTakes) {
   EXPECT_EQ(ws::app::apply_option(*heat, *v, "color", "rainbow"),
             "the Memory heatmap's color is accesses, conflicts, first-touch or hazards (not 'rainbow')");
   EXPECT_EQ(ws::app::apply_option(*heat, *v, "colour", "conflicts"),
-            "the Memory heatmap has no option 'colour' (options: color or controls)");
+            "the Memory heatmap has no option 'colour' (options: color, scale or controls)");
   EXPECT_EQ(ws::app::apply_option(*heat, *v, "colorconflicts"),
             "view option 'colorconflicts' is not KEY=VALUE (e.g. color=conflicts)");
   const ws::app::ViewType* map = ws::app::find_view_type("access-map");
