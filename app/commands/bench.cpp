@@ -1,10 +1,13 @@
-// `warpscope bench`: the lecture's reduction table timed on this GPU, beside CUB and the device's
-// measured ceilings (the same ws::timing functions the Timing panel uses).
+// `warpscope bench`: kernels timed on this GPU (gpu-fast, CUDA events) beside the device's measured
+// ceilings and a library reference (the same ws::timing functions the Timing panel uses).
 //
-//   warpscope bench                      # n = 2^28 and 2^24 ints, block 256: text tables
-//   warpscope bench --json --n 16777216  # one size, machine-readable
+//   warpscope bench                                   # the lecture's reduction table, 2^28 and 2^24 ints
+//   warpscope bench --json --n 16777216               # one size, machine-readable
+//   warpscope bench -k transpose                      # every variant at 8192 x 8192, vs the copy
+//   warpscope bench -k matadd -v row --block 16,16 --block 128,2   # seed 000's experiment
+//   warpscope bench -k matmul --n 4096                # GFLOP/s beside cuBLAS
 //
-// Exit codes: 0 measured (every variant ran and passed), 1 no GPU / a failed check / a fault,
+// Exit codes: 0 measured (every row ran and passed), 1 no GPU / a failed check / a fault,
 // 2 bad options.
 #include "bench.h"
 
@@ -12,6 +15,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "ws/run/launch_text.h"
 #include "ws/timing/timing.h"
 
 namespace ws::app {
@@ -22,9 +26,11 @@ struct BenchOptions {
   CLI::App* cmd = nullptr;
   bool json = false;
   std::vector<uint64_t> sizes;
-  uint32_t block = 256;
-  std::string dtype = "int";
+  std::vector<std::string> blocks;
+  std::string dtype;
   unsigned reps = 30, warmup = 3;
+  std::string kernel;
+  std::vector<std::string> variants, params;
 };
 
 BenchOptions& options() {
@@ -74,11 +80,148 @@ nlohmann::json table_json(const timing::ReductionTable& t) {
   return j;
 }
 
-int cmd_bench(const BenchOptions& o) {
+nlohmann::json device_json(const timing::Device& d) {
+  return {{"name", d.name},
+          {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+          {"sm_count", d.sm_count},
+          {"l2_bytes", d.l2_bytes},
+          {"memory_bytes", d.memory_bytes},
+          {"sm_clock_mhz", d.sm_clock_mhz},
+          {"mem_clock_mhz", d.mem_clock_mhz},
+          {"bus_width_bits", d.bus_width_bits},
+          {"datasheet_gbps", d.theoretical_gbps()},
+          {"datasheet_fp32_gflops", d.fp32_peak_gflops()}};
+}
+
+nlohmann::json kernel_table_json(const timing::KernelTable& t) {
+  nlohmann::json j;
+  j["kernel"] = t.kernel;
+  j["launch"] = t.launch.name;
+  j["changes"] = t.launch.changes;
+  j["ceiling"] = t.ceiling_name();
+  if (t.compute()) j["fp32_peak_gflops"] = t.fp32_peak_gflops;
+  else if (t.same_size.ok)
+    j["same_size"] = {{"bytes", t.same_size.bytes}, {"read_gbps", t.same_size.read_gbps}, {"copy_gbps", t.same_size.copy_gbps}};
+  j["reference"] = t.reference;
+  for (const timing::KernelRow& r : t.rows) {
+    const timing::Measurement& m = r.m;
+    nlohmann::json row = {{"variant", m.variant}, {"name", m.variant_name}, {"block", timing::block_text(m.config.block)}, {"ok", m.ok}};
+    if (!m.ok) {
+      row["error"] = m.error;
+    } else {
+      row["passed"] = m.passed;
+      row["check"] = m.check;
+      row["time"] = stats_json(m.stats);
+      row["bytes"] = m.bytes;
+      row["gbps"] = m.gbps;
+      if (m.flops > 0) row["gflops"] = m.gflops;
+      row["pct_of_ceiling"] = r.pct_of_ceiling;
+      if (r.vs_reference > 0) row["vs_reference"] = r.vs_reference;
+      row["params"] = m.config.params;
+      row["n"] = m.config.n;
+    }
+    j["rows"].push_back(std::move(row));
+  }
+  return j;
+}
+
+// -k KERNEL: that kernel's variants (or -v), block shapes (--block, repeatable), sizes (--n).
+int bench_kernel(const BenchOptions& o, nlohmann::json& out) {
+  const CatalogEntry* e = Catalog::instance().find(o.kernel);
+  if (!e) {
+    std::string list;
+    for (const CatalogEntry& x : Catalog::instance().entries()) list += (list.empty() ? "" : ", ") + x.spec.name;
+    std::fprintf(stderr, "warpscope: bench -k %s: no such kernel (kernels: %s)\n", o.kernel.c_str(), list.c_str());
+    return 2;
+  }
+  RunConfig lab;
+  LaunchText text;
+  text.dtype = o.dtype;
+  text.params = o.params;
+  if (std::string err = apply_launch_text(text, lab); !err.empty()) {
+    std::fprintf(stderr, "warpscope: bench: %s\n", err.c_str());
+    return 2;
+  }
+  std::vector<Dim3> blocks;
+  for (const std::string& b : o.blocks) {
+    Dim3 d;
+    if (std::string err = parse_dim3(b, "--block", d); !err.empty()) {
+      std::fprintf(stderr, "warpscope: bench: %s\n", err.c_str());
+      return 2;
+    }
+    blocks.push_back(d);
+  }
+  for (const std::string& v : o.variants)
+    if (!e->spec.variant(v)) {
+      std::string ids;
+      for (const VariantSpec& x : e->spec.variants) ids += (ids.empty() ? "" : ", ") + x.id;
+      std::fprintf(stderr, "warpscope: bench: kernel '%s' has no variant '%s' (variants: %s)\n", o.kernel.c_str(), v.c_str(), ids.c_str());
+      return 2;
+    }
+  // The lab's defaults stand for the launch shape (the first block given, else the kernel's).
+  if (!blocks.empty()) lab.block = blocks.front();
+  if (!o.variants.empty()) lab.variant = o.variants.front();
+  std::vector<uint64_t> sizes = o.sizes;
+  for (uint64_t n : sizes)
+    if (n == 0 || n > 0xffffffffull) {
+      std::fprintf(stderr, "warpscope: bench: --n %llu: n is a whole number from 1 to 4294967295\n", static_cast<unsigned long long>(n));
+      return 2;
+    }
+  if (sizes.empty()) sizes.push_back(0);
   const timing::Device& d = timing::device();
   if (!d.present) {
     std::fprintf(stderr, "warpscope: bench times kernels on a CUDA GPU, and there is none: %s\n", d.why_not.c_str());
     return 1;
+  }
+  out["device"] = device_json(d);
+  bool all_pass = true;
+  for (uint64_t n : sizes) {
+    auto progress = [&](const std::string& what) {
+      if (!o.json) std::fprintf(stderr, "  %s\n", what.c_str());
+    };
+    const timing::KernelTable t =
+        timing::time_kernel(o.kernel, lab, o.variants, blocks, n, {o.warmup, o.reps, true}, progress);
+    if (!t.launch.error.empty()) {
+      std::fprintf(stderr, "warpscope: bench -k %s: %s\n", o.kernel.c_str(), t.launch.error.c_str());
+      return 2;
+    }
+    for (const timing::KernelRow& r : t.rows) all_pass &= r.m.ok && r.m.passed;
+    if (o.json) out["kernel_tables"].push_back(kernel_table_json(t));
+    else std::printf("%s\n", timing::format_kernel_table(t, timing::device()).c_str());
+  }
+  return all_pass ? 0 : 1;
+}
+
+int cmd_bench(const BenchOptions& o) {
+  if (!o.kernel.empty()) {
+    nlohmann::json out;
+    const int rc = bench_kernel(o, out);
+    if (o.json && !out.is_null()) std::printf("%s\n", out.dump(2).c_str());
+    return rc;
+  }
+  if (o.kernel.empty() && (!o.variants.empty() || !o.params.empty())) {
+    std::fprintf(stderr, "warpscope: bench: -v and --param choose a kernel's variants and parameters: name the kernel with -k\n");
+    return 2;
+  }
+  uint32_t block = 256;
+  if (o.kernel.empty()) {
+    if (o.blocks.size() > 1) {
+      std::fprintf(stderr, "warpscope: bench: the reduction table takes one --block (64, 128, 256, 512 or 1024)\n");
+      return 2;
+    }
+    if (!o.blocks.empty()) {
+      uint64_t b = 0;
+      if (!parse_whole(o.blocks.front(), "--block", 64, 1024, b).empty() || (b & (b - 1))) {
+        std::fprintf(stderr, "warpscope: bench: --block %s: the reduction table takes 64, 128, 256, 512 or 1024\n",
+                     o.blocks.front().c_str());
+        return 2;
+      }
+      block = uint32_t(b);
+    }
+    if (!o.dtype.empty() && o.dtype != "int" && o.dtype != "float") {
+      std::fprintf(stderr, "warpscope: bench: --dtype %s: the reduction table takes int or float\n", o.dtype.c_str());
+      return 2;
+    }
   }
   std::vector<uint64_t> sizes = o.sizes;
   if (sizes.empty()) sizes = {1ull << 28, 1ull << 24};
@@ -87,6 +230,11 @@ int cmd_bench(const BenchOptions& o) {
       std::fprintf(stderr, "warpscope: --n %llu: the reductions take 1 to 2^31 elements\n", static_cast<unsigned long long>(n));
       return 2;
     }
+  const timing::Device& d = timing::device();
+  if (!d.present) {
+    std::fprintf(stderr, "warpscope: bench times kernels on a CUDA GPU, and there is none: %s\n", d.why_not.c_str());
+    return 1;
+  }
   if (!o.json) std::fprintf(stderr, "measuring the device's ceilings...\n");
   const timing::Ceilings c = timing::measure_ceilings();
   if (!c.ok) {
@@ -94,23 +242,16 @@ int cmd_bench(const BenchOptions& o) {
     return 1;
   }
   nlohmann::json out;
-  out["device"] = {{"name", d.name},
-                   {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
-                   {"sm_count", d.sm_count},
-                   {"l2_bytes", d.l2_bytes},
-                   {"memory_bytes", d.memory_bytes},
-                   {"sm_clock_mhz", d.sm_clock_mhz},
-                   {"mem_clock_mhz", d.mem_clock_mhz},
-                   {"bus_width_bits", d.bus_width_bits},
-                   {"datasheet_gbps", d.theoretical_gbps()}};
+  out["device"] = device_json(d);
   out["ceilings"] = {{"bytes", c.bytes},         {"read_gbps", c.read_gbps}, {"read_grid", c.read_grid},
                      {"copy_gbps", c.copy_gbps}, {"read", stats_json(c.read)}, {"copy", stats_json(c.copy)}};
   bool all_pass = true;
+  const std::string dtype = o.dtype.empty() ? "int" : o.dtype;
   for (uint64_t n : sizes) {
     auto progress = [&](const std::string& what) {
       if (!o.json) std::fprintf(stderr, "  %s\n", what.c_str());
     };
-    const timing::ReductionTable t = timing::time_reductions(n, o.dtype, o.block, c, {o.warmup, o.reps, true}, progress);
+    const timing::ReductionTable t = timing::time_reductions(n, dtype, block, c, {o.warmup, o.reps, true}, progress);
     for (const timing::TableRow& r : t.rows) all_pass &= r.m.ok && r.m.passed;
     if (o.json) out["tables"].push_back(table_json(t));
     else std::printf("%s\n", timing::format_table(t).c_str());
@@ -124,12 +265,19 @@ int cmd_bench(const BenchOptions& o) {
 void register_bench(CLI::App& app) {
   BenchOptions& o = options();
   o.cmd = app.add_subcommand("bench",
-                             "Time every reduction variant and CUB on the GPU (gpu-fast, CUDA events), with the "
-                             "device's measured read and copy ceilings (needs a CUDA GPU)");
+                             "Time kernels on the GPU (gpu-fast, CUDA events) against the device's measured read and copy "
+                             "ceilings (or its FP32 peak) and a library reference. Without -k: every reduction variant and "
+                             "CUB, the lecture's table (needs a CUDA GPU)");
   o.cmd->add_flag("--json", o.json, "Machine-readable output");
-  o.cmd->add_option("--n", o.sizes, "Element counts (repeatable; default 268435456 and 16777216)")->type_name("N");
-  o.cmd->add_option("--block", o.block, "Threads per block (default 256)")->check(CLI::IsMember({64, 128, 256, 512, 1024}));
-  o.cmd->add_option("--dtype", o.dtype, "int or float (default int)")->check(CLI::IsMember({"int", "float"}));
+  o.cmd->add_option("-k,--kernel", o.kernel, "Time this kernel's variants at its timing size (see `warpscope list`)");
+  o.cmd->add_option("-v,--variant", o.variants, "With -k: only these variants (repeatable; the reference is added)");
+  o.cmd->add_option("--n", o.sizes,
+                    "Sizes (repeatable): elements, or a matrix's side (default: the kernel's timing size; reductions "
+                    "268435456 and 16777216)")
+      ->type_name("N");
+  o.cmd->add_option("--block", o.blocks, "Block shape X[,Y[,Z]] (repeatable with -k: one row per shape; default 256)");
+  o.cmd->add_option("--param", o.params, "With -k: NAME=VALUE, a kernel parameter (repeatable)");
+  o.cmd->add_option("--dtype", o.dtype, "Element type (the reduction table: int or float; default the kernel's first)");
   o.cmd->add_option("--reps", o.reps, "Timed replays per variant (default 30)")->check(CLI::Range(1, 10000));
   o.cmd->add_option("--warmup", o.warmup, "Untimed replays first (default 3)")->check(CLI::Range(0, 1000));
 }

@@ -340,6 +340,8 @@ struct AtomicsEntry {
     s.default_n = 1 << 12;
     s.default_block = 256;
     s.dtypes = {"int", "float"};
+    s.timing.n = 1 << 22;
+    s.timing.sizes = {1 << 18, 1 << 20, 1 << 22, 1 << 24};
     return s;
   }
 

@@ -135,6 +135,9 @@ struct DivergenceEntry {
     s.default_n = 4096;
     s.default_block = 256;
     s.dtypes = {"int", "float"};
+    s.timing.n = 1 << 24;
+    s.timing.sizes = {1 << 20, 1 << 22, 1 << 24, 1 << 26};
+    s.timing.ceiling = ws::TimingSpec::Ceiling::Copy;
     return s;
   }
 

@@ -20,6 +20,8 @@ struct ScaleEntry {
     s.variants = {{"1", "through shared memory", "each thread stages its element in a tile"}};
     s.default_n = 1000;
     s.dtypes = {"float"};
+    s.timing.n = 1 << 24;
+    s.timing.ceiling = ws::TimingSpec::Ceiling::Copy;
     return s;
   }
   static std::string validate(const ws::RunConfig& c) {

@@ -77,6 +77,18 @@ struct MataddEntry {
     s.default_block = 256;
     s.block_2d = true;
     s.dtypes = {"float", "int"};
+    s.arrays = 7;  // A, B, C on the host and the device, and the reference
+    s.elements = [](const ws::RunConfig& c) { return c.n * cols(c); };
+    s.emulator_limit = [](const ws::RunConfig& c) -> std::string {
+      if (c.n * cols(c) <= (1u << 24)) return {};
+      return "the matrix has " + std::to_string(c.n * cols(c)) + " elements: too many for the emulator (rows * cols <= 16777216)";
+    };
+    s.timing.n = 8192;
+    s.timing.sizes = {2048, 4096, 8192, 16384};
+    s.timing.matrix = true;
+    s.timing.params = {{"cols", 0}};
+    s.timing.why = "a square matrix";
+    s.timing.ceiling = ws::TimingSpec::Ceiling::Copy;
     return s;
   }
 
@@ -92,7 +104,8 @@ struct MataddEntry {
 
   static std::string validate(const ws::RunConfig& c) {
     if (c.block.z != 1) return "matrix add uses 2D blocks: block z must be 1";
-    if (c.n * cols(c) > (1u << 24)) return "the matrix has over 16M elements: too large for the emulator demo (rows * cols <= 16777216)";
+    if (c.n * cols(c) >= (1ull << 32))
+      return "the matrix has " + std::to_string(c.n * cols(c)) + " elements: the kernels index with 32-bit unsigned integers (rows * cols < 4294967296)";
     const uint64_t gy = grid(c).y;
     if (gy > 65535) return "the grid's y dimension would be " + std::to_string(gy) + " blocks, over the limit of 65535: use a taller block";
     return ws::check_variant(rows<float>(), c);

@@ -32,20 +32,24 @@ struct Product {
   std::vector<double> abs;    // sum over kk of |M[r][kk] N[kk][c]|
 };
 
+// The elements at the row-major positions `at` of P only (a sampled check of a product too large
+// to compute whole on the CPU); empty `at`: every element.
 template <class T>
-Product product(const std::vector<T>& M, const std::vector<T>& N, uint64_t n, uint64_t k, uint64_t m) {
-  Product p{std::vector<double>(n * m), std::vector<double>(n * m)};
-  for (uint64_t r = 0; r < n; ++r)
-    for (uint64_t c = 0; c < m; ++c) {
-      double s = 0, a = 0;
-      for (uint64_t kk = 0; kk < k; ++kk) {
-        const double x = double(M[r * k + kk]) * double(N[kk * m + c]);
-        s += x;
-        a += std::fabs(x);
-      }
-      p.value[r * m + c] = s;
-      p.abs[r * m + c] = a;
+Product product(const std::vector<T>& M, const std::vector<T>& N, uint64_t n, uint64_t k, uint64_t m,
+                const std::vector<uint64_t>& at = {}) {
+  const uint64_t count = at.empty() ? n * m : at.size();
+  Product p{std::vector<double>(count), std::vector<double>(count)};
+  for (uint64_t j = 0; j < count; ++j) {
+    const uint64_t i = at.empty() ? j : at[j], r = i / m, c = i % m;
+    double s = 0, a = 0;
+    for (uint64_t kk = 0; kk < k; ++kk) {
+      const double x = double(M[r * k + kk]) * double(N[kk * m + c]);
+      s += x;
+      a += std::fabs(x);
     }
+    p.value[j] = s;
+    p.abs[j] = a;
+  }
   return p;
 }
 

@@ -165,6 +165,14 @@ struct CoalesceEntry {
     s.default_n = 1024;
     s.default_block = 256;
     s.dtypes = {"float", "float2", "float4"};
+    s.elements = [](const ws::RunConfig& c) { return input_elems(c); };
+    s.emulator_limit = [](const ws::RunConfig& c) -> std::string {
+      if (input_elems(c) <= (1u << 26)) return {};
+      return "the input would have " + std::to_string(input_elems(c)) + " elements: too many for the emulator (<= 67108864)";
+    };
+    s.timing.n = 1 << 24;
+    s.timing.sizes = {1 << 20, 1 << 22, 1 << 24};
+    s.timing.ceiling = ws::TimingSpec::Ceiling::Copy;
     return s;
   }
 
@@ -174,7 +182,8 @@ struct CoalesceEntry {
     if (c.block.y != 1 || c.block.z != 1) return "the coalescing demos use 1D blocks: block must be (x, 1, 1)";
     if (std::string why = ws::check_variant(rows<float>(), c); !why.empty()) return why;
     const uint64_t elems = input_elems(c);
-    if (elems > (1u << 26)) return "the input would have " + std::to_string(elems) + " elements: too large for the demo (<= 67108864)";
+    if (elems >= (1ull << 32))
+      return "the input would have " + std::to_string(elems) + " elements: the kernels index with 32-bit unsigned integers (< 4294967296)";
     return {};
   }
 

@@ -191,6 +191,8 @@ struct DotEntry {
     s.default_n = 1 << 14;
     s.default_block = 256;
     s.dtypes = {"float", "int"};
+    s.timing.n = 1 << 24;
+    s.timing.sizes = {1 << 20, 1 << 22, 1 << 24};
     return s;
   }
 

@@ -453,6 +453,12 @@ struct ReduceEntry {
     s.default_n = 1 << 16;
     s.default_block = 256;
     s.dtypes = {"int", "float"};
+    s.timing.n = 1 << 24;
+    s.timing.sizes = {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28};
+    s.timing.params = {{"per_thread", 32}};
+    s.timing.why = "32 elements per thread gives the grid-stride variants (7-10) enough blocks for every SM; the lab caps "
+                   "their grid at 64 blocks for the emulator (warpscope bench tunes it per variant)";
+    s.timing.reference = "cub";
     return s;
   }
 

@@ -125,6 +125,8 @@ struct SpmvEntry {
     s.default_n = 4096;
     s.default_block = 256;
     s.dtypes = {"float", "int"};
+    s.timing.n = 1 << 22;
+    s.timing.sizes = {1 << 18, 1 << 20, 1 << 22};
     return s;
   }
 

@@ -77,10 +77,11 @@ std::string Catalog::resolve(const CatalogEntry& e, RunConfig& cfg) const {
   if (cfg.memory_limit) source = "the run's memory limit";
   const uint64_t element = cfg.dtype == "double" ? 8 : cfg.dtype == "char" ? 1 : cfg.dtype == "short" ? 2
                          : cfg.dtype == "float4" ? 16 : 4;
-  const double need = double(cfg.n) * double(element) * double(std::max(1u, s.arrays));
+  const uint64_t elements = s.elements ? s.elements(cfg) : cfg.n;
+  const double need = double(elements) * double(element) * double(std::max(1u, s.arrays));
   if (need > double(limit))
     return "n = " + std::to_string(cfg.n) + " needs about " + bytes_text(uint64_t(need)) + " (" + std::to_string(s.arrays) +
-           " arrays of " + std::to_string(cfg.n) + " " + cfg.dtype + "s), over the " + bytes_text(limit) + " a run may take (" +
+           " arrays of " + std::to_string(elements) + " " + cfg.dtype + "s), over the " + bytes_text(limit) + " a run may take (" +
            source + "; WARPSCOPE_MEMORY_LIMIT sets it): use a smaller n";
   return {};
 }
@@ -104,6 +105,11 @@ RunResult Catalog::run(const std::string& kernel, RunConfig cfg, BackendKind bac
                 (backend == BackendKind::Emu ? "" : " (built without CUDA, or no GPU version of this kernel)");
     return r;
   }
+  if (backend == BackendKind::Emu && e->spec.emulator_limit)
+    if (std::string why = e->spec.emulator_limit(cfg); !why.empty()) {
+      r.refused = why + " (the GPU backends run it)";
+      return r;
+    }
   for (const VariantSpec& v : e->spec.variants)
     if (v.id == cfg.variant && v.gpu_only && backend == BackendKind::Emu) {
       r.refused = "variant " + v.id + " (" + v.name + ") runs only on a GPU";

@@ -69,8 +69,12 @@ TEST_F(LessonPictures, EveryShippedStepFitsTheWallAndHolds) {
         for (const auto* group : {&p.views(), &p.compare_views()})
           for (const auto& v : *group)
             if (const auto* map = dynamic_cast<const AccessMapView*>(v.get())) {
-              if (map->lane_label_px > 0) EXPECT_GE(map->lane_label_px, least) << where << " at " << w << "x" << h << ": lane numbers";
-              if (map->label_px > 0) EXPECT_GE(map->label_px, least) << where << " at " << w << "x" << h << ": element numbers";
+              if (map->lane_label_px > 0) {
+                EXPECT_GE(map->lane_label_px, least) << where << " at " << w << "x" << h << ": lane numbers";
+              }
+              if (map->label_px > 0) {
+                EXPECT_GE(map->label_px, least) << where << " at " << w << "x" << h << ": element numbers";
+              }
             }
         if (const char* keep = std::getenv("WS_KEEP_PNG"))
           (void)ws::viz::save_png(std::string(keep) + "/" + f.stem().string() + "-" + std::to_string(i + 1) + "-" +

@@ -3,6 +3,9 @@
 // and the padding remedy.
 #include "catalog_cases.h"
 #include "matrix/matmul_reference.h"
+#include "matrix/matrix_check.h"
+
+#include <algorithm>
 
 using namespace ws;
 using ws::test::Case;
@@ -91,4 +94,34 @@ TEST(MatmulRefusals, ConstraintsAreNamed) {
   EXPECT_NE(test::refusal("matmul", {"tiled", 64, {12, 12, 1}, "float", {}}).find("8, 16 or 32"), std::string::npos);
   EXPECT_NE(test::refusal("matmul", {"naive", 64, {64, 1, 1}, "float", {}}).find("over 1024 threads"), std::string::npos);
   EXPECT_NE(test::refusal("matmul", {"naive", 1024, {16, 16, 1}, "float", {}}).find("too many"), std::string::npos);
+}
+
+// Past the emulator's sizes the check samples P: the sampled product is the whole product at the
+// sampled positions, every edge element is among them, and a wrong sampled element fails the run.
+TEST(MatmulSampledCheck, SamplesAreTheWholeProductAtThosePlacesAndCatchAWrongOne) {
+  const uint64_t n = 40, k = 13, m = 33;
+  const auto in = reference::matmul::inputs<float>(n, k, m, 5);
+  const std::vector<uint64_t> at = matrix::sample_positions(n, m, 200);
+  ASSERT_TRUE(std::is_sorted(at.begin(), at.end()));
+  ASSERT_EQ(std::adjacent_find(at.begin(), at.end()), at.end());
+  for (uint64_t c = 0; c < m; ++c) EXPECT_TRUE(std::binary_search(at.begin(), at.end(), (n - 1) * m + c));  // last row
+  for (uint64_t r = 0; r < n; ++r) EXPECT_TRUE(std::binary_search(at.begin(), at.end(), r * m + m - 1));    // last column
+  const auto whole = reference::matmul::product(in.m, in.n, n, k, m);
+  const auto sampled = reference::matmul::product(in.m, in.n, n, k, m, at);
+  ASSERT_EQ(sampled.value.size(), at.size());
+  for (size_t j = 0; j < at.size(); ++j) EXPECT_EQ(sampled.value[j], whole.value[at[j]]);
+  // The product as a kernel would leave it (float sums of the same products).
+  std::vector<float> got(n * m);
+  for (uint64_t i = 0; i < n * m; ++i) got[i] = float(whole.value[i]);
+  RunResult ok;
+  matrix::check_products(ok, "P", got, sampled.value, sampled.abs, m, k, at);
+  EXPECT_TRUE(ok.passed) << ok.result;
+  EXPECT_NE(ok.check.find(std::to_string(at.size()) + " of " + std::to_string(n * m)), std::string::npos) << ok.check;
+  got[at[at.size() / 2]] += 1.0f;
+  RunResult bad;
+  matrix::check_products(bad, "P", got, sampled.value, sampled.abs, m, k, at);
+  EXPECT_FALSE(bad.passed);
+  const uint64_t wrong = at[at.size() / 2];
+  EXPECT_NE(bad.result.find("P[" + std::to_string(wrong / m) + "][" + std::to_string(wrong % m) + "]"), std::string::npos)
+      << bad.result;
 }

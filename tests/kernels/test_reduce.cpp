@@ -121,7 +121,7 @@ TEST(ReduceGridRule, GridSetsTheGridStrideVariantsFirstLaunchOthersRefuseIt) {
     EXPECT_TRUE(r.passed) << v << ": " << r.result << " vs " << r.expected;
     expect_reference_sum<int>(r, cfg.n, cfg.seed);
     EXPECT_EQ(r.launches.at(0).launch.grid.x, 7u) << v;
-    if (v != "10") EXPECT_EQ(r.launches.back().launch.grid.x, 1u) << v;
+    if (v != "10") { EXPECT_EQ(r.launches.back().launch.grid.x, 1u) << v; }
   }
   RunConfig cfg;
   cfg.variant = "3";

@@ -36,6 +36,15 @@ const Device& device() {
   return d;
 }
 
+int Device::fp32_lanes_per_sm() const {
+  switch (cc_major) {
+    case 7: return 64;                     // Volta, Turing
+    case 8: return cc_minor == 0 ? 64 : 128;  // A100: 64; GeForce Ampere, Ada: 128
+    case 9: case 10: case 11: case 12: return 128;  // Hopper, Blackwell
+    default: return 0;
+  }
+}
+
 Ceilings measure_ceilings(uint64_t bytes, unsigned reps) {
   Ceilings c;
 #if defined(WS_HAVE_CUDA)

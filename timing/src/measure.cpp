@@ -26,6 +26,7 @@ Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
   cfg.timing.warmup = r.warmup;
   cfg.timing.reps = std::max(1u, r.reps);
   cfg.timing.flush_l2 = r.flush_l2;
+  cfg.timing.max_ms = r.max_ms;
   const Catalog& c = Catalog::instance();
   if (const CatalogEntry* e = c.find(kernel)) {
     RunConfig resolved = cfg;
@@ -52,6 +53,10 @@ Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
   }
   m.stats = analysis::summarize(m.samples);
   m.gbps = analysis::gigabytes_per_second(m.bytes, m.stats.median);
+  if (const CatalogEntry* e = c.find(kernel); e && e->spec.timing.flops && m.stats.median > 0) {
+    m.flops = e->spec.timing.flops(m.config);
+    m.gflops = m.flops / (m.stats.median * 1e6);
+  }
   m.ok = true;
   return m;
 }
@@ -66,7 +71,36 @@ std::vector<SweepPoint> sweep(const std::string& kernel, const RunConfig& base, 
     if (axis == "block") cfg.block = Dim3{uint32_t(v), 1, 1};
     else cfg.params[axis] = v;
     if (progress) progress(kernel + " " + base.variant + ": " + axis + " = " + std::to_string(v));
-    out.push_back({v, measure(kernel, cfg, r)});
+    out.push_back({v, measure(kernel, cfg, r), std::to_string(v)});
+  }
+  return out;
+}
+
+std::vector<SweepPoint> sweep_blocks(const std::string& kernel, const RunConfig& base, std::span<const Dim3> blocks,
+                                     Repeats r, const Progress& progress, const std::atomic<bool>* cancel) {
+  std::vector<SweepPoint> out;
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    if (cancel && cancel->load()) break;
+    RunConfig cfg = base;
+    cfg.block = blocks[i];
+    if (progress) progress(kernel + " " + base.variant + ": block " + block_text(blocks[i]));
+    out.push_back({int64_t(i), measure(kernel, cfg, r), block_text(blocks[i])});
+  }
+  return out;
+}
+
+std::vector<Dim3> block_shapes_for(const std::string& kernel, const RunConfig& base) {
+  static const Dim3 kShapes[] = {{256, 1, 1}, {128, 2, 1}, {64, 4, 1}, {32, 8, 1}, {16, 16, 1}, {8, 32, 1},
+                                 {4, 64, 1},  {2, 128, 1}, {1, 256, 1}, {32, 32, 1}, {32, 4, 1}};
+  std::vector<Dim3> out;
+  const Catalog& c = Catalog::instance();
+  const CatalogEntry* e = c.find(kernel);
+  if (!e) return out;
+  for (const Dim3& b : kShapes) {
+    RunConfig cfg = base;
+    cfg.block = b;
+    cfg.memory_limit = ~0ull;  // the shape is the question here, not the size
+    if (c.resolve(*e, cfg).empty()) out.push_back(b);
   }
   return out;
 }

@@ -34,7 +34,8 @@ __global__ void branches_and_shuffles(const int* ctl, int iters, int partial, ws
   const unsigned t = threadIdx.x, lane = t % 32, base = t - lane, n = blockDim.x;
   const unsigned lanes = std::min(32u, n - base);
   const unsigned all = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
-  int v = int(t) * 7 + 1 + int(blockIdx.x) * 1000;
+  // Unsigned: the sums wrap (on the GPU as here) instead of overflowing a signed int.
+  unsigned v = t * 7 + 1 + blockIdx.x * 1000;
   sh[t] = v;
   __syncthreads();
   for (int it = 0; it < iters; ++it) {
@@ -50,7 +51,7 @@ __global__ void branches_and_shuffles(const int* ctl, int iters, int partial, ws
     if (k & 32) v += sh[(t + 1) % n];
     v += __shfl_sync(all, v, c[3] & 31, 16);
     __syncwarp(all);
-    if (k & 64) mem[n + t] = v * 3;
+    if (k & 64) mem[n + t] = int(v * 3);
     v += __shfl_up_sync(all, v, unsigned((c[1] >> 8) & 31));
     if (partial) {
       unsigned m = 0;
@@ -58,18 +59,18 @@ __global__ void branches_and_shuffles(const int* ctl, int iters, int partial, ws
         if (ctl[(size_t(it) * n + base + j) * 4] & 256) m |= 1u << j;
       if (k & 256) v += __shfl_xor_sync(m, v, 1);
     }
-    v += int(std::popcount(__ballot_sync(all, v & 1)));
+    v += unsigned(std::popcount(__ballot_sync(all, v & 1)));
   }
   const int tail = ctl[size_t(iters) * n * 4 + t];
   for (int s = 0; s < 3; ++s) {
     if (tail & (1 << s)) {
       v += mem[t];
-      mem[t] = v;
+      mem[t] = int(v);
     }
     __syncthreads();
   }
   v += __shfl_down_sync(all, v, 1);
-  out[blockIdx.x * n + t] = v;
+  out[blockIdx.x * n + t] = int(v);
 }
 
 // Lanes whose word has bit 0 go through slower_path, whose body lies further down this file: the
@@ -81,7 +82,8 @@ __global__ void lanes_that_wait(const int* ctl, int iters, int random_masks, ws:
   const unsigned t = threadIdx.x, lane = t % 32, base = t - lane, n = blockDim.x;
   const unsigned lanes = std::min(32u, n - base);
   const unsigned all = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
-  int v = int(t) * 7 + 1 + int(blockIdx.x) * 1000;
+  // Unsigned: the sums wrap (on the GPU as here) instead of overflowing a signed int.
+  unsigned v = t * 7 + 1 + blockIdx.x * 1000;
   for (int it = 0; it < iters; ++it) {
     const int* c = ctl + (size_t(it) * n + t) * 4;
     const int k = c[0];
@@ -140,7 +142,7 @@ __global__ void divergent_loops(const int* ctl, ws::global_array<int> mem, ws::g
   for (int s = 0; s < 4; ++s) {
     if ((c[6] >> s) & 1) {
       v += mem[t];
-      mem[t] = v;
+      mem[t] = int(v);
     }
     __syncthreads();
   }

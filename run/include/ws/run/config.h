@@ -57,6 +57,9 @@ struct TimingOptions {
   unsigned warmup = 0;
   unsigned reps = 0;  // 0: not timed
   bool flush_l2 = true;
+  // Past this many milliseconds of timed replays no more are started (at least 3 are); warm-up
+  // stops after a replay that took a tenth of it. 0: no cap. For kernels that run for seconds.
+  double max_ms = 0;
 };
 
 struct RunConfig {

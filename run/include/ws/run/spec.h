@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,35 @@ struct VariantSpec {
   bool takes_grid = false;
 };
 
+struct RunConfig;
+
+// How a kernel is timed on a GPU. The lecture's launch is sized for the emulator (a 96 x 96
+// transpose, 64 blocks of a reduction); timing runs the same variant, block shape, dtype and
+// lesson parameters at a size that fills a GPU, with the parameters that only tune for the device
+// set here. ws::timing::timing_launch() applies it and says what it changed.
+//
+//   s.timing.n = 8192;  s.timing.sizes = {2048, 4096, 8192, 16384};  s.timing.matrix = true;
+//   s.timing.ceiling = ws::TimingSpec::Ceiling::Copy;   // % of a device-to-device copy
+struct TimingSpec {
+  // What the kernel's speed is held against: the read-only stream (it reads, writes little), a
+  // device-to-device copy of the same bytes (it reads and writes), or the FP32 arithmetic peak
+  // (it computes: flops below).
+  enum class Ceiling { Read, Copy, Fp32 };
+  uint64_t n = 1 << 24;            // n for timing (elements, or a matrix's side when `matrix`)
+  std::vector<uint64_t> sizes;     // the sizes a sweep or the panel offers (n among them)
+  bool matrix = false;             // n is the side of a square matrix (rows = cols = n)
+  bool scales = true;              // false: a one-block demo, timed at the lecture's size
+  std::map<std::string, int64_t> params;  // device tuning (e.g. per_thread = 32), over the lab's
+  std::string why;                 // one line: why those parameters
+  Ceiling ceiling = Ceiling::Read;
+  // Arithmetic of one run (multiply-adds count 2); null: the kernel is bandwidth-bound and its
+  // speed is bytes moved over time (RunTiming::bytes).
+  std::function<double(const RunConfig&)> flops;
+  // A variant of the same kernel that is the library's answer ("cub", "cublas"): tables give
+  // each variant's speed relative to it. Empty with Ceiling::Copy: the copy is the reference.
+  std::string reference;
+};
+
 struct KernelSpec {
   std::string name;         // "reduce"
   std::string title;        // "Sum reduction (Harris's seven steps and beyond)"
@@ -61,6 +92,12 @@ struct KernelSpec {
   // output, the reference): n x element size x this is the run's memory estimate, refused over
   // RunConfig::memory_limit before anything is allocated.
   uint32_t arrays = 4;
+  // Elements of one such array for a run: n, or for a matrix rows x cols (null: n).
+  std::function<uint64_t(const RunConfig&)> elements;
+  // What only the emulator cannot do in lecture time ("" = fine): checked for emulator runs
+  // only, so the GPU runs and times the same kernel at the sizes it is built for.
+  std::function<std::string(const RunConfig&)> emulator_limit;
+  TimingSpec timing;
 
   const VariantSpec* variant(const std::string& id_or_name) const {
     for (const VariantSpec& v : variants)

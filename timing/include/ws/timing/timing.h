@@ -38,6 +38,12 @@ struct Device {
   int sm_clock_mhz = 0, mem_clock_mhz = 0, bus_width_bits = 0;
   // 2 transfers per memory clock x bus width: the datasheet figure, which nothing reaches.
   double theoretical_gbps() const { return 2.0 * mem_clock_mhz * 1e6 * bus_width_bits / 8 / 1e9; }
+  // FP32 lanes per SM for this compute capability (64 on Volta, Turing and A100; 128 on the
+  // GeForce Ampere, Ada, Hopper and Blackwell SMs); 0 when unknown.
+  int fp32_lanes_per_sm() const;
+  // The datasheet's FP32 peak: SMs x lanes x 2 (a fused multiply-add is two flops) x the boost
+  // clock, in GFLOP/s. A ceiling computed from the clocks, not measured.
+  double fp32_peak_gflops() const { return 2.0 * sm_count * fp32_lanes_per_sm() * sm_clock_mhz / 1e3; }
 };
 const Device& device();
 
@@ -59,6 +65,9 @@ struct Repeats {
   unsigned warmup = 3;
   unsigned reps = 30;
   bool flush_l2 = true;
+  // A kernel that runs for seconds (a 4000^3 min-plus) stops after this much timed work, with at
+  // least 3 samples; its warm-up stops after one replay that takes over a tenth of it. 0: no cap.
+  double max_ms = 3000;
 };
 
 struct Measurement {
@@ -72,12 +81,68 @@ struct Measurement {
   analysis::TimingStats stats;
   uint64_t bytes = 0;        // the run's minimal traffic (RunTiming::bytes)
   double gbps = 0;           // bytes / median
+  double flops = 0;          // the run's arithmetic (TimingSpec::flops; 0: bandwidth-bound)
+  double gflops = 0;         // flops / median
   unsigned launches = 0;     // kernel launches (and library calls) per replay
   std::string tuning;        // how the grid was chosen, e.g. "per_thread = 64 (best of 8..256)"
 };
 // Runs `kernel` on gpu-fast (checked against the CPU reference) and times `reps` replays of its
 // GPU work. Never throws; a refusal or a fault comes back in `error`.
 Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r = {});
+
+using Progress = std::function<void(const std::string& what)>;
+
+// --- The timing launch: the lab's run at a GPU's size --------------------------------------------
+
+// The lab's variant, block shape, dtype, seed and lesson parameters at the kernel's timing size,
+// with its device-tuning parameters (KernelSpec::timing), and what was changed and why.
+//
+//   RunConfig lab;  lab.variant = "padded";  lab.n = 96;  lab.block = {32, 32, 1};
+//   TimingLaunch t = timing_launch("transpose", lab);
+//   // t.config.n == 8192; t.changes == {"n 96 -> 8192 (8192 x 8192; the lab's size is for the emulator)"}
+struct TimingLaunch {
+  std::string kernel;
+  RunConfig config;
+  std::vector<std::string> changes;  // one line each
+  std::string name;                  // "transpose padded, 8192 x 8192, block 32x32, float"
+  std::string error;                 // the kernel or the lab's run does not resolve
+};
+// n = 0: the kernel's timing size (TimingSpec::n); a kernel that does not scale keeps the lab's.
+TimingLaunch timing_launch(const std::string& kernel, const RunConfig& lab, uint64_t n = 0);
+// "8192 x 8192" for a matrix kernel, "2^24" or "1000000" for a vector one.
+std::string size_text(const KernelSpec& s, uint64_t n);
+// "32x8" (z shown when > 1).
+std::string block_text(const Dim3& b);
+
+// --- Any kernel's table: its variants (and block shapes) against its ceiling and its reference ----
+
+struct KernelRow {
+  Measurement m;
+  double pct_of_ceiling = 0;  // GB/s over the same-size read or copy, or GFLOP/s over the FP32 peak
+  double vs_reference = 0;    // the reference's time / this one's (> 1: faster than the reference)
+};
+struct KernelTable {
+  std::string kernel;
+  TimingLaunch launch;            // the base launch (each row changes its variant and block)
+  TimingSpec::Ceiling ceiling = TimingSpec::Ceiling::Read;
+  Ceilings same_size;             // read stream / copy over the table's bytes (bandwidth ceilings)
+  double fp32_peak_gflops = 0;    // datasheet (compute ceilings)
+  std::string reference;          // a variant id ("cub", "cublas"), "copy", or ""
+  std::vector<KernelRow> rows;
+  bool complete = false;          // every row was attempted (not cancelled)
+  bool compute() const { return ceiling == TimingSpec::Ceiling::Fp32; }
+  std::string ceiling_name() const;  // "read stream", "device-to-device copy", "FP32 peak (datasheet)"
+};
+// Times `variants` (empty: every variant that is not broken, the reference among them) for each
+// block in `blocks` (empty: the lab's), at the timing launch of `lab` with size `n` (0: the
+// kernel's). A row that is refused or faults keeps its error and the table goes on.
+KernelTable time_kernel(const std::string& kernel, const RunConfig& lab, std::vector<std::string> variants,
+                        std::vector<Dim3> blocks, uint64_t n = 0, Repeats r = {}, const Progress& progress = {},
+                        const std::atomic<bool>* cancel = nullptr);
+// Fills pct_of_ceiling and vs_reference from the rows (time_kernel calls it; tests too).
+void fill_ratios(KernelTable& t);
+// Text: variant, block, median, spread, GB/s or GFLOP/s, % of the ceiling, x the reference, check.
+std::string format_kernel_table(const KernelTable& t, const Device& d);
 
 // --- The lecture's table (seed 003) --------------------------------------------------------------
 
@@ -112,7 +177,6 @@ struct ReductionTable {
   const TableRow* cub() const;
 };
 
-using Progress = std::function<void(const std::string& what)>;
 // Times every non-broken reduction variant (and CUB) at `n`, and the read-only stream over the
 // same bytes. For the grid-stride variants (7 to 10) each elements-per-thread value from 8 to 256
 // is timed and the fastest kept (the choice is in Measurement::tuning).
@@ -131,12 +195,20 @@ std::string format_table(const ReductionTable& t);
 struct SweepPoint {
   int64_t x = 0;  // the block size or the parameter's value
   Measurement m;
+  std::string label;  // the x axis's text: "256", "16x16"
 };
 // Times `variant` for each value of `axis`: "block" (the block size) or the name of one of the
 // kernel's parameters (e.g. "per_thread").
 std::vector<SweepPoint> sweep(const std::string& kernel, const RunConfig& base, const std::string& axis,
                               std::span<const int64_t> values, Repeats r = {}, const Progress& progress = {},
                               const std::atomic<bool>* cancel = nullptr);
+// Times `base` with each block shape (seed 000's dim3(16,16) vs dim3(128,2)); x is the index.
+std::vector<SweepPoint> sweep_blocks(const std::string& kernel, const RunConfig& base, std::span<const Dim3> blocks,
+                                     Repeats r = {}, const Progress& progress = {},
+                                     const std::atomic<bool>* cancel = nullptr);
+// The block shapes a 2D sweep offers: the same 256 threads laid out 256x1 .. 1x256 and a few
+// common tiles (16x16, 32x8, 8x32, 32x32, 128x2, 2x128), each accepted by `kernel`'s variant.
+std::vector<Dim3> block_shapes_for(const std::string& kernel, const RunConfig& base);
 
 // --- Without a GPU: the emulator's counts ----------------------------------------------------------
 

@@ -12,6 +12,7 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -197,9 +198,15 @@ class GpuBackend {
       return cudaSuccess;
     };
     bool ok = true;
-    for (unsigned w = 0; ok && w < o.warmup; ++w) ok = check("timing (warm-up replay)", replay());
+    for (unsigned w = 0; ok && w < o.warmup; ++w) {
+      const auto t0 = std::chrono::steady_clock::now();
+      ok = check("timing (warm-up replay)", replay()) && check("timing (warm-up replay)", cudaDeviceSynchronize());
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (o.max_ms > 0 && ms > o.max_ms / 10) break;  // a slow kernel: one warm-up is enough
+    }
     ok = ok && check("timing (warm-up replay)", cudaDeviceSynchronize());
-    for (unsigned r = 0; ok && r < o.reps; ++r) {
+    double timed_ms = 0;
+    for (unsigned r = 0; ok && r < o.reps && !(o.max_ms > 0 && r >= 3 && timed_ms > o.max_ms); ++r) {
       if (flush) ok = check("timing (L2 flush)", cudaMemsetAsync(flush, int(r & 0xff), flush_bytes));
       ok = ok && check("timing", cudaEventRecord(start));
       ok = ok && check("timing (replay)", replay());
@@ -207,7 +214,7 @@ class GpuBackend {
       ok = ok && check("timing", cudaEventSynchronize(stop));
       float ms = 0;
       ok = ok && check("timing", cudaEventElapsedTime(&ms, start, stop));
-      if (ok) t.ms.push_back(double(ms));
+      if (ok) t.ms.push_back(double(ms)), timed_ms += double(ms);
     }
     if (!reset_) {
       cudaEventDestroy(start);
