@@ -5,7 +5,7 @@
 namespace ws::app {
 
 struct TimingRunner::Job {
-  enum Kind { Ceilings, Table, Sweep, Counts } kind = Ceilings;
+  enum Kind { Ceilings, Table, KernelTable, Sweep, Counts } kind = Ceilings;
   explicit Job(Kind k) : kind(k) {}
   uint64_t n = 0;
   std::string dtype;
@@ -13,6 +13,7 @@ struct TimingRunner::Job {
   std::string kernel, axis;
   RunConfig config;
   std::vector<int64_t> values;
+  std::vector<Dim3> blocks;  // a sweep over block shapes (axis "block shape")
 };
 
 namespace {
@@ -72,6 +73,23 @@ void TimingRunner::request_sweep(const std::string& kernel, const RunConfig& bas
   j.config = base;
   j.axis = axis;
   j.values = std::move(values);
+  push(std::move(j));
+}
+
+void TimingRunner::request_kernel_table(const std::string& kernel, const RunConfig& lab, uint64_t n) {
+  Job j{Job::KernelTable};
+  j.kernel = kernel;
+  j.config = lab;
+  j.n = n;
+  push(std::move(j));
+}
+
+void TimingRunner::request_block_sweep(const std::string& kernel, const RunConfig& base, std::vector<Dim3> blocks) {
+  Job j{Job::Sweep};
+  j.kernel = kernel;
+  j.config = base;
+  j.axis = "block shape";
+  j.blocks = std::move(blocks);
   push(std::move(j));
 }
 
@@ -195,7 +213,7 @@ void TimingRunner::worker(std::stop_token st) {
         s.live_series.clear();
         return;
       }
-      s.live.push_back({t, live_name, m.stats.median, m.gbps, m.stats.p10, m.stats.p90});
+      s.live.push_back({t, live_name, m.stats.median, m.gbps, m.stats.p10, m.stats.p90, m.gflops});
       if (s.live.size() > kMaxLivePoints) s.live.erase(s.live.begin(), s.live.begin() + ptrdiff_t(s.live.size() - kMaxLivePoints));
     });
     if (!m.ok) {
@@ -232,15 +250,26 @@ void TimingRunner::run_job(const Job& job) {
       });
       break;
     }
+    case Job::KernelTable: {
+      timing::KernelTable t = timing::time_kernel(job.kernel, job.config, {}, {}, job.n, {2, 15, true}, progress, cancel_.get());
+      publish([&](TimingSnapshot& s) {
+        s.error = !t.launch.error.empty() ? t.launch.error : t.complete ? "" : "cancelled: the table has the rows timed before";
+        s.kernel_table = std::move(t);
+      });
+      break;
+    }
     case Job::Sweep: {
+      // A fault or a refusal is one point's error; the sweep goes on with the next value.
       std::vector<timing::SweepPoint> pts =
-          timing::sweep(job.kernel, job.config, job.axis, job.values, {2, 15, true}, progress, cancel_.get());
+          job.blocks.empty() ? timing::sweep(job.kernel, job.config, job.axis, job.values, {2, 15, true}, progress, cancel_.get())
+                             : timing::sweep_blocks(job.kernel, job.config, job.blocks, {2, 15, true}, progress, cancel_.get());
       std::string err;
       for (const timing::SweepPoint& p : pts)
-        if (!p.m.ok && err.empty()) err = job.axis + " = " + std::to_string(p.x) + ": " + p.m.error;
+        if (!p.m.ok && err.empty()) err = job.axis + " = " + p.label + ": " + p.m.error;
       publish([&](TimingSnapshot& s) {
         s.sweep = std::move(pts);
         s.sweep_axis = job.axis;
+        s.sweep_kernel = job.kernel;
         s.sweep_title = job.kernel + " " + job.config.variant;
         s.error = err;
       });

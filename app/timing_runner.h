@@ -31,14 +31,16 @@ struct LivePoint {
   double t = 0;        // seconds since the runner started
   std::string series;  // "reduce 9, n = 2^24"
   double ms = 0, gbps = 0, p10 = 0, p90 = 0;
+  double gflops = 0;  // kernels that compute (TimingSpec::flops)
 };
 
 struct TimingSnapshot {
   uint64_t generation = 0;
   std::optional<timing::Ceilings> ceilings;
   std::optional<timing::ReductionTable> table;
+  std::optional<timing::KernelTable> kernel_table;  // the lab's kernel when it is not the reduction
   // The last sweep: kernel, variant and axis, and its points.
-  std::string sweep_title, sweep_axis;
+  std::string sweep_title, sweep_axis, sweep_kernel;
   std::vector<timing::SweepPoint> sweep;
   // The live series (at most kMaxLivePoints, oldest dropped).
   std::vector<LivePoint> live;
@@ -66,6 +68,10 @@ class TimingRunner {
   void request_sweep(const std::string& kernel, const RunConfig& base, const std::string& axis,
                      std::vector<int64_t> values);
   void request_counts(const std::string& kernel, const RunConfig& base);
+  // Every variant of `kernel` at the timing launch of `lab` (n = 0: the kernel's timing size).
+  void request_kernel_table(const std::string& kernel, const RunConfig& lab, uint64_t n = 0);
+  // `base` with each of `blocks` (seed 000's 16x16 vs 128x2).
+  void request_block_sweep(const std::string& kernel, const RunConfig& base, std::vector<Dim3> blocks);
   // Live mode: times `cfg` again and again (short runs) whenever no other job waits.
   void set_live(const std::string& kernel, const RunConfig& cfg, const std::string& series_name);
   void stop_live();

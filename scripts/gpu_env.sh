@@ -14,6 +14,8 @@ pack_out() {
 [ -f "$carry/fonts/DejaVuSans.ttf" ] && export WARPSCOPE_UI_FONT="$PWD/$carry/fonts/DejaVuSans.ttf"
 [ -f "$carry/fonts/JetBrainsMono-Regular.ttf" ] && export WARPSCOPE_MONO_FONT="$PWD/$carry/fonts/JetBrainsMono-Regular.ttf"
 export LD_LIBRARY_PATH="$PWD/$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# cuBLAS (matmul's reference) is opened at run time from the machine's CUDA toolkit, not carried.
+[ -d /usr/local/cuda/lib64 ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:/usr/local/cuda/lib64"
 if [ -d .gl ] && ls .gl/*.deb > /dev/null 2>&1; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
   ldconfig

@@ -3,6 +3,7 @@
 // [SECTION] Shared pieces (device line, CSV export)
 // [SECTION] Without a GPU: the emulator's counts per variant
 // [SECTION] Variants: the lecture's table, live on this GPU, beside CUB
+// [SECTION] Variants of any other kernel: against its ceiling and its reference
 // [SECTION] Live: a rolling series of the run the labs selected
 // [SECTION] Sweep: block size or a kernel parameter on the x axis
 // [SECTION] The view
@@ -44,6 +45,16 @@ std::string gbps_text(double gbps) { return gbps >= 1000 ? fmt("%.2f TB/s", gbps
 std::string pow2_text(uint64_t n) {
   if (n && !(n & (n - 1))) return "2^" + std::to_string(std::countr_zero(n));
   return std::to_string(n);
+}
+
+// The kernel's spec (nullptr for an unknown name).
+const KernelSpec* spec_of(const std::string& kernel) {
+  const CatalogEntry* e = Catalog::instance().find(kernel);
+  return e ? &e->spec : nullptr;
+}
+bool computes(const std::string& kernel) {
+  const KernelSpec* k = spec_of(kernel);
+  return k && k->timing.flops;
 }
 
 void export_csv(Session& s, TimingView& st, const viz::PlotSpec& spec, const char* what) {
@@ -215,9 +226,17 @@ void size_combo(TimingView& st) {
   }
 }
 
+void draw_kernel_table(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingView& st, const RunRequest& req);
+
 void draw_variants(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingView& st) {
   const viz::ViewColors vc = viz::view_colors();
   const float E = em();
+  RunRequest req = s.last_request();
+  if (req.kernel.empty()) req = default_request();
+  if (req.kernel != "reduce") {
+    draw_kernel_table(s, r, snap, st, req);
+    return;
+  }
   const char* dtypes[] = {"int", "float"};
   if (st.controls) {
     size_combo(st);
@@ -329,22 +348,133 @@ void draw_variants(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timi
 }
 
 // =================================================================================================
-// [SECTION] Live: a rolling series of the run the labs selected
+// [SECTION] Variants of any other kernel: against its ceiling and its reference
 // =================================================================================================
 
-const uint64_t kLiveSizes[] = {0, 1ull << 20, 1ull << 22, 1ull << 24, 1ull << 26};
+// The size combo of the Variants, Live and Sweep tabs for a kernel other than the reduction: its
+// timing size (0) or one of the sizes its spec offers.
+void kernel_size_combo(const KernelSpec& k, uint64_t& n) {
+  if (!k.timing.scales) return;
+  const std::string now = n ? timing::size_text(k, n) : "timing size (" + timing::size_text(k, k.timing.n) + ")";
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize(now.c_str()).x + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x);
+  if (ImGui::BeginCombo("size", now.c_str())) {
+    if (ImGui::Selectable(("timing size (" + timing::size_text(k, k.timing.n) + ")").c_str(), n == 0)) n = 0;
+    for (uint64_t v : k.timing.sizes)
+      if (ImGui::Selectable(timing::size_text(k, v).c_str(), n == v)) n = v;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+}
+
+std::string throughput_text(const timing::Measurement& m, bool flops) {
+  if (!m.ok) return "";
+  return flops ? (m.gflops >= 1000 ? fmt("%.2f TFLOP/s", m.gflops / 1000) : fmt("%.1f GFLOP/s", m.gflops)) : gbps_text(m.gbps);
+}
+
+void draw_kernel_table(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingView& st, const RunRequest& req) {
+  const viz::ViewColors vc = viz::view_colors();
+  const float E = em();
+  const KernelSpec* k = spec_of(req.kernel);
+  if (!k) return;
+  if (st.controls) {
+    kernel_size_combo(*k, st.kernel_n);
+    if (ImGui::Button("Time all variants")) r.request_kernel_table(req.kernel, req.config, st.kernel_n);
+  }
+  if (!snap.kernel_table || snap.kernel_table->kernel != req.kernel) {
+    ImGui::TextColored(vc.text_dim, "Press 'Time all variants': every variant of %s is run at its timing launch, checked "
+                                    "and timed on this GPU.", req.kernel.c_str());
+    return;
+  }
+  const timing::KernelTable& t = *snap.kernel_table;
+  const bool fl = t.compute();
+  ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
+  ImGui::TextWrapped("%s", t.launch.name.c_str());
+  for (const std::string& c : t.launch.changes) ImGui::TextWrapped("timing launch: %s", c.c_str());
+  ImGui::PopStyleColor();
+  viz::PlotSpec spec;
+  spec.title = t.kernel + ": " + (fl ? "arithmetic rate" : "bandwidth") + " per variant (labels: % of the ceiling)";
+  spec.x = {"variant", ""};
+  spec.y = fl ? viz::PlotAxis{"arithmetic", "GFLOP/s"} : viz::PlotAxis{"bandwidth", "GB/s"};
+  viz::PlotSeries bars{"this GPU", {}, {}, viz::PlotStyle::Bars, 1};
+  const bool several_blocks = std::any_of(t.rows.begin(), t.rows.end(), [&](const timing::KernelRow& x) {
+    return x.m.config.block != t.rows.front().m.config.block && x.m.variant == t.rows.front().m.variant;
+  });
+  for (const timing::KernelRow& row : t.rows) {
+    spec.categories.push_back(several_blocks ? row.m.variant + " " + timing::block_text(row.m.config.block) : row.m.variant);
+    bars.y.push_back(row.m.ok ? (fl ? row.m.gflops : row.m.gbps) : NAN);
+    bars.labels.push_back(row.pct_of_ceiling > 0 ? fmt("%.0f%%", row.pct_of_ceiling) : row.m.ok ? "" : "not timed");
+  }
+  spec.series.push_back(std::move(bars));
+  if (fl && t.fp32_peak_gflops > 0) spec.lines.push_back({t.fp32_peak_gflops, fmt("FP32 peak (datasheet) %.0f GFLOP/s", t.fp32_peak_gflops)});
+  if (!fl && t.same_size.ok) {
+    if (t.ceiling == TimingSpec::Ceiling::Copy) spec.lines.push_back({t.same_size.copy_gbps, "copy " + gbps_text(t.same_size.copy_gbps)});
+    else spec.lines.push_back({t.same_size.read_gbps, "read stream " + gbps_text(t.same_size.read_gbps)});
+  }
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float table_h = (float(t.rows.size()) + 1.5f) * ImGui::GetFrameHeightWithSpacing();
+  const float plot_h = st.controls ? std::max({12 * E, 0.55f * avail.y, avail.y - table_h - 3.5f * E})
+                                   : std::max(6 * E, avail.y - table_h - 2 * ImGui::GetTextLineHeightWithSpacing());
+  plot_with_csv(s, st, "kernel-variants", spec, st.variants_plot, ImVec2(avail.x, plot_h), "variants");
+  const std::string ref_head = t.reference.empty() ? "" : t.reference == "copy" ? "x copy" : "x " + t.reference;
+  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg |
+                                (st.controls ? ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY
+                                             : ImGuiTableFlags_SizingStretchProp);
+  const float rest = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing();
+  if (ImGui::BeginTable("##kernel-variants", 8, flags, ImVec2(0, std::max(4 * E, std::min(rest, table_h))))) {
+    const char* heads[] = {"variant", "block", "median", "spread", fl ? "GFLOP/s" : "GB/s", "% ceiling", ref_head.c_str(), "check"};
+    for (const char* h : heads) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (const timing::KernelRow& row : t.rows) {
+      const timing::Measurement& m = row.m;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(m.variant.c_str());
+      if (ImGui::IsItemHovered() && !m.variant_name.empty()) ImGui::SetTooltip("%s", m.variant_name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(timing::block_text(m.config.block).c_str());
+      if (!m.ok) {
+        ImGui::TableNextColumn();
+        ImGui::TextColored(vc.conflict, "not timed: %s", m.error.c_str());
+        continue;
+      }
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(analysis::format_duration_ms(m.stats.median).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f%%", 100 * m.stats.relative_spread());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f", fl ? m.gflops : m.gbps);
+      ImGui::TableNextColumn();
+      if (row.pct_of_ceiling > 0) ImGui::Text("%.1f%%", row.pct_of_ceiling);
+      ImGui::TableNextColumn();
+      if (row.vs_reference > 0) ImGui::TextColored(row.vs_reference >= 1.0 ? vc.ok : vc.text, "%.3f", row.vs_reference);
+      ImGui::TableNextColumn();
+      ImGui::TextColored(m.passed ? vc.ok : vc.conflict, "%s", m.passed ? "PASS" : "FAIL");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.check.c_str());
+    }
+    ImGui::EndTable();
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
+  ImGui::TextWrapped("%% ceiling: of the %s", t.ceiling_name().c_str());
+  ImGui::PopStyleColor();
+}
+
+// =================================================================================================
+// [SECTION] Live: a rolling series of the run the labs selected
+// =================================================================================================
 
 }  // namespace
 
 LiveTarget live_target(const RunRequest& labs_run, const TimingView& st) {
   LiveTarget t;
   t.kernel = labs_run.kernel.empty() ? default_request().kernel : labs_run.kernel;
-  t.config = labs_run.kernel.empty() ? default_request().config : labs_run.config;
-  if (const size_t i = size_t(st.live_size_index); i < std::size(kLiveSizes) && kLiveSizes[i]) t.config.n = kLiveSizes[i];
+  const RunConfig& lab = labs_run.kernel.empty() ? default_request().config : labs_run.config;
+  const timing::TimingLaunch l = timing::timing_launch(t.kernel, lab, st.kernel_n);
+  t.config = l.error.empty() ? l.config : lab;
   t.config.record.blocks.clear();
   t.config.cancel.reset();
-  t.name = t.kernel + " " + t.config.variant + ", n = " + pow2_text(t.config.n) + ", block " +
-           std::to_string(t.config.block.x);
+  t.changes = l.changes;
+  t.error = l.error;
+  t.name = l.error.empty() ? l.name : t.kernel + " " + lab.variant;
   return t;
 }
 
@@ -363,22 +493,20 @@ void draw_live(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingVi
     }
   }
   if (on && snap.live_series != name) r.set_live(target.kernel, target.config, name);  // the lab moved on: follow it
+  const bool fl = computes(target.kernel);
   if (st.controls) {
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(9 * E);
-    if (ImGui::BeginCombo("n", st.live_size_index ? pow2_text(kLiveSizes[st.live_size_index]).c_str() : "as in the lab")) {
-      for (int i = 0; i < int(std::size(kLiveSizes)); ++i)
-        if (ImGui::Selectable(i ? pow2_text(kLiveSizes[i]).c_str() : "as in the lab", i == st.live_size_index))
-          st.live_size_index = i;
-      ImGui::EndCombo();
-    }
-    ImGui::SameLine();
+    if (const KernelSpec* k = spec_of(target.kernel)) kernel_size_combo(*k, st.kernel_n);
     if (ImGui::Button(snap.live_paused ? "Resume" : "Pause")) r.set_paused(!snap.live_paused);
   }
   ImGui::TextColored(vc.text_dim, on ? "Timing %s a few times a second (10 runs each, median with the 10-90%% spread). "
                                         "Toggle variants in a lab: a new line starts."
                                      : "Off. %s is what the labs show now.",
                      name.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
+  for (const std::string& c : target.changes) ImGui::TextWrapped("timing launch: %s", c.c_str());
+  ImGui::PopStyleColor();
+  if (!target.error.empty()) ImGui::TextColored(vc.conflict, "%s", target.error.c_str());
 
   // One line per configuration timed, in the order they first appeared.
   viz::PlotSpec ms, bw;
@@ -401,9 +529,15 @@ void draw_live(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingVi
     it->y_lo.push_back(p.p10);
     it->y_hi.push_back(p.p90);
     bw.series[k].x.push_back(p.t);
-    bw.series[k].y.push_back(p.gbps);
+    bw.series[k].y.push_back(fl ? p.gflops : p.gbps);
   }
-  if (snap.ceilings && snap.ceilings->ok) bw.lines.push_back({snap.ceilings->read_gbps, "read ceiling"});
+  if (fl) {
+    bw.title = "arithmetic rate";
+    bw.y = {"arithmetic", "GFLOP/s"};
+    if (const double peak = timing::device().fp32_peak_gflops(); peak > 0) bw.lines.push_back({peak, "FP32 peak (datasheet)"});
+  } else if (snap.ceilings && snap.ceilings->ok) {
+    bw.lines.push_back({snap.ceilings->read_gbps, "read ceiling"});
+  }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float h = std::max(10 * E, (avail.y - 3 * E) / 2);
   plot_with_csv(s, st, "live-ms", ms, st.live_ms_plot, ImVec2(avail.x, h), "live-time");
@@ -419,11 +553,26 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
   const float E = em();
   RunRequest req = s.last_request();
   if (req.kernel.empty()) req = default_request();
-  const CatalogEntry* e = Catalog::instance().find(req.kernel);
-  std::vector<std::string> axes = {"block"};
-  if (e)
-    for (const ParamSpec& p : e->spec.params)
-      if (p.choices.empty()) axes.push_back(p.name);
+  const KernelSpec* k = spec_of(req.kernel);
+  const bool reduce = req.kernel == "reduce";
+  // The base launch: the reduction at the tab's n (its lecture sizes), any other kernel at its
+  // timing launch.
+  RunConfig base = req.config;
+  std::vector<std::string> changes;
+  if (reduce) {
+    base.n = kSizes[st.size_index];
+  } else {
+    const timing::TimingLaunch l = timing::timing_launch(req.kernel, req.config, st.kernel_n);
+    if (l.error.empty()) base = l.config, changes = l.changes;
+  }
+  base.record.blocks.clear();
+  base.cancel.reset();
+  std::vector<std::string> axes;
+  if (k && k->block_2d) axes.push_back("block shape");
+  axes.push_back("block");
+  if (k)
+    for (const ParamSpec& p : k->params)
+      if (p.choices.empty() && !k->timing.params.count(p.name)) axes.push_back(p.name);
   st.sweep_axis = std::clamp(st.sweep_axis, 0, int(axes.size()) - 1);
   if (st.controls) {
     ImGui::SetNextItemWidth(9 * E);
@@ -433,46 +582,59 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
       ImGui::EndCombo();
     }
     ImGui::SameLine();
-    size_combo(st);
-    ImGui::SameLine();
+    if (reduce) {
+      size_combo(st);
+      ImGui::SameLine();
+    } else if (k) {
+      kernel_size_combo(*k, st.kernel_n);
+    }
   }
   const std::string& axis = axes[size_t(st.sweep_axis)];
   std::vector<int64_t> values;
-  if (axis == "block") {
+  std::vector<Dim3> shapes;
+  if (axis == "block shape") {
+    shapes = timing::block_shapes_for(req.kernel, base);
+  } else if (axis == "block") {
     for (int64_t b = 32; b <= 1024; b *= 2) values.push_back(b);
-  } else if (e) {
-    const ParamSpec* p = nullptr;
-    for (const ParamSpec& q : e->spec.params)
-      if (q.name == axis) p = &q;
+  } else if (k) {
+    const ParamSpec* p = k->param(axis);
     for (int64_t v = std::max<int64_t>(1, p->min); v <= std::min<int64_t>(p->max, 1 << 12); v *= 2) values.push_back(v);
   }
   if (st.controls) {
     if (ImGui::Button("Sweep")) {
-      RunConfig cfg = req.config;
-      cfg.n = kSizes[st.size_index];
-      cfg.record.blocks.clear();
-      cfg.cancel.reset();
-      r.request_sweep(req.kernel, cfg, axis, values);
+      if (axis == "block shape") r.request_block_sweep(req.kernel, base, shapes);
+      else r.request_sweep(req.kernel, base, axis, values);
     }
     ImGui::SameLine();
   }
-  ImGui::TextColored(vc.text_dim, "%s %s, %zu values of %s", req.kernel.c_str(), req.config.variant.c_str(),
-                     values.size(), axis.c_str());
+  ImGui::TextColored(vc.text_dim, "%s %s, %zu values of %s", req.kernel.c_str(), base.variant.c_str(),
+                     axis == "block shape" ? shapes.size() : values.size(), axis.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
+  for (const std::string& c : changes) ImGui::TextWrapped("timing launch: %s", c.c_str());
+  ImGui::PopStyleColor();
   if (snap.sweep.empty()) return;
+  const bool fl = computes(snap.sweep_kernel);
   viz::PlotSpec spec;
-  spec.title = snap.sweep_title + ": bandwidth over " + snap.sweep_axis;
+  spec.title = snap.sweep_title + (fl ? ": arithmetic rate over " : ": bandwidth over ") + snap.sweep_axis;
   spec.x = {snap.sweep_axis, ""};
-  spec.y = {"bandwidth", "GB/s"};
-  viz::PlotSeries line{snap.sweep_title, {}, {}, viz::PlotStyle::Lines, 2};
+  spec.y = fl ? viz::PlotAxis{"arithmetic", "GFLOP/s"} : viz::PlotAxis{"bandwidth", "GB/s"};
+  // One bar per value: a block shape is a category, not a number on a line.
+  viz::PlotSeries line{snap.sweep_title, {}, {}, snap.sweep_axis == "block shape" ? viz::PlotStyle::Bars : viz::PlotStyle::Lines, 2};
   for (size_t i = 0; i < snap.sweep.size(); ++i) {
     const timing::SweepPoint& p = snap.sweep[i];
-    spec.categories.push_back(std::to_string(p.x));
+    spec.categories.push_back(p.label.empty() ? std::to_string(p.x) : p.label);
     line.x.push_back(double(i));
-    line.y.push_back(p.m.ok ? p.m.gbps : NAN);
-    line.labels.push_back(p.m.ok ? fmt("%.0f", p.m.gbps) : "refused");
+    const double v = fl ? p.m.gflops : p.m.gbps;
+    line.y.push_back(p.m.ok ? v : NAN);
+    line.labels.push_back(p.m.ok ? fmt("%.0f", v) : "refused");
   }
   spec.series.push_back(std::move(line));
-  if (snap.ceilings && snap.ceilings->ok) spec.lines.push_back({snap.ceilings->read_gbps, "read ceiling"});
+  if (fl) {
+    if (const double peak = timing::device().fp32_peak_gflops(); peak > 0) spec.lines.push_back({peak, "FP32 peak (datasheet)"});
+  } else if (snap.ceilings && snap.ceilings->ok) {
+    spec.lines.push_back({snap.ceilings->read_gbps, "read ceiling"});
+    spec.lines.push_back({snap.ceilings->copy_gbps, "copy"});
+  }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   plot_with_csv(s, st, "sweep", spec, st.sweep_plot, ImVec2(avail.x, std::max(12 * E, avail.y - 2 * E)), "sweep");
 }
@@ -490,7 +652,7 @@ void TimingView::draw(Session& s) {
   const std::shared_ptr<const TimingSnapshot> snap = r.snapshot();
   const timing::Device& d = timing::device();
   // Timings in hand are shown even where there is no GPU now (tests, results kept from earlier).
-  const bool gpu_results = d.present || snap->table || !snap->live.empty() || !snap->sweep.empty();
+  const bool gpu_results = d.present || snap->table || snap->kernel_table || !snap->live.empty() || !snap->sweep.empty();
   if (!gpu_results) {
     draw_counts(s, r, *snap, st);
   } else if (!d.present) {
@@ -561,18 +723,31 @@ std::string TimingView::prepare_picture(Session& s) {
     asked_ceilings = true;
     r.request_ceilings();
     const uint64_t n = req.config.n >= (1u << 20) ? req.config.n : (1u << 24);
+    const bool reduce = req.kernel.empty() || req.kernel == "reduce";
+    const std::string kernel = req.kernel.empty() ? default_request().kernel : req.kernel;
     RunConfig cfg = req.config;
     cfg.n = n;
     cfg.record.blocks.clear();
+    if (!reduce) {  // any other kernel: its timing launch
+      const timing::TimingLaunch l = timing::timing_launch(kernel, req.config, kernel_n);
+      if (!l.error.empty()) return l.error;
+      cfg = l.config;
+    }
+    const KernelSpec* k = spec_of(kernel);
     if (tab == 1) {
-      live_size_index = 3;  // the Live tab's n: 2^24 (the session's run stays as it is)
       const LiveTarget t = live_target(req, *this);
       r.set_live(t.kernel, t.config, t.name);
       if (!r.wait_idle(std::chrono::minutes(1))) return "measuring the ceilings did not finish within a minute";
       std::this_thread::sleep_for(std::chrono::seconds(2));
       r.set_paused(true);
+    } else if (tab == 2 && k && k->block_2d) {
+      sweep_axis = 0;  // "block shape"
+      r.request_block_sweep(kernel, cfg, timing::block_shapes_for(kernel, cfg));
     } else if (tab == 2) {
-      r.request_sweep(req.kernel, cfg, "block", {32, 64, 128, 256, 512, 1024});
+      sweep_axis = 0;  // "block"
+      r.request_sweep(kernel, cfg, "block", {32, 64, 128, 256, 512, 1024});
+    } else if (!reduce) {
+      r.request_kernel_table(kernel, req.config, kernel_n);
     } else {
       r.request_table(n, req.config.dtype.empty() ? "int" : req.config.dtype, 256);
     }

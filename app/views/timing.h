@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace ws::app {
 
@@ -26,7 +27,7 @@ struct TimingView final : View {
   int picture_tab = 0;  // the tab a picture without controls shows (the "tab" option)
   bool asked_ceilings = false;
   int size_index = 2, dtype_index = 0, block_index = 1;  // Variants/Sweep: n = 2^24, int, block 256
-  int live_size_index = 3;                                // Live: n = 2^24
+  uint64_t kernel_n = 0;  // Live, Sweep and any kernel's Variants: 0 = the kernel's timing size
   int sweep_axis = 0;
   int count_metric = 0;
   std::string counts_requested;  // history key of the run the counts were asked for
@@ -36,10 +37,13 @@ struct TimingView final : View {
   bool message_is_error = false;
 };
 
-// What live mode times: the labs' run, with the Live tab's n (raised to time something real).
+// What live mode times: the labs' run at its timing launch (timing::timing_launch: the kernel's
+// GPU size and device tuning, or the Live tab's size), and what that changed.
 struct LiveTarget {
   std::string kernel, name;
   RunConfig config;
+  std::vector<std::string> changes;
+  std::string error;  // the labs' run does not resolve
 };
 LiveTarget live_target(const RunRequest& labs_run, const TimingView& st);
 

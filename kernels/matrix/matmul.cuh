@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 #if defined(__CUDACC__)
-#include <cublas_v2.h>
+#include "ws/gpu/cublas.h"
 #endif
 
 #include "common/checks.h"
@@ -106,17 +106,6 @@ struct MatmulEntry {
     return "cuBLAS multiplies float matrices (SGEMM): dtype " + c.dtype + " has no cuBLAS product";
   }
 
-#if defined(__CUDACC__)
-  // One cuBLAS handle for the process (made on first use; the library keeps its own state).
-  static cublasHandle_t cublas() {
-    static const cublasHandle_t h = [] {
-      cublasHandle_t x = nullptr;
-      return cublasCreate(&x) == CUBLAS_STATUS_SUCCESS ? x : nullptr;
-    }();
-    return h;
-  }
-#endif
-
   static std::string square_tile(const ws::RunConfig& c) {
     const ws::Dim3 b = c.block;
     if (b.x == b.y && (b.x == 8 || b.x == 16 || b.x == 32)) return {};
@@ -167,14 +156,12 @@ struct MatmulEntry {
                 [](auto& be, const P& p) {
 #if defined(__CUDACC__)
                   if constexpr (std::is_same_v<T, float>) {
-                    // Row-major P = M N is column-major P^T = N^T M^T: cuBLAS gets N first.
+                    if (std::string why; !ws::gpu::cublas_ready(why)) {
+                      be.result().refused = "the cuBLAS reference cannot run: " + why;
+                      return false;
+                    }
                     return be.call("cublasSgemm", [M = p.M, N = p.N, P = p.P, n = int(p.n), k = int(p.k), m = int(p.m)]() {
-                      const cublasHandle_t h = cublas();
-                      if (!h) return cudaErrorNotSupported;
-                      const float one = 1, zero = 0;
-                      const cublasStatus_t st =
-                          cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, N.data(), m, M.data(), k, &zero, P.data(), m);
-                      return st == CUBLAS_STATUS_SUCCESS ? cudaGetLastError() : cudaErrorLaunchFailure;
+                      return ws::gpu::sgemm_row_major(M.data(), N.data(), P.data(), n, k, m);
                     });
                   }
 #endif

@@ -264,3 +264,93 @@ TEST_F(TimingPanel, APictureOfTheVariantsFitsItsBox) {
     EXPECT_EQ(st.variants_plot.drawn_bars, 5);
   }
 }
+
+namespace {
+
+// The lab shows `kernel` for the length of a test, then the default run again.
+struct LabShows {
+  explicit LabShows(const std::string& kernel, const std::string& variant) {
+    ws::app::RunRequest r;
+    r.kernel = kernel;
+    r.config.variant = variant;
+    ws::app::session().request(r);
+  }
+  ~LabShows() { ws::app::session().request(ws::app::default_request()); }
+};
+
+ws::timing::KernelRow timed_row(const std::string& variant, ws::Dim3 block, double ms, double gflops) {
+  ws::timing::KernelRow r;
+  r.m.variant = variant;
+  r.m.ok = r.m.passed = true;
+  r.m.config.block = block;
+  r.m.samples = {ms, ms, ms};
+  r.m.stats = ws::analysis::summarize(r.m.samples);
+  r.m.gflops = gflops;
+  r.m.flops = gflops * ms * 1e6;
+  return r;
+}
+
+}  // namespace
+
+// Any kernel but the reduction: its own table, bars in GFLOP/s for a kernel that computes, each as
+// tall as its rate, the datasheet peak a line above them.
+TEST_F(TimingPanel, AComputeKernelsVariantsAreGflopsBesideItsReference) {
+  LabShows lab("matmul", "tiled");
+  TimingRunner runner;
+  TimingSnapshot snap;
+  ws::timing::KernelTable t;
+  t.kernel = "matmul";
+  t.ceiling = ws::TimingSpec::Ceiling::Fp32;
+  t.reference = "cublas";
+  t.fp32_peak_gflops = 60000;
+  t.launch.name = "matmul tiled, 4096 x 4096, block 16x16, float";
+  t.launch.changes = {"n 64 -> 4096 (4096 x 4096; the lab's size is for the emulator)"};
+  t.rows = {timed_row("naive", {16, 16, 1}, 40, 3400), timed_row("tiled", {16, 16, 1}, 20, 6900),
+            timed_row("cublas", {16, 16, 1}, 3, 45000)};
+  ws::timing::fill_ratios(t);
+  snap.kernel_table = t;
+  runner.set_snapshot(snap);
+  TimingView st(runner);
+  st.asked_ceilings = true;
+  ws::viz::PanelCapture cap{"Timing", ImVec2(1100, 760), ws::viz::Look{1.0f, false}, 1.0f,
+                            [&] { st.draw(ws::app::session()); }};
+  ws::viz::Image img;
+  std::string err;
+  ASSERT_TRUE(ws::viz::render_panel(cap, img, err)) << err;
+  if (const char* keep = std::getenv("WS_KEEP_PNG")) (void)ws::viz::save_png(std::string(keep) + "/timing_matmul.png", img);
+  const ws::viz::PlotState& ps = st.variants_plot;
+  EXPECT_EQ(ps.drawn_bars, 3);
+  EXPECT_GE(ps.range.y1, 60000.0);  // the peak line is in view
+  EXPECT_NEAR(t.rows[1].vs_reference, 3.0 / 20.0, 1e-12);
+}
+
+// Seed 000's experiment: a sweep over block shapes is one bar per shape, named by the shape.
+TEST_F(TimingPanel, ABlockShapeSweepIsABarPerShape) {
+  LabShows lab("matadd", "row");
+  TimingRunner runner;
+  TimingSnapshot snap;
+  snap.sweep_title = "matadd row";
+  snap.sweep_axis = "block shape";
+  snap.sweep_kernel = "matadd";
+  const ws::Dim3 shapes[] = {{16, 16, 1}, {128, 2, 1}, {32, 8, 1}, {8, 32, 1}};
+  for (size_t i = 0; i < std::size(shapes); ++i) {
+    ws::timing::SweepPoint p;
+    p.x = int64_t(i);
+    p.label = ws::timing::block_text(shapes[i]);
+    p.m.ok = true;
+    p.m.gbps = 1500.0 + 100.0 * double(i);
+    snap.sweep.push_back(p);
+  }
+  runner.set_snapshot(snap);
+  TimingView st(runner);
+  st.asked_ceilings = true;
+  st.open_tab = 2;
+  ws::viz::PanelCapture cap{"Timing", ImVec2(1000, 600), ws::viz::Look{1.0f, false}, 1.0f,
+                            [&] { st.draw(ws::app::session()); }};
+  ws::viz::Image img;
+  std::string err;
+  ASSERT_TRUE(ws::viz::render_panel(cap, img, err)) << err;
+  if (const char* keep = std::getenv("WS_KEEP_PNG")) (void)ws::viz::save_png(std::string(keep) + "/timing_shapes.png", img);
+  EXPECT_EQ(st.sweep_plot.drawn_bars, 4);
+  EXPECT_GE(st.sweep_plot.range.y1, 1800.0);
+}

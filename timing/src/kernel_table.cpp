@@ -61,7 +61,14 @@ KernelTable time_kernel(const std::string& kernel, const RunConfig& lab, std::ve
       RunConfig cfg = t.launch.config;
       cfg.variant = v;
       cfg.block = b;
-      if (progress) progress("timing " + kernel + " " + v + ", block " + block_text(b));
+      // A 2D block one variant does not take (transpose rows wants TILE x TILE/4): its own shape
+      // for that width, as a 1D --block means.
+      if (RunConfig probe = cfg; b.y > 1 && !Catalog::instance().resolve(*e, probe).empty()) {
+        RunConfig own = cfg;
+        own.block = {b.x, 1, 1};
+        if (Catalog::instance().resolve(*e, own).empty()) cfg.block = own.block;
+      }
+      if (progress) progress("timing " + kernel + " " + v + ", block " + block_text(cfg.block));
       KernelRow row;
       row.m = measure(kernel, cfg, r);
       // The reference is the library's own launch: one row of it, whatever the block.

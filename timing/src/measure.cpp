@@ -42,6 +42,12 @@ Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
     m.error = res.errors.front().message;
     return m;
   }
+  // The block as launched (a 1D --block stands for a variant's own 2D shape).
+  for (const Trace& t : res.launches)
+    if (t.launch.block.count() > 0 && t.launch.block.x > 0) {
+      m.config.block = t.launch.block;
+      break;
+    }
   m.passed = res.passed;
   m.check = res.check;
   m.samples = res.timing.ms;
