@@ -151,19 +151,21 @@ void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timing
   }
   // (0 in the request means the kernel's default: say which.)
   uint64_t n = req.config.n;
-  uint32_t block = req.config.block.x;
+  Dim3 block = req.config.block;
   if (const CatalogEntry* e = Catalog::instance().find(req.kernel)) {
     if (!n) n = e->spec.default_n;
-    if (!block) block = e->spec.default_block;
+    if (!block.x) block = {e->spec.default_block, 1, 1};
   }
+  const KernelSpec* k = spec_of(req.kernel);
+  const std::string size = k ? timing::size_text(*k, n) : std::to_string(n);
   if (st.controls) {
     ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
     ImGui::TextWrapped("Times need a GPU, and there is none here: %s", timing::device().why_not.c_str());
     ImGui::PopStyleColor();
     ImGui::TextWrapped(
-        "What the CPU emulator counts instead, for every variant of %s at the lab's launch (n = %s, block %u): "
+        "What the CPU emulator counts instead, for every variant of %s at the lab's launch (n = %s, block %s): "
         "the work that explains the steps, not their time. With a CUDA GPU this panel times the real kernels.",
-        req.kernel.c_str(), pow2_text(n).c_str(), block);
+        req.kernel.c_str(), size.c_str(), timing::block_text(block).c_str());
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Count:");
     ImGui::SameLine();
@@ -175,8 +177,8 @@ void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timing
   } else {
     // A picture: one line says what is counted and why it is not time.
     ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
-    ImGui::TextWrapped("No GPU here: what the CPU emulator counts per variant of %s (n = %s, block %u), not time.",
-                       req.kernel.c_str(), pow2_text(n).c_str(), block);
+    ImGui::TextWrapped("No GPU here: what the CPU emulator counts per variant of %s (n = %s, block %s), not time.",
+                       req.kernel.c_str(), size.c_str(), timing::block_text(block).c_str());
     ImGui::PopStyleColor();
   }
 
@@ -364,11 +366,6 @@ void kernel_size_combo(const KernelSpec& k, uint64_t& n) {
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-}
-
-std::string throughput_text(const timing::Measurement& m, bool flops) {
-  if (!m.ok) return "";
-  return flops ? (m.gflops >= 1000 ? fmt("%.2f TFLOP/s", m.gflops / 1000) : fmt("%.1f GFLOP/s", m.gflops)) : gbps_text(m.gbps);
 }
 
 void draw_kernel_table(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingView& st, const RunRequest& req) {
