@@ -172,11 +172,19 @@ bool TimingRunner::wait_idle(std::chrono::milliseconds timeout) {
 }
 
 void TimingRunner::worker(std::stop_token st) {
+  worker_loop(st);
+  // The kept run's memory goes back while the CUDA runtime and the GPU lock still exist (the
+  // runner itself lives until the program's statics are destroyed).
+  live_kept_ = {};
+}
+
+void TimingRunner::worker_loop(std::stop_token st) {
   while (!st.stop_requested()) {
     std::shared_ptr<Job> job;
     std::string live_kernel;
     RunConfig live_cfg;
     std::string live_name;
+    bool live_off = false, idle = false;
     {
       std::unique_lock lock(mu_);
       // Live mode polls a few times a second; otherwise sleep until a request comes.
@@ -185,6 +193,7 @@ void TimingRunner::worker(std::stop_token st) {
       if (live) cv_.wait_for(lock, st, std::chrono::milliseconds(150), ready);
       else cv_.wait(lock, st, [&] { return ready() || (!live_kernel_.empty() && !paused_); });
       if (st.stop_requested()) return;
+      live_off = live_kernel_.empty();
       if (!queue_.empty()) {
         job = queue_.front();
         queue_.pop_front();
@@ -195,17 +204,30 @@ void TimingRunner::worker(std::stop_token st) {
         live_cfg = live_config_;
         live_name = live_name_;
       } else {
-        continue;
+        idle = true;
       }
     }
+    if (live_off) live_kept_ = {};  // live is off: its kept run's memory goes back (outside mu_)
+    if (idle) continue;
     if (job) {
       run_job(*job);
       std::lock_guard lock(mu_);
       running_ = false;
       continue;
     }
-    // One live point: a short measurement of the selected run.
-    const timing::Measurement m = timing::measure(live_kernel, live_cfg, {1, 10, true});
+    // One live point: a short measurement of the selected run. The first point of a series runs
+    // and checks it and keeps it on the device; the next ones only replay it.
+    if (live_kept_.replay && live_kept_name_ != live_name) live_kept_ = {};  // (frees the old series' memory)
+    timing::Measurement m;
+    if (live_kept_.replay) m = timing::measure_again(live_kept_, {1, 10, true});
+    if (!m.ok) {
+      live_kept_ = {};
+      timing::Repeats rep{1, 10, true};
+      rep.keep = true;
+      m = timing::measure(live_kernel, live_cfg, rep);
+      live_kept_ = m;
+      live_kept_name_ = live_name;
+    }
     const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     publish([&](TimingSnapshot& s) {
       if (!m.ok) {
@@ -217,6 +239,7 @@ void TimingRunner::worker(std::stop_token st) {
       if (s.live.size() > kMaxLivePoints) s.live.erase(s.live.begin(), s.live.begin() + ptrdiff_t(s.live.size() - kMaxLivePoints));
     });
     if (!m.ok) {
+      live_kept_ = {};
       std::lock_guard lock(mu_);
       live_kernel_.clear();
     }

@@ -92,6 +92,7 @@ class TimingRunner {
  private:
   struct Job;
   void worker(std::stop_token st);
+  void worker_loop(std::stop_token st);
   void run_job(const Job& job);
   void publish(const std::function<void(TimingSnapshot&)>& change);
   void push(Job job);
@@ -108,6 +109,10 @@ class TimingRunner {
   RunConfig live_config_;
   std::string live_name_;
   bool paused_ = false;
+  // The live series' run kept on the device (worker thread only): its points after the first
+  // only replay it.
+  timing::Measurement live_kept_;
+  std::string live_kept_name_;
   std::shared_ptr<const TimingSnapshot> snap_;
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::jthread thread_;  // last member: joined first

@@ -9,7 +9,10 @@ rm -rf .carry && mkdir -p .carry/bin .carry/lib
 # (Not bench_emu: with the CUDA kernels in it, it would push the call past the 64 MiB a device call
 # carries; for the emulator's throughput on that machine, carry a build made with
 # -DWARPSCOPE_CUDA=OFF, 2 MB. Nor bench_lesson: 21 MB more; it runs here, on llvmpipe.) Stripped: symbols are a few MB of each binary.
-for b in app/warpscope tests/backends/gpu/test_gpu bench/bench_gpu_overhead bench/bench_gpu_trace bench/bench_gpu_trace_floor bench/bench_views bench/bench_timing; do
+# test_gpu and bench_timing hold the whole catalog (20 MB each): WS_CARRY_BINS picks what one call
+# needs, e.g. WS_CARRY_BINS="app/warpscope bench/bench_timing" for scripts/gpu_timing.sh.
+bins=${WS_CARRY_BINS:-app/warpscope tests/backends/gpu/test_gpu bench/bench_gpu_overhead bench/bench_gpu_trace bench/bench_gpu_trace_floor bench/bench_views}
+for b in $bins; do
   [ -x "$build/$b" ] && cp "$build/$b" .carry/bin/ && strip "$PWD/.carry/bin/$(basename "$b")"
 done
 # Shared libraries outside glibc/libstdc++ that the binaries use.

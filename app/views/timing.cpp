@@ -628,9 +628,11 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
   spec.series.push_back(std::move(line));
   if (fl) {
     if (const double peak = timing::device().fp32_peak_gflops(); peak > 0) spec.lines.push_back({peak, "FP32 peak (datasheet)"});
-  } else if (snap.ceilings && snap.ceilings->ok) {
-    spec.lines.push_back({snap.ceilings->read_gbps, "read ceiling"});
-    spec.lines.push_back({snap.ceilings->copy_gbps, "copy"});
+  } else if (snap.ceilings && snap.ceilings->ok) {  // the ceiling the kernel is held against
+    const KernelSpec* sk = spec_of(snap.sweep_kernel);
+    if (sk && sk->timing.ceiling == TimingSpec::Ceiling::Copy)
+      spec.lines.push_back({snap.ceilings->copy_gbps, "copy " + gbps_text(snap.ceilings->copy_gbps)});
+    else spec.lines.push_back({snap.ceilings->read_gbps, "read ceiling " + gbps_text(snap.ceilings->read_gbps)});
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   plot_with_csv(s, st, "sweep", spec, st.sweep_plot, ImVec2(avail.x, std::max(12 * E, avail.y - 2 * E)), "sweep");
@@ -735,7 +737,15 @@ std::string TimingView::prepare_picture(Session& s) {
       const LiveTarget t = live_target(req, *this);
       r.set_live(t.kernel, t.config, t.name);
       if (!r.wait_idle(std::chrono::minutes(1))) return "measuring the ceilings did not finish within a minute";
-      std::this_thread::sleep_for(std::chrono::seconds(2));
+      // A few points of the series (a large launch takes a second or more per point: its inputs
+      // are made and its result checked each time), at most half a minute.
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      auto points = [&] {
+        const auto snap = r.snapshot();
+        return std::count_if(snap->live.begin(), snap->live.end(), [&](const LivePoint& p) { return p.series == t.name; });
+      };
+      while (points() < 4 && r.snapshot()->error.empty() && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
       r.set_paused(true);
     } else if (tab == 2 && k && k->block_2d) {
       sweep_axis = 0;  // "block shape"

@@ -79,7 +79,9 @@ TEST(TimingLaunch, EveryCatalogKernelHasATimingLaunchThatResolves) {
     RunConfig cfg = t.config;
     cfg.memory_limit = 64ull << 30;  // the GPU machine's host memory: here only the rules count
     EXPECT_EQ(c.resolve(e, cfg), "") << e.spec.name;
-    if (e.spec.timing.scales) EXPECT_GE(cfg.n, e.spec.timing.matrix ? 1000u : 1u << 20) << e.spec.name;
+    if (e.spec.timing.scales) {
+      EXPECT_GE(cfg.n, e.spec.timing.matrix ? 1000u : 1u << 20) << e.spec.name;
+    }
   }
 }
 

@@ -27,6 +27,7 @@ Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
   cfg.timing.reps = std::max(1u, r.reps);
   cfg.timing.flush_l2 = r.flush_l2;
   cfg.timing.max_ms = r.max_ms;
+  cfg.timing.keep = r.keep;
   const Catalog& c = Catalog::instance();
   if (const CatalogEntry* e = c.find(kernel)) {
     RunConfig resolved = cfg;
@@ -57,12 +58,43 @@ Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
     m.error = "the run made no GPU launch to time";
     return m;
   }
+  m.replay = res.timing.replay;
   m.stats = analysis::summarize(m.samples);
   m.gbps = analysis::gigabytes_per_second(m.bytes, m.stats.median);
   if (const CatalogEntry* e = c.find(kernel); e && e->spec.timing.flops && m.stats.median > 0) {
     m.flops = e->spec.timing.flops(m.config);
     m.gflops = m.flops / (m.stats.median * 1e6);
   }
+  m.ok = true;
+  return m;
+}
+
+Measurement measure_again(const Measurement& first, Repeats r) {
+  Measurement m = first;
+  m.samples.clear();
+  m.ok = false;
+  if (!first.replay) {
+    m.error = "nothing kept to time again (measure with Repeats::keep first)";
+    return m;
+  }
+  TimingOptions o;
+  o.warmup = r.warmup;
+  o.reps = std::max(1u, r.reps);
+  o.flush_l2 = r.flush_l2;
+  o.max_ms = r.max_ms;
+  RunTiming t;
+  if (!first.replay->time(o, t, m.error)) {
+    m.replay.reset();
+    return m;
+  }
+  m.samples = t.ms;
+  if (m.samples.empty()) {
+    m.error = "no replay was timed";
+    return m;
+  }
+  m.stats = analysis::summarize(m.samples);
+  m.gbps = analysis::gigabytes_per_second(m.bytes, m.stats.median);
+  m.gflops = m.stats.median > 0 ? m.flops / (m.stats.median * 1e6) : 0;
   m.ok = true;
   return m;
 }

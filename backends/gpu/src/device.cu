@@ -1,3 +1,4 @@
+#include <atomic>
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -69,9 +70,14 @@ std::mutex g_usable_mutex;
 std::string g_unusable;  // "" = usable
 }  // namespace
 
+std::atomic<uint64_t> g_resets{0};
+
+uint64_t reset_count() { return g_resets.load(); }
+
 bool reset_device() {
   // Destroys this process's context (not a GPU reset: other processes are untouched) and tries
   // to make a fresh one, for a short while.
+  g_resets.fetch_add(1);
   cudaDeviceReset();
   cudaGetLastError();
   cudaError_t err = cudaSuccess;

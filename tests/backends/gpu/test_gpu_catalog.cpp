@@ -2,6 +2,8 @@
 // Label `gpu`; without a CUDA device every test is skipped with one line saying so.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "ws/run/catalog.h"
 #include "ws/gpu/device.h"
 
@@ -204,4 +206,54 @@ TEST(GpuTrace, SiteCountersMatchTheEmulator) {
   }
   std::printf("site counters compared on %d launches\n", compared);
   EXPECT_GT(compared, 10);
+}
+
+// Live timing's points after the first: the run kept on the device is timed again without being
+// run, and its replays take as long as the run's own (the same launches on the same memory).
+TEST(GpuTiming, AKeptRunIsTimedAgainWithoutRunningIt) {
+  REQUIRE_GPU();
+  RunConfig cfg;
+  cfg.variant = "3";
+  cfg.n = 1 << 22;
+  cfg.timing.warmup = 2;
+  cfg.timing.reps = 9;
+  cfg.timing.keep = true;
+  const RunResult r = Catalog::instance().run("reduce", cfg, BackendKind::GpuFast);
+  ASSERT_TRUE(r.passed) << r.result;
+  ASSERT_TRUE(r.timing.replay);
+  ASSERT_EQ(r.timing.ms.size(), 9u);
+  RunTiming again;
+  std::string err;
+  ASSERT_TRUE(r.timing.replay->time(cfg.timing, again, err)) << err;
+  ASSERT_EQ(again.ms.size(), 9u);
+  EXPECT_EQ(again.bytes, r.timing.bytes);
+  EXPECT_EQ(again.launches, r.timing.launches);
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  EXPECT_NEAR(median(again.ms) / median(r.timing.ms), 1.0, 0.25);
+  // Without keep nothing stays on the device.
+  cfg.timing.keep = false;
+  EXPECT_FALSE(Catalog::instance().run("reduce", cfg, BackendKind::GpuFast).timing.replay);
+}
+
+// matmul's cuBLAS reference multiplies like the kernels (checked against the CPU), and a sampled
+// check at a size past the emulator's (4096^3) still finds the product right.
+TEST(GpuTiming, TheCublasReferenceAndASampledCheckAtGpuSize) {
+  REQUIRE_GPU();
+  RunConfig cfg;
+  cfg.variant = "cublas";
+  cfg.n = 96;
+  cfg.params = {{"k", 40}, {"m", 70}};
+  RunResult r = Catalog::instance().run("matmul", cfg, BackendKind::GpuFast);
+  if (r.refused.find("cuBLAS") != std::string::npos) GTEST_SKIP() << r.refused;
+  EXPECT_TRUE(r.passed) << r.refused << r.result << " vs " << r.expected;
+  cfg.variant = "tiled";
+  cfg.n = 2048;
+  cfg.params.clear();
+  cfg.block = {16, 16, 1};
+  r = Catalog::instance().run("matmul", cfg, BackendKind::GpuFast);
+  EXPECT_TRUE(r.passed) << r.refused << r.result << " vs " << r.expected;
+  EXPECT_NE(r.check.find("of 4194304 elements"), std::string::npos) << r.check;
 }

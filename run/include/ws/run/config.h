@@ -60,6 +60,9 @@ struct TimingOptions {
   // Past this many milliseconds of timed replays no more are started (at least 3 are); warm-up
   // stops after a replay that took a tenth of it. 0: no cap. For kernels that run for seconds.
   double max_ms = 0;
+  // Keep the run's GPU work on the device after it was timed (RunTiming::replay), to time it again
+  // without making, uploading and checking its inputs: live timing's points after the first.
+  bool keep = false;
 };
 
 struct RunConfig {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,20 @@
 
 namespace ws {
 
+struct TimingOptions;
+struct RunTiming;
+
+// A timed run's GPU work kept on the device (its allocations and launches, in order): timing it
+// again costs only the replays. Made by gpu-fast with TimingOptions::keep; frees its memory when
+// the last copy goes. Thread-safe (takes the GPU like any run).
+class Replay {
+ public:
+  virtual ~Replay() = default;
+  // Times `o.reps` replays after `o.warmup`, as the run did. False with `error` when it cannot
+  // (the device was reset since, a replay failed).
+  virtual bool time(const TimingOptions& o, RunTiming& out, std::string& error) = 0;
+};
+
 // What timing measured: one sample per replay of the whole run's GPU work.
 struct RunTiming {
   std::vector<double> ms;  // one per timed replay
@@ -19,6 +34,7 @@ struct RunTiming {
   // Bytes the run must move at least: every global allocation once (inputs read, outputs
   // written), scratch space excluded. The lecture's GB/s for a reduction is n * sizeof(T) / time.
   uint64_t bytes = 0;
+  std::shared_ptr<Replay> replay;  // with TimingOptions::keep
 };
 
 // A value the run's check compared, as the kernel left it: the bytes of a host array of

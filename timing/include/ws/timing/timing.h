@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -68,6 +69,8 @@ struct Repeats {
   // A kernel that runs for seconds (a 4000^3 min-plus) stops after this much timed work, with at
   // least 3 samples; its warm-up stops after one replay that takes over a tenth of it. 0: no cap.
   double max_ms = 3000;
+  // Keep the run on the device (Measurement::replay) for measure_again(): live timing.
+  bool keep = false;
 };
 
 struct Measurement {
@@ -85,10 +88,15 @@ struct Measurement {
   double gflops = 0;         // flops / median
   unsigned launches = 0;     // kernel launches (and library calls) per replay
   std::string tuning;        // how the grid was chosen, e.g. "per_thread = 64 (best of 8..256)"
+  std::shared_ptr<Replay> replay;  // with Repeats::keep: the run kept on the device
 };
 // Runs `kernel` on gpu-fast (checked against the CPU reference) and times `reps` replays of its
 // GPU work. Never throws; a refusal or a fault comes back in `error`.
 Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r = {});
+// `first` (measured with Repeats::keep) timed again from its kept replay: only the replays run,
+// no inputs made, uploaded or checked (its check and launch are `first`'s). A live point in
+// milliseconds where a full run of a 8192 x 8192 transpose takes seconds.
+Measurement measure_again(const Measurement& first, Repeats r = {});
 
 using Progress = std::function<void(const std::string& what)>;
 

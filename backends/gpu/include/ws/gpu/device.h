@@ -37,6 +37,8 @@ bool is_sticky(int cuda_error);
 // afterwards) and returns whether a new context could be made. When not (seen on the H200
 // machine: cudaErrorDevicesUnavailable until the process ends), the GPU is marked unusable.
 bool reset_device();
+// How many times reset_device() ran: device pointers kept from before a reset are invalid.
+uint64_t reset_count();
 
 // The GPU to one user at a time: every GPU run (its backend object holds this for its life) and
 // every ceiling measurement, so that a timing never has another run's kernels beside it and a

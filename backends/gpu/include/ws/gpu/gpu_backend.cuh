@@ -12,13 +12,13 @@
 
 #include <cuda_runtime.h>
 
-#include <chrono>
 #include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "ws/gpu/device.h"
+#include "ws/gpu/replay.h"
 #include "ws/kernel.cuh"
 #include "ws/run/config.h"
 #include "ws/run/recorded_blocks.h"
@@ -185,41 +185,20 @@ class GpuBackend {
         t.bytes += globals_[i].extent * globals_[i].elem_size;
     if (failed_ || replay_.empty()) return;
     const TimingOptions& o = cfg_.timing;
-    // Twice the L2 (at least 8 MiB), written once before each timed replay.
-    const size_t flush_bytes = o.flush_l2 ? std::max<size_t>(2 * gpu::device().l2_bytes, 8u << 20) : 0;
+    const size_t flush_size = gpu::flush_bytes(o);
     void* flush = nullptr;
-    if (flush_bytes && !check("cudaMalloc (L2 flush buffer)", cudaMalloc(&flush, flush_bytes))) return;
-    if (flush) allocations_.push_back(flush);
-    cudaEvent_t start = nullptr, stop = nullptr;
-    if (!check("cudaEventCreate", cudaEventCreate(&start)) || !check("cudaEventCreate", cudaEventCreate(&stop))) return;
-    auto replay = [&] {
-      for (const auto& f : replay_)
-        if (const cudaError_t e = f(); e != cudaSuccess) return e;
-      return cudaSuccess;
-    };
-    bool ok = true;
-    for (unsigned w = 0; ok && w < o.warmup; ++w) {
-      const auto t0 = std::chrono::steady_clock::now();
-      ok = check("timing (warm-up replay)", replay()) && check("timing (warm-up replay)", cudaDeviceSynchronize());
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      if (o.max_ms > 0 && ms > o.max_ms / 10) break;  // a slow kernel: one warm-up is enough
+    if (flush_size && !check("cudaMalloc (L2 flush buffer)", cudaMalloc(&flush, flush_size))) return;
+    const gpu::StepError e = gpu::time_steps(replay_, o, flush, flush_size, t.ms);
+    if (e || !o.keep) {
+      if (flush) allocations_.push_back(flush);  // freed with the run's
+      if (e) check(e.what, e.err), t.ms.clear();
+      return;
     }
-    ok = ok && check("timing (warm-up replay)", cudaDeviceSynchronize());
-    double timed_ms = 0;
-    for (unsigned r = 0; ok && r < o.reps && !(o.max_ms > 0 && r >= 3 && timed_ms > o.max_ms); ++r) {
-      if (flush) ok = check("timing (L2 flush)", cudaMemsetAsync(flush, int(r & 0xff), flush_bytes));
-      ok = ok && check("timing", cudaEventRecord(start));
-      ok = ok && check("timing (replay)", replay());
-      ok = ok && check("timing", cudaEventRecord(stop));
-      ok = ok && check("timing", cudaEventSynchronize(stop));
-      float ms = 0;
-      ok = ok && check("timing", cudaEventElapsedTime(&ms, start, stop));
-      if (ok) t.ms.push_back(double(ms)), timed_ms += double(ms);
-    }
-    if (!reset_) {
-      cudaEventDestroy(start);
-      cudaEventDestroy(stop);
-    }
+    // The allocations (and the flush buffer) now belong to the kept replay.
+    t.replay = std::make_shared<gpu::KeptReplay>(std::move(replay_), std::move(allocations_), flush, flush_size, t.launches,
+                                                 t.bytes);
+    allocations_.clear();
+    replay_.clear();
   }
 #endif
 
