@@ -158,9 +158,21 @@ int bench_kernel(const BenchOptions& o, nlohmann::json& out) {
       std::fprintf(stderr, "warpscope: bench: kernel '%s' has no variant '%s' (variants: %s)\n", o.kernel.c_str(), v.c_str(), ids.c_str());
       return 2;
     }
-  // The lab's defaults stand for the launch shape (the first block given, else the kernel's).
+  // The lab's defaults stand for the launch shape (the first block given, else the kernel's); a
+  // first variant that does not take the first block (transpose rows and 32,32) falls back to its
+  // own shape for that width, then to the kernel's first variant.
   if (!blocks.empty()) lab.block = blocks.front();
   if (!o.variants.empty()) lab.variant = o.variants.front();
+  if (!timing::timing_launch(o.kernel, lab).error.empty() && lab.block.y > 1) {
+    RunConfig own = lab;
+    own.block = {lab.block.x, 1, 1};
+    if (timing::timing_launch(o.kernel, own).error.empty()) lab = own;
+  }
+  if (!timing::timing_launch(o.kernel, lab).error.empty() && !lab.variant.empty()) {
+    RunConfig first = lab;
+    first.variant.clear();
+    if (timing::timing_launch(o.kernel, first).error.empty()) lab = first;
+  }
   std::vector<uint64_t> sizes = o.sizes;
   for (uint64_t n : sizes)
     if (n == 0 || n > 0xffffffffull) {
