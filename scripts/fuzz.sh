@@ -23,6 +23,6 @@ ninja -C "$dir" fuzz_trace
 mkdir -p "$dir/corpus" "$dir/crashes"
 cp -n tests/fuzz/corpus/trace/* "$dir/corpus/" 2> /dev/null || true
 # (Leaks off: the analysis keeps nothing between inputs, and libFuzzer's own leak check is slow.)
-ASAN_OPTIONS=detect_leaks=0 "$dir/fuzz_trace" "$dir/corpus" -max_total_time="$seconds" -rss_limit_mb=2048 \
+ASAN_OPTIONS=detect_leaks=0 "$dir/tests/fuzz/fuzz_trace" "$dir/corpus" -max_total_time="$seconds" -rss_limit_mb=2048 \
   -timeout=10 -artifact_prefix="$dir/crashes/" -print_final_stats=1 2>&1 | tail -25
 echo "fuzz: crashes kept: $(find "$dir/crashes" -type f | wc -l) (in $dir/crashes)"

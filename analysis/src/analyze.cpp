@@ -83,6 +83,7 @@ Report analyze(const Trace& trace, const Options& options) {
   std::vector<bool> div_used(trace.sites.size(), false);
   Totals& T = r.totals;
   detail::HazardDetector hazards(trace, options.max_readers_per_word);
+  detail::HazardDetector global_hazards(trace, options.max_readers_per_word, MemSpace::Global);
   // Memory heatmap bins.
   if (options.heat_bins) {
     r.heat.resize(trace.allocations.size());
@@ -111,7 +112,7 @@ Report analyze(const Trace& trace, const Options& options) {
       i = end;
       continue;
     }
-    if (options.hazards) hazards.begin_block(block);
+    if (options.hazards) hazards.begin_block(block), global_hazards.begin_block(block);
     warps.assign(warps.size(), WarpState{});
 
     for (; i < end; ++i) {
@@ -128,7 +129,7 @@ Report analyze(const Trace& trace, const Options& options) {
       if (e.type == EventType::Barrier) {
         ++T.barriers;
         ++ws.m.barriers;
-        if (options.hazards) hazards.barrier(e.warp);
+        if (options.hazards) hazards.barrier(e.warp), global_hazards.barrier(e.warp);
         continue;
       }
       if (!is_instruction(e)) continue;
@@ -174,7 +175,7 @@ Report analyze(const Trace& trace, const Options& options) {
       if (e.type == EventType::WarpSync) {
         ++T.warp_syncs;
         if (options.hazards && static_cast<WarpOp>(e.op) == WarpOp::SyncWarp)
-          hazards.syncwarp(e.warp, e.mask, e.aux(), i);
+          hazards.syncwarp(e.warp, e.mask, e.aux(), i), global_hazards.syncwarp(e.warp, e.mask, e.aux(), i);
         continue;
       }
       if (e.type == EventType::Fence) {
@@ -241,6 +242,7 @@ Report analyze(const Trace& trace, const Options& options) {
         }
         if (options.hazards) hazards.access(e, i);
       } else {
+        if (options.hazards) global_hazards.access(e, i);
         const rules::GlobalCounts gc = rules::global_access_counts(width, addr);
         GlobalCounters& C = T.global[k];
         ++C.instructions;
@@ -292,6 +294,15 @@ Report analyze(const Trace& trace, const Options& options) {
   if (options.hazards) {
     r.hazards = hazards.take();
     r.hazard_elements = hazards.take_elements();
+    // Global hazards after the shared ones, in the same order (scope, sites, kind).
+    std::vector<Hazard> g = global_hazards.take();
+    r.hazards.insert(r.hazards.end(), std::make_move_iterator(g.begin()), std::make_move_iterator(g.end()));
+    std::stable_sort(r.hazards.begin(), r.hazards.end(), [&](const Hazard& a, const Hazard& b) { return a.scope < b.scope; });
+    std::vector<ElementHazards> ge = global_hazards.take_elements();
+    r.hazard_elements.insert(r.hazard_elements.end(), ge.begin(), ge.end());
+    std::sort(r.hazard_elements.begin(), r.hazard_elements.end(), [](const ElementHazards& a, const ElementHazards& b) {
+      return a.alloc != b.alloc ? a.alloc < b.alloc : a.element < b.element;
+    });
     for (Hazard& h : r.hazards) {
       char buf[160];
       std::snprintf(buf, sizeof buf, "%s hazard on %s in block %s: ", to_string(h.kind), h.element.c_str(),

@@ -31,8 +31,9 @@ namespace {
 constexpr uint64_t kMaxFlatWords = uint64_t(1) << 20;
 }  // namespace
 
-HazardDetector::HazardDetector(const Trace& trace, uint32_t max_readers_per_word)
-    : trace_(trace), max_readers_(std::max<uint32_t>(1, max_readers_per_word)) {
+HazardDetector::HazardDetector(const Trace& trace, uint32_t max_readers_per_word, MemSpace space)
+    : trace_(trace), max_readers_(std::max<uint32_t>(1, max_readers_per_word)), space_(space) {
+  if (space == MemSpace::Global) return;  // every word in the map
   uint64_t end = 0;
   for (const Allocation& a : trace.allocations)
     if (a.space == MemSpace::Shared) end = std::max(end, a.base + a.extent * std::max<uint32_t>(1, a.elem_size));
@@ -46,6 +47,7 @@ void HazardDetector::begin_block(uint32_t block) {
   block_ = block;
   barriers_.assign(barriers_.size(), 0);
   for (auto& p : last_sync_) p.reset();
+  if (space_ == MemSpace::Global) overflow_.clear();  // only one block's global words are compared
 }
 
 void HazardDetector::barrier(uint32_t warp) {
@@ -199,6 +201,7 @@ void HazardDetector::report(HazardKind kind, uint32_t first_thread, uint32_t fir
   h.volatile_count = both_volatile ? 1 : 0;
   h.block = block_;
   h.block_index = trace_.block_index(block_);
+  h.space = space_;
   auto side = [&](HazardAccess& a, uint32_t thread, uint32_t site, uint8_t flags, uint64_t seq) {
     a.site = site;
     a.thread = thread;
@@ -216,7 +219,7 @@ void HazardDetector::report(HazardKind kind, uint32_t first_thread, uint32_t fir
   if (c.alloc < trace_.allocations.size())
     h.element = element_name(trace_.allocations[c.alloc], h.byte_offset);
   else
-    h.element = "shared+" + std::to_string(byte_address);
+    h.element = (space_ == MemSpace::Shared ? "shared+" : "global+") + std::to_string(byte_address);
   hazards_.push_back(std::move(h));
 }
 

@@ -21,7 +21,9 @@ namespace ws::analysis::detail {
 
 class HazardDetector {
  public:
-  HazardDetector(const Trace& trace, uint32_t max_readers_per_word);
+  // `space`: the memory it watches. Shared words live in a flat array over the block's window;
+  // global words in a hash map emptied at every block (a block's accesses, not the grid's).
+  HazardDetector(const Trace& trace, uint32_t max_readers_per_word, MemSpace space = MemSpace::Shared);
 
   void begin_block(uint32_t block);
   void barrier(uint32_t warp);
@@ -85,6 +87,7 @@ class HazardDetector {
 
   const Trace& trace_;
   uint32_t max_readers_;
+  MemSpace space_;
   uint64_t window_words_ = 0;
   std::vector<Word> flat_;
   std::unordered_map<uint64_t, Word> overflow_;

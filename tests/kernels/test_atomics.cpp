@@ -61,6 +61,36 @@ TEST(AtomicsBroken, RacySumLosesUpdates) {
   }
 }
 
+// The racy sum is a global race the analysis names: warps that write sum[0] with no barrier
+// between (inter-warp), and the 32 lanes of one store on one word (same instruction). The remedies
+// have none: a barrier orders 6barrier's d_out, and atomics never race with atomics.
+TEST(AtomicsBroken, RacySumIsAGlobalRaceAndItsRemediesAreNot) {
+  const RunResult r = test::run_case("atomics", {"6racy", 4096, {64, 1, 1}, "int", {}});
+  ASSERT_TRUE(r.completed);
+  const analysis::Report rep = test::analyze_launch(r);
+  bool inter_warp = false, same_instruction = false;
+  for (const analysis::Hazard& h : rep.hazards) {
+    EXPECT_EQ(h.space, MemSpace::Global);
+    EXPECT_EQ(h.element, "sum[0]");
+    inter_warp |= h.scope == analysis::HazardScope::InterWarp;
+    same_instruction |= h.scope == analysis::HazardScope::SameInstruction && h.kind == analysis::HazardKind::WAW;
+  }
+  EXPECT_TRUE(inter_warp);
+  EXPECT_TRUE(same_instruction);
+  for (const char* v : {"6barrier", "6atomic", "add", "hier", "max"}) {
+    const RunResult ok = test::run_case("atomics", {v, 4096, {64, 1, 1}, "int", {}});
+    EXPECT_TRUE(test::analyze_launch(ok).hazards.empty()) << v;
+  }
+}
+
+// Blocks are not compared with each other: the last block of reduce 10 reads the partial sums the
+// other blocks wrote (ordered by __threadfence() and the atomic ticket), every block recorded.
+TEST(GlobalHazards, BlocksOrderedByFenceAndTicketAreNotARace) {
+  const RunResult r = test::run_case("reduce", {"10", 1 << 14, {128, 1, 1}, "int", {{"max_blocks", 8}}}, {});
+  ASSERT_TRUE(r.passed) << r.result;
+  for (size_t l = 0; l < r.launches.size(); ++l) EXPECT_TRUE(test::analyze_launch(r, l).hazards.empty()) << "launch " << l;
+}
+
 TEST(AtomicsContention, OneWordVersusHierarchical) {
   // add: every lane of a warp atomically updates the same global word: 32 on one address.
   const analysis::Report add = test::analyze_launch(test::run_case("atomics", {"add", 256, {64, 1, 1}, "int", {}}));

@@ -1,4 +1,8 @@
-// warpscope analysis — shared-memory hazards (what compute-sanitizer's racecheck reports).
+// warpscope analysis — shared-memory hazards (what compute-sanitizer's racecheck reports), and
+// the same rules for global memory between the threads of one block (racecheck does not look
+// there: `*sum += x` from every thread of a block is a global race it leaves to the result).
+// Global accesses of different blocks are not compared: blocks order their global work through
+// fences and atomics (the last-block-done pattern), which a trace of one block cannot judge.
 //
 // Two accesses of a block's shared memory form a hazard when they come from DIFFERENT threads,
 // overlap in at least one byte, at least one of them writes, they are not both atomics, and no
@@ -55,6 +59,7 @@ struct HazardAccess {
 };
 
 struct Hazard {
+  MemSpace space = MemSpace::Shared;  // shared memory, or global memory between threads of one block
   HazardKind kind = HazardKind::RAW;
   HazardScope scope = HazardScope::InterWarp;
   uint32_t first_site = 0;   // the earlier access's site
