@@ -427,6 +427,7 @@ std::string to_json(const Report& r) {
     json o;
     o["kind"] = to_string(h.kind);
     o["scope"] = to_string(h.scope);
+    o["space"] = h.space == MemSpace::Shared ? "shared" : "global";
     o["first"] = site_json(r, h.first_site);
     o["second"] = site_json(r, h.second_site);
     o["array"] = alloc_name(r, h.alloc);
