@@ -75,15 +75,23 @@ std::string Catalog::resolve(const CatalogEntry& e, RunConfig& cfg) const {
   std::string source;
   const uint64_t limit = cfg.memory_limit ? cfg.memory_limit : default_memory_limit(&source);
   if (cfg.memory_limit) source = "the run's memory limit";
-  const uint64_t element = cfg.dtype == "double" ? 8 : cfg.dtype == "char" ? 1 : cfg.dtype == "short" ? 2
-                         : cfg.dtype == "float4" ? 16 : 4;
   const uint64_t elements = s.elements ? s.elements(cfg) : cfg.n;
-  const double need = double(elements) * double(element) * double(std::max(1u, s.arrays));
+  const double need = double(estimated_bytes(s, cfg));
   if (need > double(limit))
     return "n = " + std::to_string(cfg.n) + " needs about " + bytes_text(uint64_t(need)) + " (" + std::to_string(s.arrays) +
            " arrays of " + std::to_string(elements) + " " + cfg.dtype + "s), over the " + bytes_text(limit) + " a run may take (" +
            source + "; WARPSCOPE_MEMORY_LIMIT sets it): use a smaller n";
   return {};
+}
+
+uint64_t element_bytes(const std::string& dtype) {
+  return dtype == "double" ? 8 : dtype == "char" ? 1 : dtype == "short" ? 2 : dtype == "float4" ? 16 : dtype == "float2" ? 8 : 4;
+}
+
+uint64_t estimated_bytes(const KernelSpec& s, const RunConfig& cfg) {
+  const double elements = double(s.elements ? s.elements(cfg) : cfg.n);
+  const double bytes = elements * double(element_bytes(cfg.dtype)) * double(std::max(1u, s.arrays));
+  return bytes >= 1.8e19 ? ~0ull : uint64_t(bytes);
 }
 
 RunResult Catalog::run(const std::string& kernel, RunConfig cfg, BackendKind backend) const {

@@ -34,6 +34,21 @@ Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
     if (std::string why = c.resolve(*e, resolved); why.empty()) m.config = resolved;
     else m.config = cfg;
   }
+  // A GPU-sized launch that cannot fit the device is refused with the sizes (about half of the
+  // run's arrays live on the device: its copy of the inputs and the outputs).
+  if (const CatalogEntry* e = c.find(kernel)) {
+    const CatalogEntry& entry = *e;
+    RunConfig resolved = cfg;
+    if (c.resolve(entry, resolved).empty()) {
+      const uint64_t need = estimated_bytes(entry.spec, resolved) / std::max(1u, entry.spec.arrays) *
+                            ((std::max(1u, entry.spec.arrays) + 1) / 2);
+      if (device().memory_bytes && need > device().memory_bytes) {
+        m.error = "refused: n = " + std::to_string(resolved.n) + " needs about " + bytes_text(need) + " on the GPU, and the " +
+                  device().name + " has " + bytes_text(device().memory_bytes) + ": use a smaller n";
+        return m;
+      }
+    }
+  }
   const RunResult res = c.run(kernel, cfg, BackendKind::GpuFast);
   if (!res.refused.empty()) {
     m.error = "refused: " + res.refused;

@@ -36,6 +36,12 @@ struct CatalogEntry {
   std::map<BackendKind, std::function<RunResult(const RunConfig&)>> runners;
 };
 
+// Bytes of one element of `dtype` ("float" 4, "double" 8, "float4" 16...).
+uint64_t element_bytes(const std::string& dtype);
+// A run's memory estimate: KernelSpec::arrays arrays of KernelSpec::elements elements (host and
+// device together; a GPU holds about half of them).
+uint64_t estimated_bytes(const KernelSpec& s, const RunConfig& resolved);
+
 class Catalog {
  public:
   // The process's catalog: defined by the kernels library (ws_catalog), which registers every
