@@ -12,7 +12,8 @@ seconds=${1:-300}
 if ! command -v clang++ > /dev/null; then
   SUDO=()
   if [ "$(id -u)" -ne 0 ]; then SUDO=(sudo); fi
-  "${SUDO[@]}" apt-get install -y -qq --no-install-recommends clang
+  "${SUDO[@]}" apt-get update -qq
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends clang
 fi
 dir=${WARPSCOPE_FUZZ_DIR:-build-fuzz}
 flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -g -O1"
