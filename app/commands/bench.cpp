@@ -105,7 +105,7 @@ nlohmann::json kernel_table_json(const timing::KernelTable& t) {
   j["reference"] = t.reference;
   for (const timing::KernelRow& r : t.rows) {
     const timing::Measurement& m = r.m;
-    nlohmann::json row = {{"variant", m.variant}, {"name", m.variant_name}, {"block", timing::block_text(m.config.block)}, {"ok", m.ok}};
+    nlohmann::json row = {{"variant", m.variant}, {"name", m.variant_name}, {"block", t.block_of(r)}, {"ok", m.ok}};
     if (!m.ok) {
       row["error"] = m.error;
     } else {

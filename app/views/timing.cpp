@@ -428,7 +428,7 @@ void draw_kernel_table(Session& s, TimingRunner& r, const TimingSnapshot& snap, 
       ImGui::TextUnformatted(m.variant.c_str());
       if (ImGui::IsItemHovered() && !m.variant_name.empty()) ImGui::SetTooltip("%s", m.variant_name.c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(timing::block_text(m.config.block).c_str());
+      ImGui::TextUnformatted(t.block_of(row).c_str());
       if (!m.ok) {
         ImGui::TableNextColumn();
         ImGui::TextColored(vc.conflict, "not timed: %s", m.error.c_str());

@@ -16,6 +16,10 @@ std::string KernelTable::ceiling_name() const {
   return {};
 }
 
+std::string KernelTable::block_of(const KernelRow& r) const {
+  return !reference.empty() && r.m.variant == reference ? "library" : block_text(r.m.config.block);
+}
+
 void fill_ratios(KernelTable& t) {
   const KernelRow* ref = nullptr;
   if (t.reference != "copy" && !t.reference.empty())
@@ -106,7 +110,7 @@ std::string format_kernel_table(const KernelTable& t, const Device& d) {
   for (const KernelRow& r : t.rows) {
     const Measurement& m = r.m;
     if (!m.ok) {
-      std::snprintf(line, sizeof line, "  %-18s %-8s %s\n", m.variant.c_str(), block_text(m.config.block).c_str(), m.error.c_str());
+      std::snprintf(line, sizeof line, "  %-18s %-8s %s\n", m.variant.c_str(), t.block_of(r).c_str(), m.error.c_str());
       out += line;
       continue;
     }
@@ -115,7 +119,7 @@ std::string format_kernel_table(const KernelTable& t, const Device& d) {
     char pct[32] = "";
     if (r.pct_of_ceiling > 0) std::snprintf(pct, sizeof pct, "%.1f", r.pct_of_ceiling);
     std::snprintf(line, sizeof line, "  %-18s %-8s %8.4f ms %9.4f .. %9.4f %10.1f %8s %9s  %s\n", m.variant.c_str(),
-                  block_text(m.config.block).c_str(), m.stats.median, m.stats.p10, m.stats.p90, fl ? m.gflops : m.gbps, pct, ratio,
+                  t.block_of(r).c_str(), m.stats.median, m.stats.p10, m.stats.p90, fl ? m.gflops : m.gbps, pct, ratio,
                   m.passed ? "PASS" : "FAIL");
     out += line;
   }

@@ -140,6 +140,8 @@ struct KernelTable {
   bool complete = false;          // every row was attempted (not cancelled)
   bool compute() const { return ceiling == TimingSpec::Ceiling::Fp32; }
   std::string ceiling_name() const;  // "read stream", "device-to-device copy", "FP32 peak (datasheet)"
+  // A row's block as the table shows it: "32x8", or "library" for the reference's own launches.
+  std::string block_of(const KernelRow& r) const;
 };
 // Times `variants` (empty: every variant that is not broken, the reference among them) for each
 // block in `blocks` (empty: the lab's), at the timing launch of `lab` with size `n` (0: the
