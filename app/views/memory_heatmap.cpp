@@ -130,20 +130,26 @@ void MemoryHeatmapView::draw(Session& s) {
   // Room for the legend under the arrays: its caption goes beside the color strip or below it.
   const bool caption_beside = avail_w > std::min(avail_w, 16 * E) + ImGui::CalcTextSize(captions[st.mode]).x + E;
   const float legend_h = (caption_beside ? 2.4f : 3.6f) * ImGui::GetTextLineHeightWithSpacing();
-  // Shared arrays first: they are where a block's reduction tree folds. Hazards are found in
-  // shared memory only: that colouring leaves the global arrays out (and says so).
+  // Shared arrays first: they are where a block's reduction tree folds. Coloured by hazards, a
+  // global array is shown only when a race met one of its elements (global races are looked for
+  // between the threads of a block): the others are left out, and the picture says so.
   std::vector<size_t> order;
   size_t left_out = 0;
+  auto raced = [&](size_t a) {
+    if (!rep) return false;
+    return std::any_of(rep->hazard_elements.begin(), rep->hazard_elements.end(),
+                       [&](const analysis::ElementHazards& h) { return h.alloc == a; });
+  };
   for (size_t a = 0; a < t.allocations.size(); ++a)
     if (t.allocations[a].space == MemSpace::Shared) order.push_back(a);
   for (size_t a = 0; a < t.allocations.size(); ++a)
     if (t.allocations[a].space != MemSpace::Shared) {
-      if (st.mode == 3) ++left_out;
+      if (st.mode == 3 && !raced(a)) ++left_out;
       else order.push_back(a);
     }
   const std::string left_out_note =
       left_out ? std::to_string(left_out) + " global array" + (left_out > 1 ? "s" : "") +
-                     " not shown: races are looked for in shared memory (as compute-sanitizer's racecheck does)"
+                     " without a race not shown (global races are looked for between the threads of a block)"
                : "";
   auto title_of = [&](size_t a) {
     const Allocation& al = t.allocations[a];
