@@ -43,6 +43,15 @@ nlohmann::json stats_json(const analysis::TimingStats& s) {
           {"max_ms", s.max},  {"mean_ms", s.mean},     {"outliers", s.outliers}};
 }
 
+// What every timed row says: its check, its times, its bytes and bandwidth.
+void measurement_json(const timing::Measurement& m, nlohmann::json& row) {
+  row["passed"] = m.passed;
+  row["check"] = m.check;
+  row["time"] = stats_json(m.stats);
+  row["bytes"] = m.bytes;
+  row["gbps"] = m.gbps;
+}
+
 nlohmann::json table_json(const timing::ReductionTable& t) {
   nlohmann::json j;
   j["n"] = t.n;
@@ -56,11 +65,7 @@ nlohmann::json table_json(const timing::ReductionTable& t) {
     if (!m.ok) {
       row["error"] = m.error;
     } else {
-      row["passed"] = m.passed;
-      row["check"] = m.check;
-      row["time"] = stats_json(m.stats);
-      row["bytes"] = m.bytes;
-      row["gbps"] = m.gbps;
+      measurement_json(m, row);
       row["pct_of_read_ceiling"] = r.pct_of_read;
       row["vs_cub"] = r.vs_cub;
       row["step_speedup"] = r.step_speedup;
@@ -109,11 +114,7 @@ nlohmann::json kernel_table_json(const timing::KernelTable& t) {
     if (!m.ok) {
       row["error"] = m.error;
     } else {
-      row["passed"] = m.passed;
-      row["check"] = m.check;
-      row["time"] = stats_json(m.stats);
-      row["bytes"] = m.bytes;
-      row["gbps"] = m.gbps;
+      measurement_json(m, row);
       if (m.flops > 0) row["gflops"] = m.gflops;
       row["pct_of_ceiling"] = r.pct_of_ceiling;
       if (r.vs_reference > 0) row["vs_reference"] = r.vs_reference;

@@ -78,17 +78,7 @@ struct MataddEntry {
     s.block_2d = true;
     s.dtypes = {"float", "int"};
     s.arrays = 7;  // A, B, C on the host and the device, and the reference
-    s.elements = [](const ws::RunConfig& c) { return c.n * cols(c); };
-    s.emulator_limit = [](const ws::RunConfig& c) -> std::string {
-      if (c.n * cols(c) <= (1u << 24)) return {};
-      return "the matrix has " + std::to_string(c.n * cols(c)) + " elements: too many for the emulator (rows * cols <= 16777216)";
-    };
-    s.timing.n = 8192;
-    s.timing.sizes = {2048, 4096, 8192, 16384};
-    s.timing.matrix = true;
-    s.timing.params = {{"cols", 0}};
-    s.timing.why = "a square matrix";
-    s.timing.ceiling = ws::TimingSpec::Ceiling::Copy;
+    ws::matrix::rows_by_cols_spec(s, cols);
     return s;
   }
 

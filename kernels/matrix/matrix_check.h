@@ -20,6 +20,24 @@ inline uint32_t div_up(uint64_t a, uint64_t b) { return uint32_t((a + b - 1) / b
 
 inline std::string shape_text(const Dim3& b) { return "(" + std::to_string(b.x) + "," + std::to_string(b.y) + ")"; }
 
+// The spec of a kernel over rows x cols matrices (rows = n, `cols` from its "cols" parameter, 0 =
+// square; transpose, matadd): element counts for the memory estimate, the emulator's limit of 16M
+// elements, and its timing launch: square, 8192 x 8192 by default, held against a device-to-device
+// copy of the same bytes.
+inline void rows_by_cols_spec(KernelSpec& s, uint64_t (*cols)(const RunConfig&)) {
+  s.elements = [cols](const RunConfig& c) { return c.n * cols(c); };
+  s.emulator_limit = [cols](const RunConfig& c) -> std::string {
+    if (c.n * cols(c) <= (1u << 24)) return {};
+    return "the matrix has " + std::to_string(c.n * cols(c)) + " elements: too many for the emulator (rows * cols <= 16777216)";
+  };
+  s.timing.n = 8192;
+  s.timing.sizes = {2048, 4096, 8192, 16384};
+  s.timing.matrix = true;
+  s.timing.params = {{"cols", 0}};
+  s.timing.why = "a square matrix";
+  s.timing.ceiling = TimingSpec::Ceiling::Copy;
+}
+
 // Where a reference too costly to compute whole (a 4096^3 product on the CPU) is checked: every
 // corner, the whole first and last row and column, and `count` more elements spread over the
 // matrix by a fixed hash, in increasing order without repeats.
