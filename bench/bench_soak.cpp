@@ -1,7 +1,9 @@
 // Soak: the viewer playing a lesson headless for a long while, as a lecture would: a frame every
 // 16 ms, the next step every few seconds (wrapping around), and the process's resident memory
 // printed every minute. After the first minutes (fonts, caches of the steps around the one shown)
-// it must stay flat: nothing a lecture does may grow without bound.
+// it must stay flat: nothing a lecture does may grow without bound. "heap MB" is what malloc has
+// handed out and not had back: a leak grows it; RSS growing without it is the heap's fragmentation
+// or memory the GL driver maps itself.
 //
 //   build/bench/bench_soak [minutes=30] [lessons/reduction.toml] [seconds per step=3]
 #include <chrono>
@@ -21,6 +23,7 @@
 #include "ws/viz/imgui_gl.h"
 #include "ws/viz/look.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 namespace {
@@ -30,6 +33,13 @@ double rss_mb() {
   long pages = 0, resident = 0;
   in >> pages >> resident;
   return double(resident) * double(::sysconf(_SC_PAGE_SIZE)) / (1 << 20);
+}
+
+// Bytes malloc has handed out and not had back (small blocks and mmapped ones): a leak grows it,
+// a fragmented heap grows RSS without it.
+double heap_mb() {
+  const struct mallinfo2 m = mallinfo2();
+  return double(m.uordblks + m.hblkhd) / (1 << 20);
 }
 
 }  // namespace
@@ -65,7 +75,7 @@ int main(int argc, char** argv) {
   p.go(0, true);
   std::printf("soak: %s (%zu steps), a step every %.1f s, %.0f minutes, renderer %s\n", file.c_str(), steps,
               step_seconds, minutes, reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
-  std::printf("%8s %8s %10s %10s\n", "minute", "frames", "steps", "RSS MB");
+  std::printf("%8s %8s %10s %10s %10s\n", "minute", "frames", "steps", "RSS MB", "heap MB");
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   auto next_step = start + std::chrono::duration<double>(step_seconds);
@@ -74,8 +84,8 @@ int main(int argc, char** argv) {
   for (int minute = 0;;) {
     const auto now = Clock::now();
     if (now >= next_report) {
-      std::printf("%8d %8llu %10llu %10.1f\n", minute, static_cast<unsigned long long>(frames),
-                  static_cast<unsigned long long>(shown), rss_mb());
+      std::printf("%8d %8llu %10llu %10.1f %10.1f\n", minute, static_cast<unsigned long long>(frames),
+                  static_cast<unsigned long long>(shown), rss_mb(), heap_mb());
       std::fflush(stdout);
       if (minute >= minutes) break;
       ++minute;
