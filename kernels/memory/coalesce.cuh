@@ -173,6 +173,13 @@ struct CoalesceEntry {
     s.timing.n = 1 << 24;
     s.timing.sizes = {1 << 20, 1 << 22, 1 << 24};
     s.timing.ceiling = ws::TimingSpec::Ceiling::Copy;
+    // Useful bytes: what the threads read and write, not the strided input's whole allocation (so
+    // stride 2's GB/s shows the half of every sector it wastes).
+    s.timing.bytes = [](const ws::RunConfig& c) -> uint64_t {
+      const bool points = c.variant == "aos" || c.variant == "soa";
+      const uint64_t elem = c.dtype == "float4" ? 16 : c.dtype == "float2" ? 8 : 4;
+      return points ? c.n * 16 : 2 * c.n * elem;
+    };
     return s;
   }
 

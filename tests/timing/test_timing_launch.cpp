@@ -203,3 +203,23 @@ TEST(BlockShapes, A2DKernelOffersTheSeedsShapesAndATileKernelOnlyItsTiles) {
 }
 
 }  // namespace
+
+namespace {
+// A strided read's useful bytes are the elements its threads use, not its whole allocation: the
+// stride demo's GB/s then shows the sectors it wastes (stride 8 moves 8x the bytes it uses).
+TEST(UsefulBytes, AStridedReadCountsTheElementsItUses) {
+  const ws::CatalogEntry* e = ws::Catalog::instance().find("coalesce");
+  ASSERT_NE(e, nullptr);
+  ASSERT_TRUE(e->spec.timing.bytes);
+  RunConfig c;
+  c.variant = "stride";
+  c.n = 1 << 20;
+  c.dtype = "float";
+  c.params = {{"stride", 8}, {"offset", 0}};
+  EXPECT_EQ(e->spec.timing.bytes(c), uint64_t(2) * (1 << 20) * 4);  // n floats read, n written
+  c.params["stride"] = 1;
+  EXPECT_EQ(e->spec.timing.bytes(c), uint64_t(2) * (1 << 20) * 4);
+  c.variant = "aos";
+  EXPECT_EQ(e->spec.timing.bytes(c), uint64_t(1 << 20) * 16);  // 3 floats read, 1 written
+}
+}  // namespace

@@ -74,6 +74,7 @@ Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
     return m;
   }
   m.replay = res.timing.replay;
+  if (const CatalogEntry* e = c.find(kernel); e && e->spec.timing.bytes) m.bytes = e->spec.timing.bytes(m.config);
   m.stats = analysis::summarize(m.samples);
   m.gbps = analysis::gigabytes_per_second(m.bytes, m.stats.median);
   if (const CatalogEntry* e = c.find(kernel); e && e->spec.timing.flops && m.stats.median > 0) {

@@ -70,6 +70,9 @@ struct TimingSpec {
   // Arithmetic of one run (multiply-adds count 2); null: the kernel is bandwidth-bound and its
   // speed is bytes moved over time (RunTiming::bytes).
   std::function<double(const RunConfig&)> flops;
+  // The bytes a run must move to do its work, when that is not every allocation once
+  // (RunTiming::bytes): a strided read allocates `stride` elements for each one it uses.
+  std::function<uint64_t(const RunConfig&)> bytes;
   // A variant of the same kernel that is the library's answer ("cub", "cublas"): tables give
   // each variant's speed relative to it. Empty with Ceiling::Copy: the copy is the reference.
   std::string reference;
