@@ -121,10 +121,16 @@ AccessMapCaption access_map_caption(const analysis::InstructionMetrics& m, const
     c.numbers = plural(g.sectors, "sector", "sectors") + " in " + plural(g.lines, "line", "lines") + ": " +
                 std::to_string(g.bytes_requested) + " B requested, " + std::to_string(g.bytes_moved) + " B moved, " +
                 std::to_string(used_pct) + "% of it used";
-    if (g.bytes_requested > g.bytes_unique)
+    // Lanes on the same bytes: a load shares them (a broadcast); a store has one lane's value land
+    // and loses the others' (undefined which); atomics have a note of their own below.
+    if (g.bytes_requested > g.bytes_unique && e.kind == AccessKind::Load)
       c.notes.push_back({"broadcast: " + plural(m.active_lanes, "lane", "lanes") + " ask for " +
                              std::to_string(g.bytes_requested) + " B but only " + std::to_string(g.bytes_unique) +
                              " B are distinct; each sector is moved once for all of them"});
+    else if (g.bytes_requested > g.bytes_unique && e.kind == AccessKind::Store)
+      c.notes.push_back({plural(m.active_lanes, "lane", "lanes") + " write " + std::to_string(g.bytes_requested) +
+                             " B to only " + std::to_string(g.bytes_unique) +
+                             " B: one lane's value lands on each, the others are lost (which one is undefined)"});
     const uint64_t ideal = (g.bytes_unique + rules::kSectorBytes - 1) / rules::kSectorBytes;
     c.costly = g.sectors > ideal;
     // Lines that are not next to each other are drawn side by side: say what lies between.

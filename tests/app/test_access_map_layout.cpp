@@ -153,9 +153,19 @@ TEST(AccessMapCaption, SaysTheCostAndWhatTheDrawingLeavesOut) {
   const ws::app::AccessMapCaption a = ws::app::access_map_caption(atomic.m, atomic.e, &atomic.a);
   EXPECT_EQ(a.numbers, "1 sector in 1 line: 128 B requested, 32 B moved, 13% of it used");
   EXPECT_FALSE(a.costly);  // one sector is the fewest that holds 4 bytes
-  ASSERT_EQ(a.notes.size(), 2u);
-  EXPECT_EQ(a.notes[0].text.rfind("broadcast: 32 lanes ask for 128 B but only 4 B are distinct", 0), 0u);
-  EXPECT_EQ(a.notes[1].text.rfind("atomic: 32 lanes on one address", 0), 0u);
-  EXPECT_TRUE(a.notes[1].costly);
+  ASSERT_EQ(a.notes.size(), 1u);  // (no "broadcast": atomics on one word take turns, they do not share)
+  EXPECT_EQ(a.notes[0].text.rfind("atomic: 32 lanes on one address", 0), 0u);
+  EXPECT_TRUE(a.notes[0].costly);
+  // A load of one word by 32 lanes is a broadcast; a store of one word by 32 lanes loses 31 values.
+  Instr load = make(ws::MemSpace::Global, 4, 0x10000, [](uint32_t) { return 0ull; });
+  const ws::app::AccessMapCaption l = ws::app::access_map_caption(load.m, load.e, &load.a);
+  ASSERT_EQ(l.notes.size(), 1u);
+  EXPECT_EQ(l.notes[0].text.rfind("broadcast: 32 lanes ask for 128 B but only 4 B are distinct", 0), 0u);
+  Instr store = make(ws::MemSpace::Global, 4, 0x10000, [](uint32_t) { return 0ull; });
+  store.e.kind = ws::AccessKind::Store;
+  store.m.kind = ws::AccessKind::Store;
+  const ws::app::AccessMapCaption st = ws::app::access_map_caption(store.m, store.e, &store.a);
+  ASSERT_EQ(st.notes.size(), 1u);
+  EXPECT_EQ(st.notes[0].text, "32 lanes write 128 B to only 4 B: one lane's value lands on each, the others are lost (which one is undefined)");
   EXPECT_EQ(a.numbers.find("400"), std::string::npos);
 }
