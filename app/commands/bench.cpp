@@ -164,11 +164,7 @@ int bench_kernel(const BenchOptions& o, nlohmann::json& out) {
   // own shape for that width, then to the kernel's first variant.
   if (!blocks.empty()) lab.block = blocks.front();
   if (!o.variants.empty()) lab.variant = o.variants.front();
-  if (!timing::timing_launch(o.kernel, lab).error.empty() && lab.block.y > 1) {
-    RunConfig own = lab;
-    own.block = {lab.block.x, 1, 1};
-    if (timing::timing_launch(o.kernel, own).error.empty()) lab = own;
-  }
+  lab.block = timing::block_for_variant(o.kernel, lab);
   if (!timing::timing_launch(o.kernel, lab).error.empty() && !lab.variant.empty()) {
     RunConfig first = lab;
     first.variant.clear();

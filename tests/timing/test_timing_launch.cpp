@@ -223,3 +223,19 @@ TEST(UsefulBytes, AStridedReadCountsTheElementsItUses) {
   EXPECT_EQ(e->spec.timing.bytes(c), uint64_t(1 << 20) * 16);  // 3 floats read, 1 written
 }
 }  // namespace
+
+namespace {
+// One block shape for several variants (a table, `bench -k transpose --block 32,32`): a variant
+// that does not take it runs with its own shape for that width, the others keep it.
+TEST(BlockForVariant, AVariantThatRefusesA2DBlockGetsItsOwnShapeForThatWidth) {
+  RunConfig c;
+  c.n = 96;
+  c.block = {32, 32, 1};
+  c.variant = "rows";
+  EXPECT_EQ(timing::block_for_variant("transpose", c), (Dim3{32, 1, 1}));  // rows makes it 32x8
+  c.variant = "padded";
+  EXPECT_EQ(timing::block_for_variant("transpose", c), (Dim3{32, 32, 1}));
+  c.block = {48, 4, 1};  // no tile is 48 wide: nothing fits, the block stays and the run says why
+  EXPECT_EQ(timing::block_for_variant("transpose", c), (Dim3{48, 4, 1}));
+}
+}  // namespace

@@ -65,13 +65,7 @@ KernelTable time_kernel(const std::string& kernel, const RunConfig& lab, std::ve
       RunConfig cfg = t.launch.config;
       cfg.variant = v;
       cfg.block = b;
-      // A 2D block one variant does not take (transpose rows wants TILE x TILE/4): its own shape
-      // for that width, as a 1D --block means.
-      if (RunConfig probe = cfg; b.y > 1 && !Catalog::instance().resolve(*e, probe).empty()) {
-        RunConfig own = cfg;
-        own.block = {b.x, 1, 1};
-        if (Catalog::instance().resolve(*e, own).empty()) cfg.block = own.block;
-      }
+      cfg.block = block_for_variant(kernel, cfg);  // (transpose rows and 32x32: its own 32x8)
       if (progress) progress("timing " + kernel + " " + v + ", block " + block_text(cfg.block));
       KernelRow row;
       row.m = measure(kernel, cfg, r);

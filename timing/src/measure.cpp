@@ -5,20 +5,15 @@
 
 namespace ws::timing {
 
-namespace {
-std::string variant_name(const std::string& kernel, const std::string& variant) {
-  if (const CatalogEntry* e = Catalog::instance().find(kernel))
-    for (const VariantSpec& v : e->spec.variants)
-      if (v.id == variant) return v.name;
-  return {};
-}
-}  // namespace
-
 Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
   Measurement m;
   m.kernel = kernel;
   m.variant = cfg.variant;
-  m.variant_name = variant_name(kernel, cfg.variant);
+  m.config = cfg;
+  const Catalog& c = Catalog::instance();
+  const CatalogEntry* e = c.find(kernel);
+  if (e)
+    if (const VariantSpec* v = e->spec.variant(cfg.variant)) m.variant_name = v->name;
   if (!device().present) {
     m.error = device().why_not;
     return m;
@@ -28,25 +23,16 @@ Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
   cfg.timing.flush_l2 = r.flush_l2;
   cfg.timing.max_ms = r.max_ms;
   cfg.timing.keep = r.keep;
-  const Catalog& c = Catalog::instance();
-  if (const CatalogEntry* e = c.find(kernel)) {
-    RunConfig resolved = cfg;
-    if (std::string why = c.resolve(*e, resolved); why.empty()) m.config = resolved;
-    else m.config = cfg;
-  }
-  // A GPU-sized launch that cannot fit the device is refused with the sizes (about half of the
-  // run's arrays live on the device: its copy of the inputs and the outputs).
-  if (const CatalogEntry* e = c.find(kernel)) {
-    const CatalogEntry& entry = *e;
-    RunConfig resolved = cfg;
-    if (c.resolve(entry, resolved).empty()) {
-      const uint64_t need = estimated_bytes(entry.spec, resolved) / std::max(1u, entry.spec.arrays) *
-                            ((std::max(1u, entry.spec.arrays) + 1) / 2);
-      if (device().memory_bytes && need > device().memory_bytes) {
-        m.error = "refused: n = " + std::to_string(resolved.n) + " needs about " + bytes_text(need) + " on the GPU, and the " +
-                  device().name + " has " + bytes_text(device().memory_bytes) + ": use a smaller n";
-        return m;
-      }
+  if (RunConfig resolved = cfg; e && c.resolve(*e, resolved).empty()) {
+    m.config = resolved;
+    // A GPU-sized launch that cannot fit the device is refused with the sizes (about half of the
+    // run's arrays live on the device: its copy of the inputs and the outputs).
+    const uint32_t arrays = std::max(1u, e->spec.arrays);
+    const uint64_t need = estimated_bytes(e->spec, resolved) / arrays * ((arrays + 1) / 2);
+    if (device().memory_bytes && need > device().memory_bytes) {
+      m.error = "refused: n = " + std::to_string(resolved.n) + " needs about " + bytes_text(need) + " on the GPU, and the " +
+                device().name + " has " + bytes_text(device().memory_bytes) + ": use a smaller n";
+      return m;
     }
   }
   const RunResult res = c.run(kernel, cfg, BackendKind::GpuFast);
@@ -74,10 +60,10 @@ Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
     return m;
   }
   m.replay = res.timing.replay;
-  if (const CatalogEntry* e = c.find(kernel); e && e->spec.timing.bytes) m.bytes = e->spec.timing.bytes(m.config);
+  if (e && e->spec.timing.bytes) m.bytes = e->spec.timing.bytes(m.config);
   m.stats = analysis::summarize(m.samples);
   m.gbps = analysis::gigabytes_per_second(m.bytes, m.stats.median);
-  if (const CatalogEntry* e = c.find(kernel); e && e->spec.timing.flops && m.stats.median > 0) {
+  if (e && e->spec.timing.flops && m.stats.median > 0) {
     m.flops = e->spec.timing.flops(m.config);
     m.gflops = m.flops / (m.stats.median * 1e6);
   }

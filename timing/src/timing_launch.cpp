@@ -20,6 +20,19 @@ std::string block_text(const Dim3& b) {
   return t;
 }
 
+Dim3 block_for_variant(const std::string& kernel, const RunConfig& cfg) {
+  const Catalog& c = Catalog::instance();
+  const CatalogEntry* e = c.find(kernel);
+  if (!e || cfg.block.y <= 1) return cfg.block;
+  RunConfig probe = cfg;
+  probe.memory_limit = ~0ull;  // the shape is the question here, not the size
+  if (c.resolve(*e, probe).empty()) return cfg.block;
+  probe = cfg;
+  probe.memory_limit = ~0ull;
+  probe.block = {cfg.block.x, 1, 1};
+  return c.resolve(*e, probe).empty() ? probe.block : cfg.block;
+}
+
 TimingLaunch timing_launch(const std::string& kernel, const RunConfig& lab, uint64_t n) {
   TimingLaunch t;
   t.kernel = kernel;

@@ -121,6 +121,10 @@ TimingLaunch timing_launch(const std::string& kernel, const RunConfig& lab, uint
 std::string size_text(const KernelSpec& s, uint64_t n);
 // "32x8" (z shown when > 1).
 std::string block_text(const Dim3& b);
+// `cfg.block` if `cfg.variant` of `kernel` takes it; else, for a 2D block it does not take
+// (transpose rows and 32x32), the 1D block of the same width, which a variant shapes its own way
+// (32 -> 32x8); else `cfg.block` (the run then says why it is refused).
+Dim3 block_for_variant(const std::string& kernel, const RunConfig& cfg);
 
 // --- Any kernel's table: its variants (and block shapes) against its ceiling and its reference ----
 
