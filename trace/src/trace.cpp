@@ -39,6 +39,14 @@ const char* to_string(WarpOp op) {
     case WarpOp::Any: return "__any_sync";
     case WarpOp::All: return "__all_sync";
     case WarpOp::ActiveMask: return "__activemask";
+    case WarpOp::MatchAny: return "__match_any_sync";
+    case WarpOp::MatchAll: return "__match_all_sync";
+    case WarpOp::ReduceAdd: return "__reduce_add_sync";
+    case WarpOp::ReduceMin: return "__reduce_min_sync";
+    case WarpOp::ReduceMax: return "__reduce_max_sync";
+    case WarpOp::ReduceAnd: return "__reduce_and_sync";
+    case WarpOp::ReduceOr: return "__reduce_or_sync";
+    case WarpOp::ReduceXor: return "__reduce_xor_sync";
   }
   return "?";
 }

@@ -13,7 +13,7 @@
 
 namespace ws::emu {
 
-void Worker::queue_barrier(const void* key) {
+void Worker::queue_barrier(const void* key, int count_predicate) {
   // The release this arrival waits for: the one after the lane's last queued barrier, or the
   // block's next one when it has none queued (it has passed every release so far).
   Lane& l = *current_;
@@ -21,10 +21,20 @@ void Worker::queue_barrier(const void* key) {
       l.last_barrier == Lane::kNoBarrier ? releases_ + 1 : l.queue[l.last_barrier].barrier.last + 1;
   l.last_barrier = l.size;  // (the running lane's entries are queue[0, size): see Lane::head)
   Request& r = push(key, ReqType::Barrier, SubOp::Barrier);
-  r.barrier = {release, release};
-  // (Before posted: if the full queue makes the lane stop, the next lane to run clears it.)
-  t_barrier_repeat = {key, &r.barrier.last, kMaxBarrierRepeat - 1};
+  r.barrier = {release, release, count_predicate >= 0, count_predicate > 0};
+  // (Before posted: if the full queue makes the lane stop, the next lane to run clears it.) A
+  // counting barrier has no repeats: each meeting has its own count.
+  t_barrier_repeat = {key, &r.barrier.last, count_predicate >= 0 ? 0u : kMaxBarrierRepeat - 1};
   posted(false);
+}
+
+uint32_t Worker::post_barrier_count(const std::source_location& loc, bool predicate) {
+  Lane& l = *current_;
+  queue_barrier(site_key(loc), predicate);
+  // A lane that stopped in posted() (full queue) resumed with its queue empty: the barrier has
+  // released and its count is in results_.
+  if (l.size) yield_lane();
+  return uint32_t(results_[l.linear]);
 }
 
 void Worker::file_for_release_cold(Lane& l) { file_for_release(l); }
@@ -70,6 +80,13 @@ bool Worker::release_barrier() {
   // first, so that a lane that meets its next barrier at once is counted at that one.
   ++releases_;
   LaneList& leaving = leaving_[releases_ % kReleaseRing];
+  // __syncthreads_count: every thread of the block is at this one barrier (the sites agree), and
+  // each learns how many of them passed a non-zero predicate.
+  if (!leaving.empty() && (*leaving.begin())->req().barrier.counts) {
+    uint32_t count = 0;
+    for (const Lane* l : leaving) count += l->req().barrier.predicate;
+    for (const Lane* l : leaving) results_[l->linear] = count;
+  }
   if (at_barrier_key_ == at_barrier_) {
     // Every waiting lane is at barrier_key_ (the usual case), the leaving ones too.
     at_barrier_ -= uint32_t(leaving.size());

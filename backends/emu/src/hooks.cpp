@@ -67,6 +67,10 @@ void deferred_store(const std::source_location& loc, uint64_t tag, uint64_t byte
 
 void syncthreads(const std::source_location& loc) { worker().post_barrier(loc); }
 
+uint32_t syncthreads_reduce(const std::source_location& loc, bool predicate) {
+  return worker().post_barrier_count(loc, predicate);
+}
+
 uint64_t warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask, uint64_t value,
                  int32_t arg, int32_t width) {
   return worker().post_warp_op(loc, op, member_mask, value, arg, width);

@@ -82,9 +82,12 @@ struct Request {
     bool block_scope;  // Fence
     // Barrier: the lane reached it `last - first + 1` times in a row (see post_barrier), as the
     // block's release number `first` up to `last` (1 = the block's first release).
+    // __syncthreads_count and its forms: `counts` is set, and `predicate` is the lane's.
     struct {
       uint32_t first;
       uint32_t last;
+      bool counts;
+      bool predicate;
     } barrier;
   };
 

@@ -1,6 +1,7 @@
-// Warp-synchronous calls at issue (__shfl_*_sync, votes, __activemask, __syncwarp): each lane's
-// result, a call's wait for the lanes its mask names (as on Volta and later), and the report of a
-// call whose named lanes can never come.
+// Warp-synchronous calls at issue (__shfl_*_sync, votes, matches, warp reductions, __activemask,
+// __syncwarp): each lane's result, a call's wait for the lanes its mask names (as on Volta and
+// later), and the report of a call whose named lanes can never come.
+#include <algorithm>
 #include <bit>
 #include <string>
 
@@ -35,6 +36,53 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L, uint64_t* result) {
         result[i] = op == WarpOp::Ballot ? vote & named
                       : op == WarpOp::Any  ? (vote & named) != 0
                                            : (vote & named) == (named & mask);
+      }
+      return;
+    }
+    case WarpOp::MatchAny:
+    case WarpOp::MatchAll: {
+      // Each lane compares its value with those of the lanes its mask names that take part.
+      for (uint32_t m = mask; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        const Request& r = L[i].req();
+        const uint32_t peers = r.member_mask() & mask;
+        uint32_t same = 0;
+        for (uint32_t p = peers; p; p &= p - 1) {
+          const int j = std::countr_zero(p);
+          if (L[j].req().warp.value == r.warp.value) same |= 1u << j;
+        }
+        result[i] = op == WarpOp::MatchAny ? same : (same == peers ? peers : 0);
+      }
+      return;
+    }
+    case WarpOp::ReduceAdd:
+    case WarpOp::ReduceMin:
+    case WarpOp::ReduceMax:
+    case WarpOp::ReduceAnd:
+    case WarpOp::ReduceOr:
+    case WarpOp::ReduceXor: {
+      // 32-bit operands; min and max compare as signed when the operand says so (arg 1).
+      const bool is_signed = L[std::countr_zero(mask)].req().warp.arg == 1;
+      for (uint32_t m = mask; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        const uint32_t peers = L[i].req().member_mask() & mask;
+        if (!peers) {  // (a mask without the lane itself: undefined on the GPU)
+          result[i] = 0;
+          continue;
+        }
+        uint32_t acc = uint32_t(L[std::countr_zero(peers)].req().warp.value);
+        for (uint32_t p = peers & (peers - 1); p; p &= p - 1) {
+          const uint32_t v = uint32_t(L[std::countr_zero(p)].req().warp.value);
+          switch (op) {
+            case WarpOp::ReduceAdd: acc += v; break;
+            case WarpOp::ReduceMin: acc = is_signed ? uint32_t(std::min(int32_t(acc), int32_t(v))) : std::min(acc, v); break;
+            case WarpOp::ReduceMax: acc = is_signed ? uint32_t(std::max(int32_t(acc), int32_t(v))) : std::max(acc, v); break;
+            case WarpOp::ReduceAnd: acc &= v; break;
+            case WarpOp::ReduceOr: acc |= v; break;
+            default: acc ^= v; break;
+          }
+        }
+        result[i] = acc;
       }
       return;
     }

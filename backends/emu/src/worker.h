@@ -149,7 +149,10 @@ class Worker {
   // __syncthreads(): queued, or counted as a repeat of the lane's newest entry (barriers.h).
   void post_barrier(const std::source_location& loc);
   static void offer_barrier_repeats(Request& tail);
-  [[gnu::noinline]] void queue_barrier(const void* key);
+  // `count_predicate` >= 0: a __syncthreads_count whose lane's predicate it is (0 or 1).
+  [[gnu::noinline]] void queue_barrier(const void* key, int count_predicate = -1);
+  // __syncthreads_count(predicate): queued like a barrier; the lane waits for its release.
+  uint32_t post_barrier_count(const std::source_location& loc, bool predicate);
   uint64_t post_warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask,
                         uint64_t value, int32_t arg, int32_t width);
   [[gnu::noinline]] uint64_t post_warp_op_rest(Lane& l, Request& r, bool eager_tried);

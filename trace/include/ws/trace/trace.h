@@ -45,6 +45,8 @@ enum class EventType : uint8_t {
 };
 enum class WarpOp : uint8_t {
   SyncWarp = 0, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask,
+  MatchAny, MatchAll,  // __match_any_sync, __match_all_sync
+  ReduceAdd, ReduceMin, ReduceMax, ReduceAnd, ReduceOr, ReduceXor,  // __reduce_*_sync
 };
 enum class AtomicOp : uint8_t { None = 0, Add, Sub, Min, Max, Inc, Dec, Exch, CAS, And, Or, Xor };
 

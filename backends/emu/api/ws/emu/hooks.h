@@ -101,6 +101,10 @@ inline void syncthreads_repeat(const std::source_location& loc) {
   syncthreads(loc);
 }
 
+// __syncthreads_count(predicate) and its _and/_or forms: a barrier that also returns how many
+// threads of the block passed a non-zero predicate. The thread waits for the barrier's release.
+uint32_t syncthreads_reduce(const std::source_location& loc, bool predicate);
+
 // Warp-synchronous operations. `value` and the result are raw bits of up to 8 bytes.
 uint64_t warp_op(const std::source_location& loc, WarpOp op, uint32_t member_mask, uint64_t value,
                  int32_t arg, int32_t width);

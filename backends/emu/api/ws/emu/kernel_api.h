@@ -4,7 +4,8 @@
 // [SECTION] Source sites: ws::idx
 // [SECTION] Element references (loads, stores, compound assignment, atomics)
 // [SECTION] Array wrappers: global_array, shared_array, dynamic_shared
-// [SECTION] Intrinsics: barriers, fences, shuffles, votes, atomics
+// [SECTION] Intrinsics: barriers, fences, shuffles, votes, matches, warp reductions, atomics
+// (the per-thread ones, __popc, __ffs, __fdividef..., are in intrinsics.h)
 #pragma once
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <type_traits>
 
 #include "ws/emu/hooks.h"
+#include "ws/emu/intrinsics.h"
 #include "ws/kernel/fixed_string.h"
 #include "ws/kernel/type_name.h"
 
@@ -587,6 +589,58 @@ inline int __any_sync(unsigned mask, int predicate,
 inline int __all_sync(unsigned mask, int predicate,
                       std::source_location loc = std::source_location::current()) {
   return int(ws::emu::warp_op(loc, ws::WarpOp::All, mask, predicate != 0, 0, 32));
+}
+
+// __match_any_sync: the lanes of `mask` whose `value` equals this lane's; __match_all_sync: `mask`
+// when all of them hold the same value (and *pred = 1), else 0. 4- and 8-byte values.
+namespace ws {
+template <class T>
+concept match_value = (sizeof(T) == 4 || sizeof(T) == 8) && std::is_trivially_copyable_v<T>;
+}
+template <ws::match_value T>
+unsigned __match_any_sync(unsigned mask, T value, std::source_location loc = std::source_location::current()) {
+  return unsigned(ws::emu::warp_op(loc, ws::WarpOp::MatchAny, mask, ws::detail::to_bits(value), 0, 32));
+}
+template <ws::match_value T>
+unsigned __match_all_sync(unsigned mask, T value, int* pred, std::source_location loc = std::source_location::current()) {
+  const unsigned r = unsigned(ws::emu::warp_op(loc, ws::WarpOp::MatchAll, mask, ws::detail::to_bits(value), 0, 32));
+  *pred = r != 0;
+  return r;
+}
+
+// __reduce_*_sync (sm_80 and later): the lanes of `mask` combine their 32-bit values; add, min
+// and max have signed and unsigned overloads (the emulator's operand says which: arg 1 = signed).
+#define WS_EMU_WARP_REDUCE(NAME, OP, TYPE, SIGNED)                                                      \
+  inline TYPE NAME(unsigned mask, TYPE value, std::source_location loc = std::source_location::current()) { \
+    return TYPE(ws::emu::warp_op(loc, ws::WarpOp::OP, mask, uint32_t(value), SIGNED, 32));            \
+  }
+WS_EMU_WARP_REDUCE(__reduce_add_sync, ReduceAdd, unsigned, 0)
+WS_EMU_WARP_REDUCE(__reduce_add_sync, ReduceAdd, int, 1)
+WS_EMU_WARP_REDUCE(__reduce_min_sync, ReduceMin, unsigned, 0)
+WS_EMU_WARP_REDUCE(__reduce_min_sync, ReduceMin, int, 1)
+WS_EMU_WARP_REDUCE(__reduce_max_sync, ReduceMax, unsigned, 0)
+WS_EMU_WARP_REDUCE(__reduce_max_sync, ReduceMax, int, 1)
+WS_EMU_WARP_REDUCE(__reduce_and_sync, ReduceAnd, unsigned, 0)
+WS_EMU_WARP_REDUCE(__reduce_or_sync, ReduceOr, unsigned, 0)
+WS_EMU_WARP_REDUCE(__reduce_xor_sync, ReduceXor, unsigned, 0)
+#undef WS_EMU_WARP_REDUCE
+
+// __syncthreads_count / _and / _or: a __syncthreads() that also counts the threads of the block
+// whose predicate is non-zero (and tells whether all or any are). Recorded as a barrier.
+inline int __syncthreads_count(int predicate, std::source_location loc = std::source_location::current()) {
+  return int(ws::emu::syncthreads_reduce(loc, predicate != 0));
+}
+inline int __syncthreads_and(int predicate, std::source_location loc = std::source_location::current()) {
+  return ws::emu::syncthreads_reduce(loc, predicate != 0) == blockDim.x * blockDim.y * blockDim.z;
+}
+inline int __syncthreads_or(int predicate, std::source_location loc = std::source_location::current()) {
+  return ws::emu::syncthreads_reduce(loc, predicate != 0) != 0;
+}
+
+// __ldg(&a[i]): a read through the read-only (texture) path on the GPU; here a recorded load.
+template <class T>
+std::remove_cv_t<T> __ldg(ws::ptr<T> p) {
+  return *p;
 }
 
 // Atomics on wrapped elements (&a[i]) are recorded; the site is that of the a[i] expression.

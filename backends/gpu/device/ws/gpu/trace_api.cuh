@@ -493,6 +493,7 @@ class ptr {
   __device__ ptr(T* p, int64_t index, const trace_rt::AccessDesc& d) : p_(p), index_(index), d_(d) {}
   __device__ T* raw() const { return p_ + index_; }
   __device__ void record_atomic(uint8_t op) const { ref<T>(p_, index_, d_).record(kTraceAtomic, op); }
+  __device__ void record_load() const { ref<T>(p_, index_, d_).record(kTraceLoad, 0); }
 
  private:
   T* p_;
@@ -612,6 +613,19 @@ __device__ __forceinline__ void barrier(std::source_location loc) {
   record_barrier(loc.file_name(), loc.line(), loc.column());
   __syncthreads();
 }
+// __syncthreads_count / _and / _or are barriers too (bar.red): recorded as one, then executed.
+__device__ __forceinline__ int barrier_count(int predicate, std::source_location loc) {
+  record_barrier(loc.file_name(), loc.line(), loc.column());
+  return __syncthreads_count(predicate);
+}
+__device__ __forceinline__ int barrier_and(int predicate, std::source_location loc) {
+  record_barrier(loc.file_name(), loc.line(), loc.column());
+  return __syncthreads_and(predicate);
+}
+__device__ __forceinline__ int barrier_or(int predicate, std::source_location loc) {
+  record_barrier(loc.file_name(), loc.line(), loc.column());
+  return __syncthreads_or(predicate);
+}
 }  // namespace trace_rt
 
 }  // namespace trace_api
@@ -623,6 +637,16 @@ __device__ __forceinline__ void barrier(std::source_location loc) {
 // The one macro of the API: __syncthreads() is a compiler builtin that cannot be overloaded, so in
 // recording mode its name expands to a call that records the barrier and then executes it.
 #define __syncthreads() ::ws::trace_rt::barrier(std::source_location::current())
+#define __syncthreads_count(p) ::ws::trace_rt::barrier_count((p), std::source_location::current())
+#define __syncthreads_and(p) ::ws::trace_rt::barrier_and((p), std::source_location::current())
+#define __syncthreads_or(p) ::ws::trace_rt::barrier_or((p), std::source_location::current())
+
+// __ldg(&a[i]): recorded as the load it is, then read through the read-only path.
+template <class T>
+__device__ std::remove_cv_t<T> __ldg(ws::ptr<T> p) {
+  p.record_load();
+  return __ldg(p.raw());
+}
 
 #define WS_TRACE_ATOMIC(NAME, OP)                                          \
   template <class T, class U>                                             \
