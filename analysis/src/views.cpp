@@ -189,7 +189,9 @@ ElementCounts element_counts(const Trace& trace, uint32_t alloc, size_t first, s
   c.atomics.assign(n, 0);
   c.conflicts.assign(n, 0);
   c.first_touch.assign(n, -1);
+  c.contention.assign(n, 0);
   last = std::min(last, trace.events.size());
+  uint64_t atomic_elements[kWarpSize];
   for (size_t i = first; i < last; ++i) {
     const Event& e = trace.events[i];
     if (e.type != EventType::Access || e.alloc != alloc || !matches(e, filter)) continue;
@@ -199,9 +201,11 @@ ElementCounts element_counts(const Trace& trace, uint32_t alloc, size_t first, s
     const bool shared = a.space == MemSpace::Shared;
     if (shared) m = metrics_of(trace, e);
     const int64_t when = int64_t(i - first);
+    size_t atomic_lanes = 0;
     for (uint64_t off : trace.lanes(e)) {
       const uint64_t el = element_of(a, off);
       if (el >= n) continue;
+      if (e.kind == AccessKind::Atomic && atomic_lanes < kWarpSize) atomic_elements[atomic_lanes++] = el;
       ++v[size_t(el)];
       if (c.first_touch[size_t(el)] < 0) c.first_touch[size_t(el)] = when;
       if (shared) {
@@ -209,11 +213,16 @@ ElementCounts element_counts(const Trace& trace, uint32_t alloc, size_t first, s
         c.conflicts[size_t(el)] += m.shared.bank_ways[bank] > 1 ? m.shared.bank_ways[bank] - 1u : 0u;
       }
     }
+    // Lanes of this atomic on the same element: all but the first wait.
+    std::sort(atomic_elements, atomic_elements + atomic_lanes);
+    for (size_t k = 1; k < atomic_lanes; ++k)
+      if (atomic_elements[k] == atomic_elements[k - 1]) ++c.contention[size_t(atomic_elements[k])];
   }
   for (size_t i = 0; i < n; ++i) {
     c.max_total = std::max(c.max_total, c.total(i));
     c.max_conflicts = std::max(c.max_conflicts, c.conflicts[i]);
     c.max_first_touch = std::max(c.max_first_touch, c.first_touch[i]);
+    c.max_contention = std::max(c.max_contention, c.contention[i]);
   }
   return c;
 }

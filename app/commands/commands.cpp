@@ -74,7 +74,7 @@ int cmd_list(bool json) {
       k["params"] = nlohmann::json::array();
       for (const ParamSpec& p : e.spec.params)
         k["params"].push_back({{"name", p.name}, {"description", p.description}, {"min", p.min},
-                               {"max", p.max}, {"default", p.def}});
+                               {"max", p.max}, {"default", p.def}, {"choices", p.choices}});
       std::vector<std::string> backends;
       for (const auto& [kind, fn] : e.runners) backends.push_back(to_string(kind));
       k["backends"] = backends;
@@ -93,9 +93,15 @@ int cmd_list(bool json) {
       std::printf("    %-3s %s%s — %s\n", v.id.c_str(), v.name.c_str(), v.broken ? " [BROKEN ON PURPOSE]" : "",
                   v.broken ? v.broken_note.c_str() : v.summary.c_str());
     if (!e.spec.params.empty()) std::printf("  parameters:\n");
-    for (const ParamSpec& p : e.spec.params)
+    for (const ParamSpec& p : e.spec.params) {
+      if (!p.choices.empty()) {  // by name: input = uniform   [uniform (0), sorted (1)]
+        const std::string def = p.def >= 0 && size_t(p.def) < p.choices.size() ? p.choices[size_t(p.def)] : std::to_string(p.def);
+        std::printf("    %s = %s   [%s]  %s\n", p.name.c_str(), def.c_str(), param_choice_list(p).c_str(), p.description.c_str());
+        continue;
+      }
       std::printf("    %s = %lld   [%lld, %lld]  %s\n", p.name.c_str(), static_cast<long long>(p.def),
                   static_cast<long long>(p.min), static_cast<long long>(p.max), p.description.c_str());
+    }
     std::printf("\n");
   }
   return 0;

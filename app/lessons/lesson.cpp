@@ -99,10 +99,12 @@ bool read_launch_key(const Reader& r, const std::string& key, const toml::node& 
     else r.fail(v, "backend is emu, gpu-trace or gpu-fast (not '" + b + "')");
   } else if (key == "params") {
     const toml::table* t = v.as_table();
-    if (!t) r.fail(v, "params is a table of whole numbers, e.g. params = { stride = 8 }");
+    if (!t) r.fail(v, "params is a table of whole numbers or choice names, e.g. params = { stride = 8, input = \"sorted\" }");
     for (auto&& [name, value] : *t) {
       // A parameter given again replaces the inherited one.
-      const std::string text = std::string(name.str()) + "=" + r.number_text(value, "a parameter");
+      // A whole number, or the name of one of the parameter's choices (input = "sorted").
+      const std::string text =
+          std::string(name.str()) + "=" + (value.is_string() ? r.string(value, "a parameter") : r.number_text(value, "a parameter"));
       std::erase_if(l.text.params, [&](const std::string& p) { return p.rfind(std::string(name.str()) + "=", 0) == 0; });
       l.text.params.push_back(text);
     }
@@ -203,6 +205,7 @@ void read_expect(const Reader& r, const toml::node& v, LessonExpect& e) {
     else if (key == "sectors") e.sectors = count();
     else if (key == "lines") e.lines = count();
     else if (key == "active_lanes") e.active_lanes = count();
+    else if (key == "same_address") e.same_address = count();
     else if (key == "races") e.races = count();
     else if (key == "lockstep") e.lockstep = count();
     else if (key == "verdict") {
@@ -211,7 +214,8 @@ void read_expect(const Reader& r, const toml::node& v, LessonExpect& e) {
       if (std::find(std::begin(kWords), std::end(kWords), e.verdict) == std::end(kWords))
         r.fail(x, "verdict is PASS, RACE, LOCKSTEP ONLY, FAIL or FAULT (not '" + e.verdict + "')");
     } else {
-      unknown_key(r, x, key, {"wavefronts", "conflicts", "sectors", "lines", "active_lanes", "races", "lockstep", "verdict"});
+      unknown_key(r, x, key,
+                  {"wavefronts", "conflicts", "sectors", "lines", "active_lanes", "same_address", "races", "lockstep", "verdict"});
     }
   }
 }
@@ -375,7 +379,7 @@ std::string check_expect(const LessonExpect& e, const SessionData& d, const Sele
     out += std::string(out.empty() ? "" : "; ") + "verdict " + v.word + ", expected " + e.verdict;
   differ("racing pairs", e.races, v.races);
   differ("lockstep-only pairs", e.lockstep, v.lockstep);
-  const bool wants_instruction = e.wavefronts || e.conflicts || e.sectors || e.lines || e.active_lanes;
+  const bool wants_instruction = e.wavefronts || e.conflicts || e.sectors || e.lines || e.active_lanes || e.same_address;
   if (wants_instruction) {
     const Trace* t = sel.launch < d.result.launches.size() ? &d.result.launches[sel.launch] : nullptr;
     if (!t || sel.event < 0 || size_t(sel.event) >= t->events.size()) {
@@ -387,6 +391,7 @@ std::string check_expect(const LessonExpect& e, const SessionData& d, const Sele
       differ("sectors", e.sectors, m.global.sectors);
       differ("lines", e.lines, m.global.lines);
       differ("active lanes", e.active_lanes, m.active_lanes);
+      differ("lanes on one address", e.same_address, m.kind == AccessKind::Atomic ? m.atomic.max_same_address : 0);
     }
   }
   return out;

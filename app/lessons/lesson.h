@@ -77,6 +77,7 @@ enum class LessonLayout { Row, Column, Grid };  // views side by side, one under
 // values are not checked.
 struct LessonExpect {
   std::optional<uint64_t> wavefronts, conflicts, sectors, lines, active_lanes, races, lockstep;
+  std::optional<uint64_t> same_address;  // an atomic's most lanes on one address
   std::string verdict;  // "PASS", "RACE", "LOCKSTEP ONLY", "FAIL", "FAULT"
 };
 

@@ -296,6 +296,7 @@ LessonStep LessonPlayer::current_as_step() const {
   l.text.dtype = c.dtype;
   l.text.seed = std::to_string(c.seed);
   for (const auto& [k, v] : c.params) l.text.params.push_back(k + "=" + std::to_string(v));
+  for (const auto& [k, v] : c.param_choices) l.text.params.push_back(k + "=" + v);
   std::string blocks;
   for (uint32_t b : c.record.blocks) blocks += (blocks.empty() ? "" : ",") + std::to_string(b);
   l.text.blocks = blocks;

@@ -220,7 +220,25 @@ void LabView::draw(Session& s) {
   for (const ParamSpec& p : spec.params) {
     auto it = req.config.params.find(p.name);
     int v = int(it != req.config.params.end() ? it->second : p.def);
+    if (auto named = req.config.param_choices.find(p.name); named != req.config.param_choices.end()) {
+      const auto c = std::find(p.choices.begin(), p.choices.end(), named->second);
+      if (c != p.choices.end()) v = int(c - p.choices.begin());
+    }
     ImGui::SetNextItemWidth(field);
+    if (!p.choices.empty()) {  // named choices (the input distribution...): a combo of their names
+      const char* shown = v >= 0 && size_t(v) < p.choices.size() ? p.choices[size_t(v)].c_str() : "?";
+      if (ImGui::BeginCombo(p.name.c_str(), shown)) {
+        for (size_t c = 0; c < p.choices.size(); ++c)
+          if (ImGui::Selectable(p.choices[c].c_str(), int(c) == v)) {
+            r.config.params[p.name] = int64_t(c);
+            r.config.param_choices.erase(p.name);
+            changed = true;
+          }
+        ImGui::EndCombo();
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description.c_str());
+      continue;
+    }
     if (ImGui::InputInt(p.name.c_str(), &v, 1, 8, ImGuiInputTextFlags_EnterReturnsTrue)) {
       r.config.params[p.name] = std::clamp<int64_t>(v, p.min, p.max);
       changed = true;

@@ -1,6 +1,6 @@
 // Memory heatmap: each allocation as a grid of its elements, colored by how many lane accesses
-// touched them, by the bank conflicts those accesses met, or by when the element was first
-// touched (untouched: blank). Shared arrays are 32 elements per row (for 4-byte elements a column
+// touched them, by the bank conflicts those accesses met, by when the element was first touched,
+// by the races met on it, or by atomic contention (untouched: blank). Shared arrays are 32 elements per row (for 4-byte elements a column
 // is a bank). With playback, only the selected block's events issued so far count: the reduction
 // tree folds the array step by step.
 #include "views/memory_heatmap.h"
@@ -33,12 +33,12 @@ void MemoryHeatmapView::draw(Session& s) {
   const analysis::Report* rep = s.report();
   const ws::viz::ViewColors vc = ws::viz::view_colors();
   const float E = em();
-  const char* modes[] = {"accesses", "bank conflicts", "first touch", "hazards"};
+  const char* modes[] = {"accesses", "bank conflicts", "first touch", "hazards", "atomic contention"};
   if (st.controls) {
     selection_bar(s, false);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(9 * E);
-    ImGui::Combo("color", &st.mode, modes, 4);
+    ImGui::Combo("color", &st.mode, modes, 5);
     ImGui::SameLine();
     ImGui::Checkbox("log", &st.log_scale);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("log colour scale: counts from 1 to 1000 all told apart");
@@ -83,11 +83,13 @@ void MemoryHeatmapView::draw(Session& s) {
         v.resize(n);
         // Touched elements get a value >= 0 in every mode (0 conflicts is a color); untouched: -1.
         for (size_t i = 0; i < n; ++i) {
-          const bool touched = A.counts.total(i) > 0 && (st.mode != 1 || al.space == MemSpace::Shared);
+          const bool touched = A.counts.total(i) > 0 && (st.mode != 1 || al.space == MemSpace::Shared) &&
+                               (st.mode != 4 || A.counts.atomics[i] > 0);
           v[i] = !touched ? -1.0f
                  : st.mode == 1 ? float(A.counts.conflicts[i])
                  : st.mode == 2 ? float(A.counts.first_touch[i])
                  : st.mode == 3 ? 0.0f  // the pairs are added below
+                 : st.mode == 4 ? float(A.counts.contention[i])
                                 : float(A.counts.total(i));
         }
         // Hazards: the racing pairs the analysis met on each element (the whole launch's).
@@ -126,7 +128,8 @@ void MemoryHeatmapView::draw(Session& s) {
   const char* captions[] = {"lane accesses per element (blank: untouched)",
                             "bank conflicts met: other words in the same bank and pass, summed (blank: untouched)",
                             "first touched at event ... of the block (with playback) or trace (blank: untouched)",
-                            "racing access pairs met on the element, lockstep-only ones too (blank: untouched)"};
+                            "racing access pairs met on the element, lockstep-only ones too (blank: untouched)",
+                            "atomic updates that waited for another lane of the same instruction (blank: no atomic)"};
   // Room for the legend under the arrays: its caption goes beside the color strip or below it.
   const bool caption_beside = avail_w > std::min(avail_w, 16 * E) + ImGui::CalcTextSize(captions[st.mode]).x + E;
   const float legend_h = (caption_beside ? 2.4f : 3.6f) * ImGui::GetTextLineHeightWithSpacing();
@@ -140,17 +143,24 @@ void MemoryHeatmapView::draw(Session& s) {
     return std::any_of(rep->hazard_elements.begin(), rep->hazard_elements.end(),
                        [&](const analysis::ElementHazards& h) { return h.alloc == a; });
   };
+  // Coloured by atomic contention, only the arrays that atomics update are shown.
+  auto atomic_target = [&](size_t a) {
+    const auto& c = st.allocs[a]->counts.atomics;
+    return std::any_of(c.begin(), c.end(), [](uint32_t k) { return k > 0; }) ||
+           (a < t.allocations.size() && t.allocations[a].extent > kMaxElements);
+  };
   for (size_t a = 0; a < t.allocations.size(); ++a)
-    if (t.allocations[a].space == MemSpace::Shared) order.push_back(a);
+    if (t.allocations[a].space == MemSpace::Shared && (st.mode != 4 || atomic_target(a))) order.push_back(a);
   for (size_t a = 0; a < t.allocations.size(); ++a)
     if (t.allocations[a].space != MemSpace::Shared) {
-      if (st.mode == 3 && !raced(a)) ++left_out;
+      if ((st.mode == 3 && !raced(a)) || (st.mode == 4 && !atomic_target(a))) ++left_out;
       else order.push_back(a);
     }
   const std::string left_out_note =
-      left_out ? std::to_string(left_out) + " global array" + (left_out > 1 ? "s" : "") +
-                     " without a race not shown (global races are looked for between the threads of a block)"
-               : "";
+      !left_out ? ""
+      : st.mode == 4 ? std::to_string(left_out) + " array" + (left_out > 1 ? "s" : "") + " without atomics not shown"
+                     : std::to_string(left_out) + " global array" + (left_out > 1 ? "s" : "") +
+                           " without a race not shown (global races are looked for between the threads of a block)";
   auto title_of = [&](size_t a) {
     const Allocation& al = t.allocations[a];
     const bool binned = al.extent > kMaxElements;
@@ -222,12 +232,12 @@ void MemoryHeatmapView::draw(Session& s) {
             ImGui::SetTooltip("%s[%llu .. %llu]: %g lane accesses", al.name.c_str(), static_cast<unsigned long long>(i * per),
                               static_cast<unsigned long long>((i + 1) * per - 1), std::isnan(m.values[i]) ? 0.0 : double(m.values[i]));
           } else {
-            ImGui::SetTooltip("%s[%zu] (byte offset %llu%s)\n%u loads, %u stores, %u atomics\n%u bank-conflict ways met, "
-                              "first touched at event %lld",
+            ImGui::SetTooltip("%s[%zu] (byte offset %llu%s)\n%u loads, %u stores, %u atomics (%u waited for a lane of the "
+                              "same instruction)\n%u bank-conflict ways met, first touched at event %lld",
                               al.name.c_str(), i, static_cast<unsigned long long>(i * al.elem_size),
                               al.space == MemSpace::Shared ? (", bank " + std::to_string((al.base / 4 + i * al.elem_size / 4) % 32)).c_str() : "",
-                              A.counts.loads[i], A.counts.stores[i], A.counts.atomics[i], A.counts.conflicts[i],
-                              static_cast<long long>(A.counts.first_touch[i]));
+                              A.counts.loads[i], A.counts.stores[i], A.counts.atomics[i], A.counts.contention[i],
+                              A.counts.conflicts[i], static_cast<long long>(A.counts.first_touch[i]));
             if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
               s.sel.alloc = uint32_t(a);
               s.sel.element = int64_t(i);

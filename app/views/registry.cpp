@@ -42,9 +42,9 @@ constexpr ViewOption kTimelineOptions[] = {
 constexpr ViewAlias kLayoutAliases[] = {{"layout"}};
 constexpr ViewAlias kMemoryAliases[] = {{"memory"}};
 constexpr ViewOption kMemoryOptions[] = {
-    {"color", "accesses|conflicts|first-touch|hazards",
-     "what an element's color counts: lane accesses, bank conflicts, the step that touched it first, or "
-     "the racing access pairs that met on it"},
+    {"color", "accesses|conflicts|first-touch|hazards|contention",
+     "what an element's color counts: lane accesses, bank conflicts, the step that touched it first, "
+     "the racing access pairs that met on it, or atomic updates that waited for a lane of the same instruction"},
     {"scale", "linear|log", "the colour scale: linear, or log (counts from 1 to 1000 all told apart)"},
     WS_CONTROLS_OPTION};
 constexpr ViewAlias kSourceAliases[] = {{"source"}};

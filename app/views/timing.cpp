@@ -569,7 +569,7 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
   axes.push_back("block");
   if (k)
     for (const ParamSpec& p : k->params)
-      if (p.choices.empty() && !k->timing.params.count(p.name)) axes.push_back(p.name);
+      if (!k->timing.params.count(p.name)) axes.push_back(p.name);
   st.sweep_axis = std::clamp(st.sweep_axis, 0, int(axes.size()) - 1);
   if (st.controls) {
     ImGui::SetNextItemWidth(9 * E);
@@ -595,7 +595,10 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
     for (int64_t b = 32; b <= 1024; b *= 2) values.push_back(b);
   } else if (k) {
     const ParamSpec* p = k->param(axis);
-    for (int64_t v = std::max<int64_t>(1, p->min); v <= std::min<int64_t>(p->max, 1 << 12); v *= 2) values.push_back(v);
+    if (!p->choices.empty())  // every choice (the input distributions), as categories
+      for (int64_t v = 0; v < int64_t(p->choices.size()); ++v) values.push_back(v);
+    else
+      for (int64_t v = std::max<int64_t>(1, p->min); v <= std::min<int64_t>(p->max, 1 << 12); v *= 2) values.push_back(v);
   }
   if (st.controls) {
     if (ImGui::Button("Sweep")) {
@@ -616,7 +619,10 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
   spec.x = {snap.sweep_axis, ""};
   spec.y = fl ? viz::PlotAxis{"arithmetic", "GFLOP/s"} : viz::PlotAxis{"bandwidth", "GB/s"};
   // One bar per value: a block shape is a category, not a number on a line.
-  viz::PlotSeries line{snap.sweep_title, {}, {}, snap.sweep_axis == "block shape" ? viz::PlotStyle::Bars : viz::PlotStyle::Lines, 2};
+  const KernelSpec* swept = spec_of(snap.sweep_kernel);
+  const ParamSpec* axis_param = swept ? swept->param(snap.sweep_axis) : nullptr;
+  const bool categories = snap.sweep_axis == "block shape" || (axis_param && !axis_param->choices.empty());
+  viz::PlotSeries line{snap.sweep_title, {}, {}, categories ? viz::PlotStyle::Bars : viz::PlotStyle::Lines, 2};
   for (size_t i = 0; i < snap.sweep.size(); ++i) {
     const timing::SweepPoint& p = snap.sweep[i];
     spec.categories.push_back(p.label.empty() ? std::to_string(p.x) : p.label);

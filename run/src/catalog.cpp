@@ -58,6 +58,20 @@ std::string Catalog::resolve(const CatalogEntry& e, RunConfig& cfg) const {
     for (const std::string& d : s.dtypes) list += (list.empty() ? "" : ", ") + d;
     return "kernel '" + s.name + "' does not take dtype '" + cfg.dtype + "' (allowed: " + list + ")";
   }
+  for (const auto& [name, choice] : cfg.param_choices) {
+    auto it = std::find_if(s.params.begin(), s.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+    if (it == s.params.end()) continue;  // (refused below with the kernel's parameters)
+    auto c = std::find(it->choices.begin(), it->choices.end(), choice);
+    if (it->choices.empty())
+      return "parameter " + name + " = '" + choice + "': the value is a whole number from " + std::to_string(it->min) +
+             " to " + std::to_string(it->max);
+    if (c == it->choices.end())
+      return "parameter " + name + " = '" + choice + "' is not one of its choices (" + param_choice_list(*it) + ")";
+    cfg.params[name] = int64_t(c - it->choices.begin());
+  }
+  for (const auto& [name, choice] : cfg.param_choices)
+    if (!cfg.params.count(name)) cfg.params[name] = 0;  // (an unknown parameter: refused next)
+  cfg.param_choices.clear();
   for (const auto& [name, value] : cfg.params) {
     auto it = std::find_if(s.params.begin(), s.params.end(), [&](const ParamSpec& p) { return p.name == name; });
     if (it == s.params.end()) {
@@ -67,7 +81,7 @@ std::string Catalog::resolve(const CatalogEntry& e, RunConfig& cfg) const {
     }
     if (value < it->min || value > it->max)
       return "parameter " + name + " = " + std::to_string(value) + " is out of range [" + std::to_string(it->min) + ", " +
-             std::to_string(it->max) + "]";
+             std::to_string(it->max) + "]" + (it->choices.empty() ? "" : " (" + param_choice_list(*it) + ")");
   }
   for (const ParamSpec& p : s.params) cfg.params.try_emplace(p.name, p.def);
   if (std::string err = e.validate ? e.validate(cfg) : std::string(); !err.empty()) return err;

@@ -1,5 +1,6 @@
 #include "ws/run/launch_text.h"
 
+#include <cctype>
 #include <charconv>
 #include <limits>
 
@@ -58,6 +59,14 @@ std::string parse_dim3(std::string_view text, std::string_view what, Dim3& out) 
   return {};
 }
 
+// A choice's name: a letter, then letters, digits, '-' and '_' ("one-colour", "sorted").
+static bool choice_name(std::string_view v) {
+  if (v.empty() || !std::isalpha(static_cast<unsigned char>(v[0]))) return false;
+  for (char c : v)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') return false;
+  return true;
+}
+
 std::string parse_param(std::string_view text, std::string& name, int64_t& value) {
   const size_t eq = text.find('=');
   if (eq == std::string_view::npos || eq == 0)
@@ -112,8 +121,18 @@ std::string apply_launch_text(const LaunchText& t, RunConfig& cfg) {
   for (const std::string& p : t.params) {
     std::string name;
     int64_t value = 0;
-    if (!(err = parse_param(p, name, value)).empty()) return err;
+    if (!(err = parse_param(p, name, value)).empty()) {
+      // Not a number: the name of one of the parameter's choices, resolved against the kernel.
+      const size_t eq = p.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == p.size() || !choice_name(std::string_view(p).substr(eq + 1)))
+        return err;
+      name = p.substr(0, eq);
+      cfg.param_choices[name] = p.substr(eq + 1);
+      cfg.params.erase(name);
+      continue;
+    }
     cfg.params[name] = value;
+    cfg.param_choices.erase(name);
   }
   return {};
 }

@@ -103,7 +103,7 @@ TEST(LessonFile, EveryErrorSaysWhereAndWhatIsAllowed) {
       {"[[step]]\nblock = [0, 4]\n", "test.toml:1:1: step 1: block '0,4' is not a shape"},
       {"[[step]]\nviews = [\"acces-map\"]\n", "test.toml:2:10: step 1: no view named 'acces-map' (views: "},
       {"[[step]]\nviews = [{ id = \"memory\", color = \"hue\" }]\n",
-       "test.toml:2:10: step 1: the Memory heatmap's color is accesses, conflicts, first-touch or hazards (not 'hue')"},
+       "test.toml:2:10: step 1: the Memory heatmap's color is accesses, conflicts, first-touch, hazards or contention (not 'hue')"},
       {"[[step]]\nlayout = \"diagonal\"\n", "test.toml:2:10: step 1: layout is row (side by side), column"},
       {"[[step]]\nselect = { warp = 40 }\n", "test.toml:2:19: step 1: warp is from 0 to 31"},
       {"[[step]]\nselect = { occurrence = \"last\" }\n", "test.toml:2:25: step 1: occurrence is worst, first, or a number"},

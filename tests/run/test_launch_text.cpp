@@ -72,7 +72,8 @@ TEST(LaunchText, EachWrongValueIsRefusedWithWhatIsAllowed) {
       {with([](auto& t) { t.blocks = "1,,2"; }),
        "blocks '1,,2' is not 'all' or a list of block indices from 0 to 4294967295 (e.g. 0,1,7)"},
       {with([](auto& t) { t.params = {"stride"}; }), "parameter 'stride' is not NAME=VALUE (e.g. stride=8)"},
-      {with([](auto& t) { t.params = {"stride=eight"}; }), "parameter stride = 'eight': the value is a whole number"},
+      {with([](auto& t) { t.params = {"stride=8.5"}; }), "parameter stride = '8.5': the value is a whole number"},
+      {with([](auto& t) { t.params = {"stride=-"}; }), "parameter stride = '-': the value is a whole number"},
       {with([](auto& t) { t.params = {"=8"}; }), "parameter '=8' is not NAME=VALUE (e.g. stride=8)"},
   };
   for (const Case& c : cases) {

@@ -105,13 +105,18 @@ std::vector<SweepPoint> sweep(const std::string& kernel, const RunConfig& base, 
                               std::span<const int64_t> values, Repeats r, const Progress& progress,
                               const std::atomic<bool>* cancel) {
   std::vector<SweepPoint> out;
+  // A parameter with named choices (an input distribution) is labelled by the choice's name.
+  const CatalogEntry* e = Catalog::instance().find(kernel);
+  const ParamSpec* p = e && axis != "block" ? e->spec.param(axis) : nullptr;
   for (int64_t v : values) {
     if (cancel && cancel->load()) break;
     RunConfig cfg = base;
     if (axis == "block") cfg.block = Dim3{uint32_t(v), 1, 1};
     else cfg.params[axis] = v;
-    if (progress) progress(kernel + " " + base.variant + ": " + axis + " = " + std::to_string(v));
-    out.push_back({v, measure(kernel, cfg, r), std::to_string(v)});
+    const std::string label =
+        p && v >= 0 && size_t(v) < p->choices.size() ? p->choices[size_t(v)] : std::to_string(v);
+    if (progress) progress(kernel + " " + base.variant + ": " + axis + " = " + label);
+    out.push_back({v, measure(kernel, cfg, r), label});
   }
   return out;
 }

@@ -96,9 +96,13 @@ struct ElementCounts {
   std::vector<uint32_t> loads, stores, atomics;  // one per element
   std::vector<uint32_t> conflicts;               // one per element (0 for global arrays)
   std::vector<int64_t> first_touch;              // one per element, -1: untouched
+  // Atomic contention: per element, the lane updates that waited behind another lane of the same
+  // atomic instruction on that element (k lanes on one element in one instruction add k - 1).
+  std::vector<uint32_t> contention;
   uint32_t max_total = 0;                        // largest loads+stores+atomics of one element
   uint32_t max_conflicts = 0;
   int64_t max_first_touch = -1;
+  uint32_t max_contention = 0;
   uint32_t total(size_t i) const { return loads[i] + stores[i] + atomics[i]; }
 };
 ElementCounts element_counts(const Trace& trace, uint32_t alloc, size_t first, size_t last,

@@ -74,6 +74,9 @@ struct RunConfig {
   std::string dtype;              // "" = the kernel's first
   uint64_t seed = 1;
   std::map<std::string, int64_t> params;
+  // Parameters given by the name of one of their choices (`input=sorted`): the catalog's check
+  // turns each into its index in `params` (ParamSpec::choices), or refuses it with the list.
+  std::map<std::string, std::string> param_choices;
 
   // Per backend.
   RecordOptions record;  // emulator, gpu-trace

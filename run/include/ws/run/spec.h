@@ -23,6 +23,14 @@ struct ParamSpec {
   std::vector<std::string> choices;  // when not empty: the value is an index into these
 };
 
+// "uniform (0), one-colour (1), sorted (2)": a parameter's choices as the user may give them
+// (by name or by number).
+inline std::string param_choice_list(const ParamSpec& p) {
+  std::string out;
+  for (size_t i = 0; i < p.choices.size(); ++i) out += (i ? ", " : "") + p.choices[i] + " (" + std::to_string(i) + ")";
+  return out;
+}
+
 struct VariantSpec {
   VariantSpec(std::string id_, std::string name_, std::string summary_, bool broken_ = false,
               std::string broken_note_ = {}, bool gpu_only_ = false)
