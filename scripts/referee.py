@@ -7,6 +7,8 @@
    gpu-trace counts on the device (`analyze --backend gpu-trace --blocks 0 --json`, "grid"), with
    only block 0 recorded in full.
 3. compute-sanitizer racecheck on the seeds' cache[2] race kernels next to warpscope's hazards.
+4. Atomics (histogram, global max, sums, work queue): ncu's atomic requests, sectors, shared
+   atomic wavefronts next to warpscope's, with the L2's atomic counts and SASS ATOM/RED beside.
 
     python3 scripts/referee.py [--warpscope PATH] [--out DIR]
 
@@ -122,6 +124,93 @@ def ws_grid_metrics(ws, args):
     return grid["totals"] if grid else None
 
 
+# Atomics: ncu counts an atomic whose return value is unused (RED) apart from one whose value is
+# used (ATOM); the trace cannot tell them apart, so warpscope's op_atom is compared with ncu's
+# op_atom + op_red. Asked for only where this ncu knows the name (--query-metrics).
+ATOMIC_PAIRS = [
+    ("global atomic requests", "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
+     ["l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"]),
+    ("global atomic sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+     ["l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"]),
+    ("shared atomic instr", "smsp__inst_executed_op_shared_atom.sum", ["smsp__inst_executed_op_shared_atom.sum"]),
+    ("shared atomic wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+     ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"]),
+    ("shared atomic conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum",
+     ["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum"]),
+]
+# Printed beside them (no warpscope counterpart): SASS instruction counts and the L2's view.
+ATOMIC_EXTRA = [
+    "smsp__sass_inst_executed_op_global_atom.sum", "smsp__sass_inst_executed_op_global_red.sum",
+    "smsp__sass_inst_executed_op_shared_atom.sum", "lts__t_requests_srcunit_tex_op_atom.sum",
+    "lts__t_requests_srcunit_tex_op_red.sum", "lts__t_sectors_srcunit_tex_op_atom.sum",
+    "lts__t_sectors_srcunit_tex_op_red.sum",
+]
+
+
+def atomic_cases():
+    out = []
+    for v in ["global", "shared", "warp"]:
+        for i in ["uniform", "one-colour", "image", "sorted"]:
+            out.append((f"histogram {v} {i}", ["-k", "histogram", "-v", v, "--n", "16384", "--param", f"input={i}"]))
+    out.append(("atomics max (naive)", ["-k", "atomics", "-v", "max", "--n", "4096"]))
+    out.append(("atomics add", ["-k", "atomics", "-v", "add", "--n", "4096"]))
+    out.append(("atomics hier", ["-k", "atomics", "-v", "hier", "--n", "4096"]))
+    out.append(("workqueue queue", ["-k", "workqueue", "-v", "queue", "--n", "2048"]))
+    return out
+
+
+def known_metrics():
+    """The metric base names this ncu knows for the GPU here (empty if the query fails)."""
+    p = run(["ncu", "--query-metrics"])
+    names = set()
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if f and "__" in f[0]:
+            names.add(f[0])
+    return names
+
+
+def compare_atomics(ws, rows):
+    known = known_metrics()
+    wanted = sorted({m for _, _, ms in ATOMIC_PAIRS for m in ms} | set(ATOMIC_EXTRA))
+    usable = [m for m in wanted if not known or m.rsplit(".", 1)[0] in known]
+    missing = [m for m in wanted if m not in usable]
+    if missing:
+        print("(this ncu does not know: " + ", ".join(missing) + ")")
+    print(f"{'case':30} {'metric':26} {'ncu':>10} {'warpscope':>10}  verdict")
+    matched = total = 0
+    for name, args in atomic_cases():
+        cmd = ["ncu", "--clock-control", "none", "--csv", "--launch-count", "1", "--metrics", ",".join(usable),
+               ws, "run", "--backend", "gpu-fast"] + args
+        p = run(cmd)
+        start = p.stdout.find('"ID"')
+        w = ws_metrics(ws, args)
+        if start < 0 or w is None:
+            print(f"{name:30} could not run: {(p.stderr or p.stdout)[-200:] if start < 0 else 'analyze failed'}")
+            continue
+        n = {}
+        for row in csv.DictReader(io.StringIO(p.stdout[start:])):
+            try:
+                n[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
+            except (KeyError, ValueError):
+                pass
+        for short, mine, theirs in ATOMIC_PAIRS:
+            if not all(t in n for t in theirs):
+                continue
+            nv, wv = sum(n[t] for t in theirs), w.get(mine, 0)
+            if nv == 0 and wv == 0:
+                continue
+            total += 1
+            ok = abs(nv - wv) < 0.5
+            matched += ok
+            rows.append({"case": name, "metric": mine, "ncu": nv, "warpscope": wv, "match": ok})
+            print(f"{name:30} {short:26} {nv:10.0f} {wv:10.0f}  {'match' if ok else 'DIFFERS'}")
+        same = w.get("warpscope__atomic_max_same_address_global", 0), w.get("warpscope__atomic_max_same_address_shared", 0)
+        extra = ", ".join(f"{k.split('__', 1)[1].replace('.sum', '')} {n[k]:.0f}" for k in ATOMIC_EXTRA if k in n)
+        print(f"{'':30} (warpscope: most lanes on one address global {same[0]}, shared {same[1]}; ncu: {extra})")
+    print(f"{matched} of {total} nonzero atomic metrics match")
+
+
 def racecheck(ws, variant, placement):
     p = run(["compute-sanitizer", "--tool", "racecheck", "--racecheck-report", "hazard", ws, "run", "--backend", "gpu-fast",
              "-k", "race", "-v", variant, "--param", f"placement={placement}"])
@@ -219,7 +308,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--warpscope", default=".carry/bin/warpscope")
     ap.add_argument("--out", default=os.environ.get("OUT", "/tmp"))
-    ap.add_argument("--only", choices=["emu", "grid", "racecheck"], help="run one of the three referees")
+    ap.add_argument("--only", choices=["emu", "grid", "racecheck", "atomics"], help="run one of the referees")
     a = ap.parse_args()
     ws = a.warpscope
     rows = []
@@ -230,6 +319,10 @@ def main():
     if a.only in (None, "grid"):
         print("== Nsight Compute (whole launch) vs the whole-grid counters gpu-trace counts on the GPU")
         compare(ws, grid_cases(), ws_grid_metrics, rows)
+        print()
+    if a.only in (None, "atomics"):
+        print("== Nsight Compute vs warpscope on atomics (histogram, the seed's global max, sums, work queue)")
+        compare_atomics(ws, rows)
         print()
     if a.only not in (None, "racecheck"):
         with open(os.path.join(a.out, "referee.json"), "w") as f:

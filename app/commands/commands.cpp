@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "lesson.h"
+#include "streams.h"
 #include "launch_options.h"
 #include "ws/analysis/analysis.h"
 #include "ws/analysis/crosscheck.h"
@@ -344,6 +345,7 @@ void register_commands(CLI::App& app) {
   s.crosscheck->add_flag("--details", s.json, "Print the grouping table of every launch whose grouping differs");
   register_bench(app);
   register_lesson_command(app);
+  register_streams_command(app);
 }
 
 int run_selected_command(CLI::App&) {
@@ -354,6 +356,7 @@ int run_selected_command(CLI::App&) {
   if (s.trace && s.trace->parsed()) return cmd_trace(s);
   if (s.analyze && s.analyze->parsed()) return cmd_analyze(s);
   if (int rc = run_lesson_if_selected(); rc >= 0) return rc;
+  if (int rc = run_streams_if_selected(); rc >= 0) return rc;
   return run_bench_if_selected();
 }
 

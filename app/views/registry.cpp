@@ -10,6 +10,7 @@
 #include "views/memory_heatmap.h"
 #include "views/playback.h"
 #include "views/source_view.h"
+#include "views/stream_timeline.h"
 #include "views/timing.h"
 
 #include <algorithm>
@@ -48,6 +49,12 @@ constexpr ViewOption kMemoryOptions[] = {
     {"scale", "linear|log", "the colour scale: linear, or log (counts from 1 to 1000 all told apart)"},
     WS_CONTROLS_OPTION};
 constexpr ViewAlias kSourceAliases[] = {{"source"}};
+constexpr ViewAlias kStreamAliases[] = {{"streams"}};
+constexpr ViewOption kStreamOptions[] = {
+    {"scenario", "all|1|2|3|4|5|6|7|8", "every scenario one under another on one time axis, or one of them"},
+    {"source", "shipped|record",
+     "the recording that ships with warpscope (made on a GPU), or (with a CUDA GPU) one recorded before the picture"},
+    WS_CONTROLS_OPTION};
 constexpr ViewAlias kTimingAliases[] = {
     {"timing-variants", "tab=variants"}, {"timing-live", "tab=live"}, {"timing-sweep", "tab=sweep"}};
 constexpr ViewOption kTimingOptions[] = {
@@ -78,6 +85,7 @@ const ViewType kViews[] = {
     {"playback", "Playback", Slot::LeftMiddle, make<PlaybackView>, {}, {}},
     {"timing", "Timing", Slot::RightBottom, [] { return std::unique_ptr<View>(new TimingView(timing_runner())); },
      kTimingAliases, kTimingOptions},
+    {"stream-timeline", "Stream timeline", Slot::RightBottom, make<StreamTimelineView>, kStreamAliases, kStreamOptions},
 };
 
 // The values of an option, split at '|'.

@@ -39,7 +39,7 @@ struct GatherEntry {
 
   template <class T>
   static auto rows() {
-    return std::make_tuple(ws::row({.id = "gather", .name = "new_array[i] = prev_array[indices[i]]",
+    return std::make_tuple(ws::row({.id = "shuffle", .name = "new_array[i] = prev_array[indices[i]]",
                                      .summary = "one element per thread; the indices decide how many sectors a warp reads",
                                      .focus = "new_array[i] = prev_array[indices[i]]"},
                                     [](auto& be, const Pass<T>& p) {

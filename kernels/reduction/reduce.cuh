@@ -404,7 +404,7 @@ struct ReduceEntry {
                   // The last block leaves the total in g_partial[0] and resets the ticket.
                   p.out = be.template alloc<T>("g_partial", p.grid.x);
                   ws::global_array<unsigned> ticket = be.template alloc<unsigned>("g_ticket", 1);
-                  be.fill(ticket, 0u);
+                  be.fill_once(ticket, 0u);  // (the kernel resets it: a replay needs no fill)
                   return be.launch("reduce10", p.grid, p.block, 0, reduce10<T>, p.in, p.out, ticket, p.n);
                 }),
         ws::row({.id = "cub", .name = "CUB DeviceReduce::Sum (reference)",

@@ -128,7 +128,7 @@ struct SinglePassEntry {
     ws::global_array<T> in = be.upload("array", host);
     ws::global_array<T> result = be.template alloc<T>("result", blocks);
     ws::global_array<unsigned> count = be.template alloc<unsigned>("count", 1);
-    be.fill(count, 0u);
+    be.fill_once(count, 0u);  // (the last block resets it: a replay needs no fill)
     if (!be.launch("sum_single_pass", ws::Dim3{blocks, 1, 1}, ws::Dim3{block, 1, 1}, block * uint32_t(sizeof(T)),
                    sum_single_pass<T>, in, unsigned(c.n), result, count))
       return;

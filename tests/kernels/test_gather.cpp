@@ -16,8 +16,8 @@ std::vector<Case> cases() {
   std::vector<Case> v;
   for (int p = 0; p < 4; ++p)
     for (uint64_t n : {4096u, 5000u, 37u})
-      for (const char* dt : {"float", "int"}) v.push_back({"gather", n, {128, 1, 1}, dt, {{"indices", p}}});
-  v.push_back({"gather", 1000, {100, 1, 1}, "float", {{"indices", 3}}});
+      for (const char* dt : {"float", "int"}) v.push_back({"shuffle", n, {128, 1, 1}, dt, {{"indices", p}}});
+  v.push_back({"shuffle", 1000, {100, 1, 1}, "float", {{"indices", 3}}});
   return v;
 }
 
@@ -58,7 +58,7 @@ TEST(GatherIndices, EveryPatternIsAPermutation) {
 TEST(GatherSectors, TheIndicesDecideHowManySectorsAWarpReads) {
   const uint64_t n = 4096;
   for (int p = 0; p < 4; ++p) {
-    const RunResult r = test::run_case("gather", {"gather", n, {256, 1, 1}, "float", {{"indices", p}}}, {});
+    const RunResult r = test::run_case("gather", {"shuffle", n, {256, 1, 1}, "float", {{"indices", p}}}, {});
     test::expect_pass(r);
     const auto idx = reference::gather::indices(n, reference::gather::Pattern(p), test::kSeed);
     uint64_t want = 0;  // distinct 32-byte sectors of each warp's 32 floats

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "emu_test_util.h"
+#include "intrinsic_cases.cuh"
 #include "ws/kernel.cuh"
 
 using namespace ws;
@@ -118,45 +119,6 @@ TEST(EmuIntrinsics, FastMathIsWithinTheGuidesBounds) {
 
 }  // namespace
 
-// ---- warp- and block-wide intrinsics, in kernels --------------------------------------------------
-// Lanes whose key (lane % 5) is the same find each other; only the odd lanes take part in the
-// second match.
-__global__ void match_kernel(ws::global_array<unsigned> any, ws::global_array<unsigned> odd_any,
-                             ws::global_array<unsigned> all, ws::global_array<int> all_pred) {
-  unsigned lane = threadIdx.x % 32;
-  unsigned key = lane % 5;
-  any[threadIdx.x] = __match_any_sync(0xffffffffu, key);
-  if (lane % 2 == 1) odd_any[threadIdx.x] = __match_any_sync(0xaaaaaaaau, key);
-  int pred = -1;
-  unsigned same = __match_all_sync(0xffffffffu, threadIdx.x / 32, &pred);
-  all[threadIdx.x] = same;
-  all_pred[threadIdx.x] = pred;
-}
-
-__global__ void warp_reduce_kernel(ws::global_array<int> out) {
-  int lane = int(threadIdx.x % 32);
-  int v = lane * 3 - 40;  // -40 .. 53
-  unsigned u = unsigned(v);
-  out[threadIdx.x * 6 + 0] = __reduce_add_sync(0xffffffffu, v);
-  out[threadIdx.x * 6 + 1] = __reduce_min_sync(0xffffffffu, v);          // signed
-  out[threadIdx.x * 6 + 2] = int(__reduce_min_sync(0xffffffffu, u));     // unsigned
-  out[threadIdx.x * 6 + 3] = int(__reduce_max_sync(0xffffffffu, u));
-  out[threadIdx.x * 6 + 4] = int(__reduce_or_sync(0xffffffffu, 1u << lane));
-  if (lane < 16) out[threadIdx.x * 6 + 5] = int(__reduce_xor_sync(0x0000ffffu, u));  // half the warp
-}
-
-// Three counting barriers at one site (a loop) and one of each form: every thread gets the
-// block's answer, and the shared writes between them are ordered by them.
-__global__ void count_kernel(ws::global_array<int> out) {
-  __shared__ ws::shared_array<int, 1, "flag"> flag;
-  unsigned t = threadIdx.x;
-  for (unsigned k = 1; k <= 3; ++k) out[t * 6 + k - 1] = __syncthreads_count(t % (k + 1) == 0);
-  out[t * 6 + 3] = __syncthreads_and(t < blockDim.x);
-  out[t * 6 + 4] = __syncthreads_or(t == blockDim.x - 1);
-  if (t == 0) flag[0] = 42;
-  out[t * 6 + 5] = __syncthreads_count(0) + flag[0];  // the store before the barrier is seen
-}
-
 __global__ void ldg_kernel(ws::global_array<const float> in, ws::global_array<float> out) {
   unsigned i = threadIdx.x;
   out[i] = __ldg(&in[i]) * 2.0f;
@@ -173,47 +135,36 @@ TEST(EmuIntrinsics, MatchAnyGroupsLanesWithTheSameValue) {
     mem.fill(odd, 0u);
     auto r = emu::launch(mem, test::options(1, block, mode), {}, [=] { match_kernel(any, odd, all, pred); });
     ASSERT_TRUE(r.ok()) << test::to_string(mode);
-    const auto got_any = mem.download(any), got_odd = mem.download(odd), got_all = mem.download(all);
-    const auto got_pred = mem.download(pred);
-    for (uint32_t t = 0; t < block; ++t) {
-      const uint32_t lane = t % 32;
-      uint32_t want = 0, want_odd = 0;
-      for (uint32_t j = 0; j < 32; ++j) {
-        if (j % 5 == lane % 5) want |= 1u << j;
-        if (j % 5 == lane % 5 && j % 2 == 1) want_odd |= 1u << j;
-      }
-      EXPECT_EQ(got_any[t], want) << "thread " << t << ", " << test::to_string(mode);
-      EXPECT_EQ(got_odd[t], lane % 2 ? want_odd : 0u) << "thread " << t;
-      EXPECT_EQ(got_all[t], 0xffffffffu) << "every lane of a warp has the same warp index";
-      EXPECT_EQ(got_pred[t], 1);
-    }
+    std::vector<unsigned> want_any, want_odd;
+    intrinsic_cases::expected_match(block, want_any, want_odd);
+    EXPECT_EQ(mem.download(any), want_any) << test::to_string(mode);
+    EXPECT_EQ(mem.download(odd), want_odd);
+    EXPECT_EQ(mem.download(all), std::vector<unsigned>(block, 0xffffffffu)) << "every lane of a warp has the same warp index";
+    EXPECT_EQ(mem.download(pred), std::vector<int>(block, 1));
   }
 }
 
 TEST(EmuIntrinsics, WarpReductionsCombineEveryNamedLane) {
   emu::Memory mem;
   auto out = mem.alloc<int>("out", 32 * 6);
+  mem.fill(out, 0);
   auto r = emu::launch(mem, test::options(1, 32), {}, [=] { warp_reduce_kernel(out); });
   ASSERT_TRUE(r.ok());
-  const auto got = mem.download(out);
-  int sum = 0, smin = 1 << 30;
-  unsigned umin = ~0u, umax = 0, x16 = 0;
-  for (int l = 0; l < 32; ++l) {
-    const int v = l * 3 - 40;
-    sum += v, smin = std::min(smin, v), umin = std::min(umin, unsigned(v)), umax = std::max(umax, unsigned(v));
-    if (l < 16) x16 ^= unsigned(v);
-  }
-  for (int l = 0; l < 32; ++l) {
-    EXPECT_EQ(got[l * 6 + 0], sum);
-    EXPECT_EQ(got[l * 6 + 1], smin);
-    EXPECT_EQ(unsigned(got[l * 6 + 2]), umin);  // the smallest non-negative value, 2
-    EXPECT_EQ(unsigned(got[l * 6 + 3]), umax);  // the largest as unsigned: -1
-    EXPECT_EQ(unsigned(got[l * 6 + 4]), 0xffffffffu);
-    if (l < 16) {
-      EXPECT_EQ(unsigned(got[l * 6 + 5]), x16);
-    }
-  }
-  EXPECT_EQ(umin, 2u);
+  EXPECT_EQ(mem.download(out), intrinsic_cases::expected_warp_reduce());
+}
+
+TEST(EmuIntrinsics, PerThreadIntrinsicsInAKernelMatchTheGuide) {
+  const unsigned n = 1000;
+  emu::Memory mem;
+  const std::vector<unsigned> w = intrinsic_cases::words(n);
+  auto in = mem.upload<unsigned>("words", w);
+  auto out = mem.alloc<unsigned>("out", n * kPerThread);
+  auto r = emu::launch(mem, test::options((n + 127) / 128, 128), {}, [=] { intrinsics_per_thread(in, out, n); });
+  ASSERT_TRUE(r.ok());
+  const std::vector<unsigned> got = mem.download(out), want = intrinsic_cases::expected_per_thread(w);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    ASSERT_EQ(got[i], want[i]) << "word " << std::hex << w[i / kPerThread] << std::dec << ", result " << i % kPerThread;
 }
 
 TEST(EmuIntrinsics, SyncthreadsCountIsABarrierThatCounts) {
@@ -223,17 +174,7 @@ TEST(EmuIntrinsics, SyncthreadsCountIsABarrierThatCounts) {
       auto out = mem.alloc<int>("out", block * 6);
       auto r = emu::launch(mem, test::options(2, block, mode), {}, [=] { count_kernel(out); });
       ASSERT_TRUE(r.ok()) << block << ", " << test::to_string(mode);
-      const auto got = mem.download(out);
-      for (uint32_t t = 0; t < block; ++t) {
-        for (uint32_t k = 1; k <= 3; ++k) {
-          int want = 0;
-          for (uint32_t u = 0; u < block; ++u) want += u % (k + 1) == 0;
-          ASSERT_EQ(got[t * 6 + k - 1], want) << "k " << k << ", thread " << t << ", block " << block;
-        }
-        EXPECT_EQ(got[t * 6 + 3], 1);
-        EXPECT_EQ(got[t * 6 + 4], 1);
-        EXPECT_EQ(got[t * 6 + 5], 42) << "thread " << t << " of " << block;
-      }
+      EXPECT_EQ(mem.download(out), intrinsic_cases::expected_count(block)) << block << ", " << test::to_string(mode);
       // Recorded as barriers: one per warp per meeting, 6 meetings, 2 blocks.
       uint64_t barriers = 0;
       for (const Event& e : r.trace.events) barriers += e.type == EventType::Barrier;

@@ -49,6 +49,14 @@ static __global__ void copy_device_string(const char* src, char* dst, int cap) {
 }
 #endif
 
+#if !defined(WS_GPU_TRACE)
+// fill()'s replay: every element set to v (a grid-stride loop of at most 1024 blocks).
+template <class T>
+__global__ void gpu_fill(T* p, uint64_t n, T v) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(blockDim.x) * gridDim.x) p[i] = v;
+}
+#endif
+
 class GpuBackend {
  public:
 #if defined(WS_GPU_TRACE)
@@ -115,8 +123,27 @@ class GpuBackend {
       check("cudaMemcpy to " + name, cudaMemcpy(a.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
     return a;
   }
+  // Sets every element to `v`: state the kernel consumes (an atomic accumulator, a queue
+  // counter), so a timed replay sets it again before the launches that follow, as a program that
+  // runs the kernel twice must (the fill is timed with them: it is part of the work).
   template <class T>
   void fill(const global_array<T>& a, const T& v) {
+    fill_once(a, v);
+#if !defined(WS_GPU_TRACE)
+    if (cfg_.timing.reps > 0 && !failed_ && a.size()) {
+      T* p = a.data();
+      const uint64_t n = a.size();
+      replay_.push_back([=] {
+        gpu_fill<<<unsigned(std::min<uint64_t>((n + 255) / 256, 1024)), 256>>>(p, n, v);
+        return cudaGetLastError();
+      });
+    }
+#endif
+  }
+  // The same for state the kernel restores itself (a ticket the last block resets to 0): not
+  // replayed.
+  template <class T>
+  void fill_once(const global_array<T>& a, const T& v) {
     upload_into(a, std::vector<T>(a.size(), v));
   }
   template <class T>
