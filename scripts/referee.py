@@ -130,7 +130,9 @@ def ws_grid_metrics(ws, args):
 ATOMIC_PAIRS = [
     ("global atomic requests", "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
      ["l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"]),
-    ("global atomic sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+    # ncu's atomic sectors count passes: lanes on one address serialise, each pass over a sector
+    # counted (warpscope__atomic_sector_passes_global; the access map's sectors are distinct ones).
+    ("global atomic sector passes", "warpscope__atomic_sector_passes_global",
      ["l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"]),
     ("shared atomic instr", "smsp__inst_executed_op_shared_atom.sum", ["smsp__inst_executed_op_shared_atom.sum"]),
     ("shared atomic wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
@@ -203,8 +205,13 @@ def compare_atomics(ws, rows):
             total += 1
             ok = abs(nv - wv) < 0.5
             matched += ok
-            rows.append({"case": name, "metric": mine, "ncu": nv, "warpscope": wv, "match": ok})
-            print(f"{name:30} {short:26} {nv:10.0f} {wv:10.0f}  {'match' if ok else 'DIFFERS'}")
+            verdict = "match" if ok else "DIFFERS"
+            if not ok and name.startswith("workqueue queue"):
+                verdict = "order-dependent: how many takes a warp makes depends on who ran first"
+            elif not ok and "sector passes" in short and 0 < nv - wv <= 0.03 * nv:
+                verdict = f"ncu +{nv - wv:.0f} ({100 * (nv - wv) / nv:.1f}%): random words sharing a sector (unexplained)"
+            rows.append({"case": name, "metric": mine, "ncu": nv, "warpscope": wv, "match": ok, "verdict": verdict})
+            print(f"{name:30} {short:26} {nv:10.0f} {wv:10.0f}  {verdict}")
         same = w.get("warpscope__atomic_max_same_address_global", 0), w.get("warpscope__atomic_max_same_address_shared", 0)
         extra = ", ".join(f"{k.split('__', 1)[1].replace('.sum', '')} {n[k]:.0f}" for k in ATOMIC_EXTRA if k in n)
         print(f"{'':30} (warpscope: most lanes on one address global {same[0]}, shared {same[1]}; ncu: {extra})")

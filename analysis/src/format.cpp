@@ -198,9 +198,9 @@ std::string format_table(const Report& r) {
   for (int s = 0; s < 2; ++s) {
     const AtomicCounters& A = s ? T.atomics_global : T.atomics_shared;
     if (A.instructions)
-      appendf(out, "  %s atomics: %llu instructions, %llu lane updates, worst %u lanes on one address\n",
+      appendf(out, "  %s atomics: %llu instructions, %llu lane updates, worst %u %s on one address\n",
               s ? "global" : "shared", static_cast<unsigned long long>(A.instructions),
-              static_cast<unsigned long long>(A.lane_accesses), A.max_same_address);
+              static_cast<unsigned long long>(A.lane_accesses), A.max_same_address, A.max_same_address == 1 ? "lane" : "lanes");
   }
 
   out += "\nSites\n";
@@ -320,6 +320,7 @@ std::string to_json(const Report& r) {
   totals["warpscope__atomic_max_same_address_global"] = T.atomics_global.max_same_address;
   totals["warpscope__atomic_serialized_shared"] = T.atomics_shared.serialized;
   totals["warpscope__atomic_serialized_global"] = T.atomics_global.serialized;
+  totals["warpscope__atomic_sector_passes_global"] = T.atomics_global.sector_passes;
   totals["warpscope__barriers"] = T.barriers;
   totals["warpscope__warp_syncs"] = T.warp_syncs;
   totals["warpscope__hazards"] = T.hazards;

@@ -54,11 +54,13 @@ void print_summary(const StreamTimeline& t) {
       if (o.kind == StreamOpKind::CopyDtoH) d_bytes += double(o.bytes), d_us += o.duration_us();
     }
     const double e2e = s.end_to_end_us(), busy = s.busy_us();
-    std::printf("  %-52s %9.0f us %9.0f us %7.0f%% %7.0f us %5.1f GB/s %5.1f GB/s\n", s.name.c_str(), e2e, busy,
-                busy > 0 ? 100.0 * (busy - e2e) / busy : 0.0, s.host_us(), h_us > 0 ? h_bytes / h_us / 1000 : 0.0,
-                d_us > 0 ? d_bytes / d_us / 1000 : 0.0);
+    char overlap[16] = "none";
+    if (busy > e2e && busy > 0) std::snprintf(overlap, sizeof overlap, "%.0f%%", 100.0 * (busy - e2e) / busy);
+    std::printf("  %-52s %9.0f us %9.0f us %8s %7.0f us %5.1f GB/s %5.1f GB/s\n", s.name.c_str(), e2e, busy, overlap,
+                s.host_us(), h_us > 0 ? h_bytes / h_us / 1000 : 0.0, d_us > 0 ? d_bytes / d_us / 1000 : 0.0);
   }
-  std::printf("  (overlap: the share of the work's summed time saved by running copies and kernels at once)\n");
+  std::printf("  (overlap: the share of the work's summed time saved by running copies and kernels at once;\n"
+              "   none: end to end is the work summed plus the gaps between the steps)\n");
 }
 
 int cmd_streams(const StreamsOptions& o) {
@@ -121,7 +123,7 @@ void register_streams_command(CLI::App& app) {
   o.cmd->add_option("--chunks", o.chunks, "Pieces the chunked scenarios cut it into (default 8; must divide n)")
       ->check(CLI::Range(1u, 4096u));
   o.cmd->add_option("--streams", o.streams, "Stream counts, one chunked scenario each (default 2,4)");
-  o.cmd->add_option("--work", o.work, "The kernel's rounds per element (default 64)")->check(CLI::Range(1u, 100000u));
+  o.cmd->add_option("--work", o.work, "The kernel's rounds per element (default 2048: about the copies' time on an H100)")->check(CLI::Range(1u, 100000u));
   o.cmd->add_option("-o,--out", o.out, "Save the timeline (warpscope's JSON; the viewer opens it)")->type_name("FILE");
   o.cmd->add_option("--perfetto", o.perfetto, "Also write Chrome trace JSON for Perfetto")->type_name("FILE");
   o.cmd->add_option("--load", o.load, "Load a saved timeline instead of recording")->type_name("FILE");

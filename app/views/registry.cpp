@@ -70,7 +70,7 @@ const ViewType kViews[] = {
     {"memory-lab", "Memory lab", Slot::LeftBottom,
      [] {
        return std::unique_ptr<View>(
-           new LabView({"bank", "coalesce", "transpose", "matadd", "matmul", "shortcut", "spmv"}));
+           new LabView({"bank", "coalesce", "gather", "transpose", "matadd", "matmul", "shortcut", "spmv"}));
      },
      {}, {}},
     {"warp-access-map", "Warp access map", Slot::Center, make<AccessMapView>, kAccessAliases, kControlsOnly},

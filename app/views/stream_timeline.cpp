@@ -104,14 +104,28 @@ std::string StreamTimelineView::prepare_picture(Session&) {
   return {};
 }
 
-void StreamTimelineView::draw_scenario(const StreamScenario& sc, double axis_us, float width) {
+void StreamTimelineView::draw_scenario(const StreamScenario& sc, double axis_us, float width, bool compact, bool axis_labels) {
   const ws::viz::ViewColors vc = ws::viz::view_colors();
   const float E = em();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const std::vector<StreamRow> rows = stream_rows(sc);
-  const float label_w = 8 * E, row_h = 1.5f * E, gap = 0.25f * E;
+  std::vector<StreamRow> rows = stream_rows(sc);
+  // Compact (every scenario in one picture): the host and the streams; the engines' rows repeat
+  // what the streams show.
+  if (compact)
+    std::erase_if(rows, [](const StreamRow& r) { return r.label.rfind("copy ", 0) == 0 || r.label == "kernels"; });
+  const float label_w = 8 * E, gap = 0.25f * E;
+  const float row_h = row_height > 0 ? row_height : 1.5f * E;
   const float plot_w = std::max(4 * E, width - label_w);
-  ImGui::TextUnformatted(sc.name.c_str());
+  const double e2e = sc.end_to_end_us(), busy = sc.busy_us();
+  const std::string summary = "end to end " + us_text(e2e) + ", the work summed " + us_text(busy) + ": " +
+                              (busy > e2e * 1.02 ? "overlap saves " + us_text(busy - e2e) : std::string("no overlap"));
+  if (compact) {  // one line: the name, then what it took
+    ImGui::TextUnformatted(sc.name.c_str());
+    ImGui::SameLine(0, 2 * E);
+    ImGui::TextColored(vc.text_dim, "%s", summary.c_str());
+  } else {
+    ImGui::TextUnformatted(sc.name.c_str());
+  }
   if (!sc.description.empty() && controls) {
     ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
     ImGui::TextWrapped("%s", sc.description.c_str());
@@ -123,7 +137,7 @@ void StreamTimelineView::draw_scenario(const StreamScenario& sc, double axis_us,
   const StreamOp* hovered = nullptr;
   for (size_t r = 0; r < rows.size(); ++r) {
     const float y = o.y + float(r) * (row_h + gap);
-    dl->AddText(ImVec2(o.x, y + 0.2f * E), ImGui::ColorConvertFloat4ToU32(vc.text), rows[r].label.c_str());
+    dl->AddText(ImVec2(o.x, y + (row_h - ImGui::GetFontSize()) / 2), ImGui::ColorConvertFloat4ToU32(vc.text), rows[r].label.c_str());
     dl->AddRectFilled(ImVec2(o.x + label_w, y), ImVec2(o.x + label_w + plot_w, y + row_h), ImGui::ColorConvertFloat4ToU32(vc.empty));
     for (size_t i : rows[r].ops) {
       const StreamOp& op = sc.ops[i];
@@ -132,8 +146,9 @@ void StreamTimelineView::draw_scenario(const StreamScenario& sc, double axis_us,
       dl->AddRectFilled(ImVec2(x0, y + 1), ImVec2(x1, y + row_h - 1), ImGui::ColorConvertFloat4ToU32(kind_color(op.kind, vc)));
       // A bar wide enough carries its name.
       const std::string text = op.kind == StreamOpKind::HostCall ? op.name : to_string(op.kind);
-      if (x1 - x0 > ImGui::CalcTextSize(text.c_str()).x + 0.5f * E)
-        dl->AddText(ImVec2(x0 + 0.25f * E, y + 0.2f * E), ImGui::ColorConvertFloat4ToU32(vc.background), text.c_str());
+      if (row_h >= 1.3f * E && x1 - x0 > ImGui::CalcTextSize(text.c_str()).x + 0.5f * E)
+        dl->AddText(ImVec2(x0 + 0.25f * E, y + (row_h - ImGui::GetFontSize()) / 2), ImGui::ColorConvertFloat4ToU32(vc.background),
+                    text.c_str());
       if (mouse.x >= x0 && mouse.x < x1 && mouse.y >= y && mouse.y < y + row_h) hovered = &op;
     }
   }
@@ -143,14 +158,16 @@ void StreamTimelineView::draw_scenario(const StreamScenario& sc, double axis_us,
   for (double t = 0; t <= axis_us + 1e-9; t += step) {
     const float x = o.x + label_w + float(t * scale);
     dl->AddLine(ImVec2(x, bottom), ImVec2(x, bottom + 0.3f * E), ImGui::ColorConvertFloat4ToU32(vc.text_dim));
-    const std::string lbl = us_text(t);
+    if (!axis_labels) continue;
+    char lbl_buf[32];
+    if (axis_us >= 10000) std::snprintf(lbl_buf, sizeof lbl_buf, step >= 1000 ? "%.0f ms" : "%.1f ms", t / 1000);
+    else std::snprintf(lbl_buf, sizeof lbl_buf, "%.0f us", t);
+    const std::string lbl = lbl_buf;
     dl->AddText(ImVec2(x - (t > 0 ? ImGui::CalcTextSize(lbl.c_str()).x / 2 : 0), bottom + 0.35f * E),
                 ImGui::ColorConvertFloat4ToU32(vc.text_dim), lbl.c_str());
   }
-  ImGui::Dummy(ImVec2(width, bottom + 1.5f * E - o.y));
-  const double e2e = sc.end_to_end_us(), busy = sc.busy_us();
-  ImGui::Text("end to end %s, the work summed %s: %s", us_text(e2e).c_str(), us_text(busy).c_str(),
-              busy > e2e * 1.02 ? ("overlap saves " + us_text(busy - e2e)).c_str() : "no overlap");
+  ImGui::Dummy(ImVec2(width, bottom + (axis_labels ? 1.5f : 0.4f) * E - o.y));
+  if (!compact) ImGui::TextUnformatted(summary.c_str());
   if (hovered) {
     const StreamOp& op = *hovered;
     if (op.bytes)
@@ -231,20 +248,30 @@ void StreamTimelineView::draw(Session&) {
   swatch(vc.active, "kernel");
   ImGui::NewLine();
   const float width = ImGui::GetContentRegionAvail().x;
+  row_height = 0;
   if (scenario >= 0 && size_t(scenario) < timeline.scenarios.size()) {
     const StreamScenario& sc = timeline.scenarios[size_t(scenario)];
     double axis = 0;
     for (const StreamOp& op : sc.ops) axis = std::max(axis, op.end_us);
-    draw_scenario(sc, axis, width);
+    draw_scenario(sc, axis, width, false, true);
     return;
   }
-  // All scenarios on one axis: the longest sets it.
+  // All scenarios on one axis: the longest sets it. A picture (no controls) fits every band in
+  // its box: rows get lower, down to a readable minimum.
+  if (!controls) {
+    size_t rows = 0;
+    for (const StreamScenario& sc : timeline.scenarios) rows += 1 + sc.streams().size();
+    const float fixed = float(timeline.scenarios.size()) * (1.0f * ImGui::GetTextLineHeightWithSpacing() + 0.8f * E) + 2 * E;
+    const float room = ImGui::GetContentRegionAvail().y - fixed;
+    row_height = std::clamp(room / std::max<float>(1, float(rows)) - 0.25f * E, 0.55f * E, 1.5f * E);
+  }
   double axis = 0;
   for (const StreamScenario& sc : timeline.scenarios)
     for (const StreamOp& op : sc.ops) axis = std::max(axis, op.end_us);
   if (controls) ImGui::BeginChild("##scenarios");
-  for (const StreamScenario& sc : timeline.scenarios) {
-    draw_scenario(sc, axis, width - (controls ? ImGui::GetStyle().ScrollbarSize : 0));
+  for (size_t i = 0; i < timeline.scenarios.size(); ++i) {
+    draw_scenario(timeline.scenarios[i], axis, width - (controls ? ImGui::GetStyle().ScrollbarSize : 0), !controls,
+                  controls || i + 1 == timeline.scenarios.size());
     ImGui::Spacing();
   }
   if (controls) ImGui::EndChild();

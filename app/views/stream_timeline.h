@@ -25,9 +25,10 @@ struct StreamTimelineView final : View {
   std::string message;          // the last load / save / record result
   bool message_is_error = false;
   bool loaded = false;          // the shipped recording was looked for
-  int scenario = 0;             // which scenario; -1: all, one under another on one time axis
+  int scenario = -1;            // which scenario; -1: all, one under another on one time axis
   bool record_asked = false;    // option source=record: a picture records on this GPU first
   std::future<std::pair<std::string, StreamTimeline>> recording;
+  float row_height = 0;          // a band's row height for this draw (0: the default 1.5 em)
   char path[512] = "streams.json";
   char perfetto_path[512] = "streams.perfetto.json";
 
@@ -35,7 +36,8 @@ struct StreamTimelineView final : View {
   void load_default();
   void start_recording();
   void poll_recording();
-  void draw_scenario(const StreamScenario& sc, double axis_us, float width);
+  // `compact`: only the host's and the streams' rows; `axis_labels`: the time axis's numbers.
+  void draw_scenario(const StreamScenario& sc, double axis_us, float width, bool compact, bool axis_labels);
 };
 
 }  // namespace ws::app

@@ -90,12 +90,14 @@ TEST(HistogramContention, OneColourQueuesTheWholeWarpUnlessAggregatedOrPrivatise
   EXPECT_EQ(g.totals.atomics_global.lane_accesses, n);
   EXPECT_EQ(g.totals.atomics_global.max_same_address, 32u);
   EXPECT_EQ(g.totals.atomics_global.serialized, uint64_t(warps) * 32);
+  EXPECT_EQ(g.totals.atomics_global.sector_passes, uint64_t(warps) * 32);  // ncu's sectors: a pass per lane
 
   c.variant = "warp";
   const analysis::Report w = test::analyze_launch(test::run_case("histogram", c, {}));
   EXPECT_EQ(w.totals.atomics_global.instructions, warps);
   EXPECT_EQ(w.totals.atomics_global.lane_accesses, warps);  // one lane per warp
   EXPECT_EQ(w.totals.atomics_global.max_same_address, 1u);
+  EXPECT_EQ(w.totals.atomics_global.sector_passes, warps);
 
   c.variant = "shared";
   c.params["max_blocks"] = blocks;  // one pixel per thread, as the others
@@ -117,6 +119,26 @@ TEST(HistogramContention, AggregationMakesOneAtomicPerDistinctColourOfAWarp) {
   const analysis::Report rep = test::analyze_launch(r);
   EXPECT_EQ(rep.totals.atomics_global.lane_accesses, distinct);
   EXPECT_LT(distinct, n);  // some warps do share a colour
+}
+
+// Sorted colours: a warp's lanes hit one colour or two neighbouring ones; per sector the passes are
+// the most lanes on one address in it, counted here from the input.
+TEST(HistogramContention, SectorPassesAreTheMostLanesOnOneAddressPerSector) {
+  const uint64_t n = 4096;
+  const RunResult r = test::run_case("histogram", {"global", n, {128, 1, 1}, "int", {{"input", 3}}}, {});
+  test::expect_pass(r);
+  const auto colors = reference::histogram::colors(n, 256, reference::histogram::Input::Sorted, test::kSeed);
+  uint64_t want = 0;
+  for (uint64_t w = 0; w < n / 32; ++w) {
+    std::map<int, std::map<int, int>> lanes;  // sector (8 bins of 4 bytes) -> bin -> lanes
+    for (uint64_t l = 0; l < 32; ++l) ++lanes[colors[w * 32 + l] / 8][colors[w * 32 + l]];
+    for (const auto& [sector, bins] : lanes) {
+      int most = 0;
+      for (const auto& [bin, k] : bins) most = std::max(most, k);
+      want += uint64_t(most);
+    }
+  }
+  EXPECT_EQ(test::analyze_launch(r).totals.atomics_global.sector_passes, want);
 }
 
 TEST(HistogramRefusals, SayWhatIsAllowed) {

@@ -174,3 +174,57 @@ TEST(StreamPlan, RefusedWithWhatIsAllowed) {
   p.n = 8, p.chunks = 0;
   EXPECT_NE(check_stream_plan(p).find("chunks = 0"), std::string::npos);
 }
+
+// The recording that ships in assets/ (made on a GPU by scripts/gpu_streams.sh): it loads, it is
+// labelled, and it shows what the lesson says: the synchronous versions do not overlap, the
+// chunked pinned ones do (end to end below the work summed), pinned copies beat pageable ones,
+// and the default-stream launch costs the pipeline time.
+TEST(StreamTimeline, TheShippedRecordingShowsTheLesson) {
+  StreamTimeline t;
+  ASSERT_EQ(load_stream_timeline(std::filesystem::path(WS_ASSETS_DIR) / "streams_h100.json", t), "");
+  EXPECT_NE(t.device.find("NVIDIA"), std::string::npos);
+  EXPECT_FALSE(t.recorded.empty());
+  EXPECT_NE(t.command.find("warpscope streams"), std::string::npos);
+  ASSERT_EQ(t.scenarios.size(), 6u);
+  auto named = [&](const std::string& prefix) -> const StreamScenario& {
+    for (const StreamScenario& s : t.scenarios)
+      if (s.name.rfind(prefix, 0) == 0) return s;
+    ADD_FAILURE() << "no scenario " << prefix;
+    return t.scenarios[0];
+  };
+  auto copy_gbps = [](const StreamScenario& s, StreamOpKind k) {
+    double bytes = 0, us = 0;
+    for (const StreamOp& o : s.ops)
+      if (o.kind == k) bytes += double(o.bytes), us += o.duration_us();
+    return bytes / us / 1000;
+  };
+  const StreamScenario &pageable = named("pageable, one stream"), &pinned = named("pinned, one stream");
+  const StreamScenario &two = named("pinned, 2 streams x"), &four = named("pinned, 4 streams x");
+  const StreamScenario& drained = named("pinned, 2 streams, a default-stream");
+  for (const StreamScenario* s : {&pageable, &pinned}) {
+    EXPECT_GE(s->end_to_end_us(), s->busy_us() * 0.99) << s->name << ": a synchronous run cannot overlap";
+    EXPECT_EQ(s->streams(), std::vector<uint32_t>{0});
+  }
+  for (const StreamScenario* s : {&two, &four, &drained}) EXPECT_LT(s->end_to_end_us(), s->busy_us() * 0.8) << s->name;
+  EXPECT_LT(two.end_to_end_us(), pinned.end_to_end_us());
+  EXPECT_LT(four.end_to_end_us(), two.end_to_end_us());
+  EXPECT_GT(drained.end_to_end_us(), two.end_to_end_us());
+  EXPECT_GT(copy_gbps(pinned, StreamOpKind::CopyHtoD), 2 * copy_gbps(pageable, StreamOpKind::CopyHtoD));
+  EXPECT_EQ(two.streams(), (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(drained.streams(), (std::vector<uint32_t>{0, 1, 2}));
+  // Every chunk's copies: 8 in, 8 out, an eighth of the 64 MB each.
+  size_t in = 0, out = 0;
+  for (const StreamOp& o : four.ops) {
+    if (o.kind == StreamOpKind::CopyHtoD) {
+      ++in;
+      EXPECT_EQ(o.bytes, (uint64_t(1) << 26) / 8);
+    }
+    if (o.kind == StreamOpKind::CopyDtoH) ++out;
+  }
+  EXPECT_EQ(in, 8u);
+  EXPECT_EQ(out, 8u);
+  std::vector<std::string> labels;
+  for (const StreamRow& r : stream_rows(four)) labels.push_back(r.label);
+  EXPECT_EQ(labels, (std::vector<std::string>{"host", "stream 1", "stream 2", "stream 3", "stream 4", "copy HtoD", "copy DtoH",
+                                              "kernels"}));
+}

@@ -86,6 +86,8 @@ struct AtomicCounters {
   uint64_t serialized = 0;        // sum over instructions of max_same_address
   uint32_t max_same_address = 0;  // worst instruction
   uint64_t distinct_addresses = 0;
+  // Per sector, the most lanes on one address in it, summed: Nsight Compute's atomic sectors.
+  uint64_t sector_passes = 0;
 };
 
 struct DivergenceCounters {

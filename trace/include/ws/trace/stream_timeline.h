@@ -81,7 +81,7 @@ struct StreamPlan {
   uint64_t n = 1 << 24;                    // floats (64 MB)
   uint32_t chunks = 8;
   std::vector<uint32_t> streams = {2, 4};
-  uint32_t work = 64;
+  uint32_t work = 2048;  // about the copies' time for the kernel on an H100
 };
 // "" or why the plan cannot run, as the user reads it (needs no GPU): n = 0, a chunk count that
 // does not divide n, no streams or a stream count of 0, more streams than chunks, work = 0.
