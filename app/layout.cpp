@@ -44,7 +44,7 @@ ShellLayout compute_layout(ImVec2 display, float font_px, const ImGuiStyle& styl
     b = {ImVec2(x + wa + gap, y), ImVec2(w - wa - gap, h)};
   };
 
-  Rect reduction, memory_lab, access, bank, divergence, block, heat, source, playback, timing, rest;
+  Rect reduction, memory_lab, access, bank, divergence, block, heat, source, playback, timing, streams, rest, lower;
   // Left column: the lab, the playback bar (a few lines), the memory lab.
   split(top, height, 0.54f, reduction, rest, x0, left);
   {
@@ -52,7 +52,9 @@ ShellLayout compute_layout(ImVec2 display, float font_px, const ImGuiStyle& styl
     playback = {rest.pos, ImVec2(left, ph)};
     memory_lab = {ImVec2(x0, rest.pos.y + ph + gap), ImVec2(left, rest.size.y - ph - gap)};
   }
-  split(top, height, 0.60f, source, timing, x2, right);
+  // Right column: the source, the timing, the stream timeline.
+  split(top, height, 0.45f, source, lower, x2, right);
+  split(lower.pos.y, lower.size.y, 0.55f, timing, streams, x2, right);
   // Center: the access map on top (largest: it is the picture lectures show most), then two rows
   // of two.
   float row = std::round((height - 2 * gap) * 0.29f);
@@ -73,6 +75,7 @@ ShellLayout compute_layout(ImVec2 display, float font_px, const ImGuiStyle& styl
       case Slot::CenterRow2Right: return heat;
       case Slot::RightTop: return source;
       case Slot::RightBottom: return timing;
+      case Slot::RightLowest: return streams;
     }
     return access;
   };

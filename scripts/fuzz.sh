@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the trace loader and everything that reads a trace (tests/fuzz/fuzz_trace.cpp) with
+# Fuzzes the trace loader and everything that reads a trace (tests/fuzz/fuzz_trace.cpp), and the
+# stream timeline reader (tests/fuzz/fuzz_stream_timeline.cpp), with
 # clang's libFuzzer, AddressSanitizer and UBSan, for a while (default 300 seconds, or as given),
 # starting from the corpus in tests/fuzz/corpus/trace. Prints libFuzzer's executions and the
 # crashes found; a crash's input is kept in build-fuzz/crashes/: add it to the corpus (it then
@@ -20,10 +21,17 @@ flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefin
 cmake -S . -B "$dir" -G Ninja -DWARPSCOPE_CUDA=OFF -DWS_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang "-DCMAKE_CXX_FLAGS=$flags" \
   "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" > /dev/null
-ninja -C "$dir" fuzz_trace
-mkdir -p "$dir/corpus" "$dir/crashes"
+ninja -C "$dir" fuzz_trace fuzz_stream_timeline
+mkdir -p "$dir/corpus" "$dir/corpus_streams" "$dir/crashes"
 cp -n tests/fuzz/corpus/trace/* "$dir/corpus/" 2> /dev/null || true
-# (Leaks off: the analysis keeps nothing between inputs, and libFuzzer's own leak check is slow.)
-ASAN_OPTIONS=detect_leaks=0 "$dir/tests/fuzz/fuzz_trace" "$dir/corpus" -max_total_time="$seconds" -rss_limit_mb=2048 \
+cp -n tests/fuzz/corpus/streams/* "$dir/corpus_streams/" 2> /dev/null || true
+# Traces get most of the time (their reader and the analysis are the large surface); stream
+# timelines a fifth. (Leaks off: nothing is kept between inputs, and libFuzzer's leak check is slow.)
+stream_seconds=$((seconds / 5 > 10 ? seconds / 5 : 10))
+echo "== trace files ($((seconds - stream_seconds)) s)"
+ASAN_OPTIONS=detect_leaks=0 "$dir/tests/fuzz/fuzz_trace" "$dir/corpus" -max_total_time="$((seconds - stream_seconds))" -rss_limit_mb=2048 \
   -timeout=10 -artifact_prefix="$dir/crashes/" -print_final_stats=1 2>&1 | tail -25
+echo "== stream timeline files ($stream_seconds s)"
+ASAN_OPTIONS=detect_leaks=0 "$dir/tests/fuzz/fuzz_stream_timeline" "$dir/corpus_streams" -max_total_time="$stream_seconds" \
+  -rss_limit_mb=2048 -timeout=10 -max_len=65536 -artifact_prefix="$dir/crashes/" -print_final_stats=1 2>&1 | tail -12
 echo "fuzz: crashes kept: $(find "$dir/crashes" -type f | wc -l) (in $dir/crashes)"

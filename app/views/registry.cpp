@@ -85,7 +85,7 @@ const ViewType kViews[] = {
     {"playback", "Playback", Slot::LeftMiddle, make<PlaybackView>, {}, {}},
     {"timing", "Timing", Slot::RightBottom, [] { return std::unique_ptr<View>(new TimingView(timing_runner())); },
      kTimingAliases, kTimingOptions},
-    {"stream-timeline", "Stream timeline", Slot::RightBottom, make<StreamTimelineView>, kStreamAliases, kStreamOptions},
+    {"stream-timeline", "Stream timeline", Slot::RightLowest, make<StreamTimelineView>, kStreamAliases, kStreamOptions},
 };
 
 // The values of an option, split at '|'.

@@ -55,10 +55,11 @@ class View {
 //   LeftTop         Center                                 RightTop
 //   LeftMiddle      CenterRow1Left | CenterRow1Right
 //   LeftBottom      CenterRow2Left | CenterRow2Right       RightBottom
+//                                                          RightLowest
 enum class Slot {
   LeftTop, LeftMiddle, LeftBottom,
   Center, CenterRow1Left, CenterRow1Right, CenterRow2Left, CenterRow2Right,
-  RightTop, RightBottom,
+  RightTop, RightBottom, RightLowest,
 };
 
 // One option of a view: its key and the values it takes ("accesses|conflicts|first-touch"; the

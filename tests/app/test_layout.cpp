@@ -63,7 +63,9 @@ TEST(Views, EveryNameOfTheRegistryFindsItsRow) {
       std::string preset;
       EXPECT_EQ(ws::app::find_view_type(a.name, &preset), &t) << a.name;
       EXPECT_EQ(preset, a.option ? a.option : "") << a.name;
-      if (a.option) EXPECT_EQ(ws::app::apply_option(t, *t.make(), a.option), "") << a.name;
+      if (a.option) {
+        EXPECT_EQ(ws::app::apply_option(t, *t.make(), a.option), "") << a.name;
+      }
     }
     for (const ws::app::ViewOption& o : t.options) {
       std::string values = o.values;
@@ -87,7 +89,7 @@ TEST(Views, AWrongOptionSaysWhatTheViewTakes) {
   ASSERT_NE(heat, nullptr);
   auto v = heat->make();
   EXPECT_EQ(ws::app::apply_option(*heat, *v, "color", "rainbow"),
-            "the Memory heatmap's color is accesses, conflicts, first-touch or hazards (not 'rainbow')");
+            "the Memory heatmap's color is accesses, conflicts, first-touch, hazards or contention (not 'rainbow')");
   EXPECT_EQ(ws::app::apply_option(*heat, *v, "colour", "conflicts"),
             "the Memory heatmap has no option 'colour' (options: color, scale or controls)");
   EXPECT_EQ(ws::app::apply_option(*heat, *v, "colorconflicts"),

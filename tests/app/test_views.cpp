@@ -662,7 +662,7 @@ TEST(ViewCli, RendersOneView) {
   EXPECT_NE(scope.out.find("scope is warp, block or launch"), std::string::npos) << scope.out;
   RunResult color = run_warpscope("--headless --view memory --color hue --screenshot " + png.string());
   EXPECT_EQ(color.exit_code, 2);
-  EXPECT_NE(color.out.find("accesses, conflicts, first-touch or hazards"), std::string::npos) << color.out;
+  EXPECT_NE(color.out.find("accesses, conflicts, first-touch, hazards or contention"), std::string::npos) << color.out;
   RunResult bad = run_warpscope("--headless --view timeline --select warp=x --screenshot " + png.string());
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.out.find("not a number"), std::string::npos) << bad.out;
