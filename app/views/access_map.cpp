@@ -293,8 +293,17 @@ void AccessMapView::draw(Session& s) {
   // Links from lanes to what they touch (drawn last: over the gap, under nothing).
   for (const AccessMapLayout::Link& k : L.links) {
     const bool hl = hovered_lane == k.lane || s.sel.lane == k.lane;
-    const ImVec4 c = shared ? (k.conflict ? vc.conflict : vc.ok) : vc.global;
+    const ImVec4 c = shared ? (k.conflict ? vc.conflict : vc.ok) : k.conflict ? vc.conflict : vc.global;
     dl->AddLine(ImVec2(o.x + k.x0, o.y + k.y0), ImVec2(o.x + k.x1, o.y + k.y1), u32(c, hl ? 1.0f : 0.75f), hl ? 2.5f : 1.2f);
+  }
+  // Atomic collisions: how many lanes queue at the address, on a plate inside its sector.
+  for (const AccessMapLayout::Collision& c : L.collisions) {
+    char txt[16];
+    std::snprintf(txt, sizeof txt, "x%u", c.lanes);
+    const ImVec2 ts = ImGui::CalcTextSize(txt);
+    const ImVec2 at(std::round(o.x + c.x - ts.x / 2), std::round(o.y + c.y + (L.row_h - ts.y) / 2));
+    dl->AddRectFilled(ImVec2(at.x - 0.2f * E, at.y), ImVec2(at.x + ts.x + 0.2f * E, at.y + ts.y), u32(vc.background, 0.85f), 0.2f * E);
+    dl->AddText(at, u32(vc.conflict), txt);
   }
 
   // Legend.

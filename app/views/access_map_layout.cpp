@@ -94,6 +94,23 @@ void lay_out_global(const analysis::InstructionMetrics& m, float grid_y, float m
     const float off = float(m.lane_address[size_t(l)] - sec) + float(m.width) / 2;
     L.links.push_back({l, 0, 0, line_x(k) + q * sw + (sw - 1) * off / 32.0f, line_y(k), false});
   }
+  // An atomic's lanes on one address queue there: their links are marked, and the address gets
+  // the count of lanes that meet at it.
+  if (m.kind == AccessKind::Atomic) {
+    for (size_t i = 0; i < L.links.size(); ++i) {
+      const uint64_t a = m.lane_address[size_t(L.links[i].lane)];
+      uint32_t same = 0;
+      bool first = true;
+      for (size_t j = 0; j < L.links.size(); ++j)
+        if (m.lane_address[size_t(L.links[j].lane)] == a) {
+          ++same;
+          first = first && j >= i;
+        }
+      if (same < 2) continue;
+      L.links[i].conflict = true;
+      if (first) L.collisions.push_back({L.links[i].x1, L.links[i].y1, same});
+    }
+  }
   const int rows_used = std::max(1, (L.lines_drawn + per_row - 1) / per_row);
   L.height = grid_y + rows_used * pitch;
 }

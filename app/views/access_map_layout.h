@@ -59,7 +59,12 @@ struct AccessMapLayout {
   struct Link {
     int lane = 0;
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-    bool conflict = false;
+    bool conflict = false;  // shared: waited for its bank; an atomic: shares its address with another lane
+  };
+  // An atomic's address that several lanes update: they queue there ("x32" at the address).
+  struct Collision {
+    float x = 0, y = 0;  // where its lanes' links end (the address in its sector)
+    uint32_t lanes = 0;
   };
 
   bool shared = false;
@@ -77,6 +82,7 @@ struct AccessMapLayout {
   std::vector<Box> line_boxes;     // global: the outline of each drawn line
   std::vector<Sector> sectors;
   std::vector<Link> links;
+  std::vector<Collision> collisions;  // global atomics: addresses with more than one lane
   int rows = 0;                    // shared: wavefronts
   int lines_drawn = 0, lines_total = 0;
   float width = 0, height = 0;     // the whole picture

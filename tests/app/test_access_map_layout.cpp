@@ -169,3 +169,31 @@ TEST(AccessMapCaption, SaysTheCostAndWhatTheDrawingLeavesOut) {
   EXPECT_EQ(st.notes[0].text, "32 lanes write 128 B to only 4 B: one lane's value lands on each, the others are lost (which one is undefined)");
   EXPECT_EQ(a.numbers.find("400"), std::string::npos);
 }
+
+// A global atomic whose lanes share addresses: lanes t and t + 8 of each half-warp hit the same
+// word (word t % 8 of the first sector, or of the second for t >= 16): 16 words, two lanes each.
+// Every link is marked and each address says how many lanes queue there; an atomic whose lanes
+// each have their own address has no mark.
+TEST(AccessMapLayout, AnAtomicsLanesOnOneAddressAreCountedAtIt) {
+  Instr x = make(ws::MemSpace::Global, 4, 4096, [](uint32_t t) { return 4ull * (t % 8) + (t >= 16 ? 32 : 0); });
+  x.e.kind = ws::AccessKind::Atomic;
+  x.m.kind = ws::AccessKind::Atomic;
+  std::vector<uint64_t> at;
+  for (uint32_t t = 0; t < 32; ++t) at.push_back(x.m.lane_address[t]);
+  x.m.atomic = ws::rules::atomic_contention(kFull, at);
+  const AccessMapLayout L = ws::app::access_map_layout(x.m, x.e, &x.a, 1000, 16, 24);
+  ASSERT_EQ(L.collisions.size(), 16u);  // 16 distinct words, two lanes each
+  for (const AccessMapLayout::Collision& c : L.collisions) EXPECT_EQ(c.lanes, 2u);
+  for (const AccessMapLayout::Link& k : L.links) EXPECT_TRUE(k.conflict) << k.lane;
+  // Each collision sits where its lanes' links end.
+  for (const AccessMapLayout::Collision& c : L.collisions) {
+    int ending = 0;
+    for (const AccessMapLayout::Link& k : L.links) ending += std::fabs(k.x1 - c.x) < 0.01f && std::fabs(k.y1 - c.y) < 0.01f;
+    EXPECT_EQ(ending, 2);
+  }
+  Instr st = make(ws::MemSpace::Global, 4, 4096, [](uint32_t t) { return 4ull * t; });
+  st.e.kind = st.m.kind = ws::AccessKind::Atomic;
+  const AccessMapLayout L2 = ws::app::access_map_layout(st.m, st.e, &st.a, 1000, 16, 24);
+  EXPECT_TRUE(L2.collisions.empty());
+  for (const AccessMapLayout::Link& k : L2.links) EXPECT_FALSE(k.conflict);
+}
