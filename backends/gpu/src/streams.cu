@@ -11,6 +11,7 @@
 #include <ctime>
 #include <map>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #include "ws/gpu/device.h"
@@ -217,8 +218,11 @@ std::string now_utc() {
 std::string record_streams(const StreamPlan& plan, StreamTimeline& out, const std::string& command) {
   if (std::string why = check_stream_plan(plan); !why.empty()) return why;
   if (!device().present) return device().why_not;
+  if (!usable()) return unusable_reason();
   const Cupti& c = cupti();
   if (!c.why_not.empty()) return c.why_not;
+  // The GPU alone: no timing or recording of the viewer's runs interleaves with the scenarios.
+  const std::unique_lock<std::mutex> gpu_lock = lock_gpu();
   const uint64_t bytes = plan.n * sizeof(float);
   size_t free_b = 0, total_b = 0;
   cudaMemGetInfo(&free_b, &total_b);
@@ -227,7 +231,12 @@ std::string record_streams(const StreamPlan& plan, StreamTimeline& out, const st
            std::to_string(free_b >> 20) + " MB, half of it usable)";
 
   // Host buffers: pageable (malloc) and pinned (cudaMallocHost); the device array.
-  std::vector<float> pageable(plan.n);
+  std::vector<float> pageable;
+  try {
+    pageable.resize(plan.n);
+  } catch (const std::bad_alloc&) {
+    return "the host's pageable buffer of " + std::to_string(bytes >> 20) + " MB could not be allocated";
+  }
   for (uint64_t i = 0; i < plan.n; ++i) pageable[i] = float(i % 1000) * 0.001f;
   float* pinned = nullptr;
   float* dev = nullptr;
