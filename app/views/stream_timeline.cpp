@@ -236,6 +236,9 @@ void StreamTimelineView::draw(Session&) {
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
+  if (controls && !timing::device().present)
+    ImGui::TextWrapped("Recording streams needs a CUDA GPU (%s): this is the recording made on one.",
+                       timing::device().why_not.c_str());
   ImGui::TextWrapped("%s, %s; %s. Times: %s.", timeline.device.c_str(), timeline.recorded.c_str(), source.c_str(),
                      timeline.clock.c_str());
   ImGui::PopStyleColor();
