@@ -4,11 +4,13 @@
 
 #include "options.h"
 #include "commands/launch_options.h"
+#include "ws/timing/timing.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 namespace fs = std::filesystem;
 
@@ -243,4 +245,32 @@ TEST(Window, OpensUnderXvfbAndSavesAScreenshot) {
   EXPECT_TRUE(fs::exists(dir / "warpscope" / "settings.ini")) << "settings not saved";
   EXPECT_TRUE(fs::exists(dir / "warpscope" / "imgui.ini")) << "layout not saved";
   fs::remove_all(dir);
+}
+
+// `warpscope streams`: the shipped recording loads and says, per scenario, end to end beside the
+// work summed; a bad plan is refused before anything runs (exit 2); recording where it cannot
+// be done says why and where the shipped recording is (exit 1); a damaged file names its fault.
+TEST(StreamsCommand, LoadsRefusesAndExplains) {
+  RunResult load = run_warpscope(std::string("streams --load ") + WS_ASSETS_DIR + "/streams_h100.json");
+  EXPECT_EQ(load.exit_code, 0) << load.out;
+  EXPECT_NE(load.out.find("pinned, 2 streams x 8 chunks"), std::string::npos) << load.out;
+  EXPECT_NE(load.out.find("end to end"), std::string::npos);
+  RunResult plan = run_warpscope("streams --n 1000 --chunks 3");
+  EXPECT_EQ(plan.exit_code, 2);
+  EXPECT_NE(plan.out.find("n = 1000 is not a multiple of chunks = 3"), std::string::npos) << plan.out;
+  RunResult zero = run_warpscope("streams --streams 2,0");
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_NE(zero.out.find("0 streams"), std::string::npos) << zero.out;
+  const auto bad = std::filesystem::temp_directory_path() / "ws_bad_streams.json";
+  std::ofstream(bad) << R"({"format": "warpscope-streams", "version": 1, "scenarios": [{"ops": [{"kind": "sleep"}]}]})";
+  RunResult damaged = run_warpscope("streams --load " + bad.string());
+  std::filesystem::remove(bad);
+  EXPECT_EQ(damaged.exit_code, 1);
+  EXPECT_NE(damaged.out.find("kind 'sleep' is not host, kernel, HtoD, DtoH or DtoD"), std::string::npos) << damaged.out;
+  if (!ws::timing::device().present) {  // (with a GPU this records: the GPU tests cover that)
+    RunResult rec = run_warpscope("streams");
+    EXPECT_EQ(rec.exit_code, 1);
+    EXPECT_NE(rec.out.find("cannot record"), std::string::npos) << rec.out;
+    EXPECT_NE(rec.out.find("streams_h100.json"), std::string::npos) << rec.out;
+  }
 }
