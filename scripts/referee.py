@@ -142,6 +142,7 @@ ATOMIC_PAIRS = [
 ]
 # Printed beside them (no warpscope counterpart): SASS instruction counts and the L2's view.
 ATOMIC_EXTRA = [
+    "l1tex__data_bank_conflicts_type_arbitration.sum",
     "smsp__sass_inst_executed_op_global_atom.sum", "smsp__sass_inst_executed_op_global_red.sum",
     "smsp__sass_inst_executed_op_shared_atom.sum", "lts__t_requests_srcunit_tex_op_atom.sum",
     "lts__t_requests_srcunit_tex_op_red.sum", "lts__t_sectors_srcunit_tex_op_atom.sum",
@@ -210,6 +211,9 @@ def compare_atomics(ws, rows):
                                             "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"])
             if not ok and "sector passes" in short and abs(nv - req) < 0.5 and wv > nv:
                 verdict = "nvcc aggregated the warp-uniform atomic: one lane's RED/ATOM after REDUX (cuobjdump -sass)"
+            elif (not ok and "shared atomic" in short and nv > wv
+                  and nv - wv <= n.get("l1tex__data_bank_conflicts_type_arbitration.sum", -1) + 0.5):
+                verdict = f"ncu +{nv - wv:.0f}, within the L1 arbitration conflicts (other warps' global traffic)"
             elif not ok and name.startswith("workqueue queue"):
                 verdict = "order-dependent: how many takes a warp makes depends on who ran first"
             elif not ok and "sector passes" in short and 0 < nv - wv <= 0.03 * nv:
