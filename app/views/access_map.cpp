@@ -301,7 +301,9 @@ void AccessMapView::draw(Session& s) {
     char txt[16];
     std::snprintf(txt, sizeof txt, "x%u", c.lanes);
     const ImVec2 ts = ImGui::CalcTextSize(txt);
-    const ImVec2 at(std::round(o.x + c.x - ts.x / 2), std::round(o.y + c.y + (L.row_h - ts.y) / 2));
+    // (kept right of the row labels: an address at a line's first byte would put it over them)
+    const ImVec2 at(std::round(std::max(o.x + c.x - ts.x / 2, o.x + L.margin + 0.25f * E)),
+                    std::round(o.y + c.y + (L.row_h - ts.y) / 2));
     dl->AddRectFilled(ImVec2(at.x - 0.2f * E, at.y), ImVec2(at.x + ts.x + 0.2f * E, at.y + ts.y), u32(vc.background, 0.85f), 0.2f * E);
     dl->AddText(at, u32(vc.conflict), txt);
   }
