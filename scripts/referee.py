@@ -62,7 +62,8 @@ def cases():
     for v in ["tile", "padded"]:
         out.append((f"transpose {v} 96x96", ["-k", "transpose", "-v", v]))
     for name, args in [("offset=0", ["-v", "offset", "--param", "offset=0"]), ("offset=1", ["-v", "offset", "--param", "offset=1"]),
-                       ("stride=2", ["-v", "stride", "--param", "stride=2"])]:
+                       ("stride=2", ["-v", "stride", "--param", "stride=2"]), ("aos", ["-v", "aos"]),
+                       ("aos-struct", ["-v", "aos-struct"])]:
         out.append((f"coalesce {name}", ["-k", "coalesce"] + args))
     return out
 

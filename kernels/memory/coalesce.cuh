@@ -11,7 +11,7 @@
 //            every lane needs its own sector.
 //   aos    : array of structs, struct Point {float x, y, z;} (12 bytes: no single load
 //            instruction, so one 4-byte load per member, 12 bytes apart):
-//            out[i] = p[i].x + p[i].y + p[i].z.
+//            out[i] = p[i].x + p[i].y + p[i].z; aos-struct writes it `Point p = points[i];`.
 //   soa    : struct of arrays, xs[], ys[], zs[]: the same sum with three fully coalesced loads.
 #pragma once
 
@@ -49,6 +49,16 @@ __global__ void coalesce_aos(ws::global_array<const float> points, ws::global_ar
     p.x = points[3 * i + 0];
     p.y = points[3 * i + 1];
     p.z = points[3 * i + 2];
+    out[i] = p.x + p.y + p.z;
+  }
+}
+
+// The same written as one would: `Point p = points[i];`. The struct copy is recorded as the
+// compiler makes it (three 4-byte loads, ws/kernel/access_pieces.h): the counts equal coalesce_aos's.
+__global__ void coalesce_aos_struct(ws::global_array<const Point> points, ws::global_array<float> out, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    Point p = points[i];
     out[i] = p.x + p.y + p.z;
   }
 }
@@ -131,6 +141,15 @@ struct CoalesceEntry {
                   ws::global_array<float> points = be.upload("points", p.xyz);
                   return be.launch("coalesce_aos", p.grid, p.block, 0, coalesce_aos, points, p.out, p.n);
                 }),
+        ws::row({.id = "aos-struct", .name = "array of structs, copied whole: Point p = points[i]",
+                 .summary = "the same three member loads, written as a struct copy", .accepts = point_struct},
+                Input{offset_elems},
+                [](auto& be, const PointPass& p) {
+                  std::vector<Point> pts(p.n);
+                  for (uint64_t i = 0; i < p.n; ++i) pts[i] = {p.xyz[3 * i], p.xyz[3 * i + 1], p.xyz[3 * i + 2]};
+                  ws::global_array<Point> points = be.upload("points", pts);
+                  return be.launch("coalesce_aos_struct", p.grid, p.block, 0, coalesce_aos_struct, points, p.out, p.n);
+                }),
         ws::row({.id = "soa", .name = "struct of arrays xs, ys, zs", .summary = "three coalesced loads: 4 sectors each",
                  .accepts = point_struct},
                 Input{offset_elems},
@@ -176,7 +195,7 @@ struct CoalesceEntry {
     // Useful bytes: what the threads read and write, not the strided input's whole allocation (so
     // stride 2's GB/s shows the half of every sector it wastes).
     s.timing.bytes = [](const ws::RunConfig& c) -> uint64_t {
-      const bool points = c.variant == "aos" || c.variant == "soa";
+      const bool points = ws::find_variant(point_rows(), c.variant).has_value();
       const uint64_t elem = c.dtype == "float4" ? 16 : c.dtype == "float2" ? 8 : 4;
       return points ? c.n * 16 : 2 * c.n * elem;
     };

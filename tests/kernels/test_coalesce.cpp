@@ -34,6 +34,7 @@ const std::vector<Expect> kTable = {
   {"stride", "float",  0, 32, "in", 1, 32, 32, "bytes 128t: one line per lane"},
   {"stride", "float4", 0, 2, "in", 1, 32, 8, "bytes 32t..32t+15: one sector per lane"},
   {"aos", "float", 0, 1, "points", 3, 36, 9, "3 loads at 12t + 4m: bytes 0..383, 12 sectors / 3 lines each"},
+  {"aos-struct", "float", 0, 1, "points", 3, 36, 9, "Point p = points[i]: the same three member loads (ncu: 3 requests, 36 sectors)"},
   {"soa", "float", 0, 1, "xs", 1, 4, 1, "xs[t]: bytes 0..127"},
 };
 // clang-format on
@@ -72,9 +73,9 @@ INSTANTIATE_TEST_SUITE_P(Hand, CoalesceTable, testing::ValuesIn([] {
 namespace {
 std::vector<Case> value_cases() {
   std::vector<Case> v;
-  for (std::string var : {"offset", "stride", "aos", "soa"})
+  for (std::string var : {"offset", "stride", "aos", "aos-struct", "soa"})
     for (std::string t : {"float", "float2", "float4"}) {
-      if ((var == "aos" || var == "soa") && t != "float") continue;
+      if ((var == "aos" || var == "aos-struct" || var == "soa") && t != "float") continue;
       for (uint64_t n : {1024u, 1000u, 20u})
         for (uint32_t b : {64u, 256u}) v.push_back({var, n, {b, 1, 1}, t, {{"offset", 3}, {"stride", 5}}});
     }
@@ -108,7 +109,7 @@ TEST_P(CoalesceValues, MatchesReference) {
   const Case& c = GetParam();
   const RunResult r = test::run_case("coalesce", c);
   test::expect_pass(r);
-  if (c.variant == "aos" || c.variant == "soa")
+  if (c.variant == "aos" || c.variant == "aos-struct" || c.variant == "soa")
     test::expect_elements(r, "out", reference::coalesce::point_sums(reference::coalesce::points(c.n, test::kSeed), c.n));
   else if (c.dtype == "float2")
     expect_reference_values<Float2>(r, c);

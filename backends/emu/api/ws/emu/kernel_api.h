@@ -19,6 +19,7 @@
 
 #include "ws/emu/hooks.h"
 #include "ws/emu/intrinsics.h"
+#include "ws/kernel/access_pieces.h"
 #include "ws/kernel/fixed_string.h"
 #include "ws/kernel/type_name.h"
 
@@ -151,7 +152,12 @@ class ref {
 
   [[gnu::always_inline]] value_type load() const {
     check(AccessKind::Load);
-    emu::access(loc_, tag(emu::SubOp::Load, AtomicOp::None), byte_offset());
+    if constexpr (kPieces::split) {  // a struct: member-wide loads, as the compiler emits them
+      for (uint32_t k = 0; k < kPieces::count; ++k)
+        emu::access(loc_, piece_tag(emu::SubOp::Load), byte_offset() + uint64_t(k) * kPieces::width);
+    } else {
+      emu::access(loc_, tag(emu::SubOp::Load, AtomicOp::None), byte_offset());
+    }
     return detail::load_value(base_ + index_, space_ == MemSpace::Global);
   }
 
@@ -159,7 +165,20 @@ class ref {
     requires(!std::is_const_v<T>)
   {
     check(AccessKind::Store);
-    if constexpr (sizeof(T) <= 8) {
+    if constexpr (kPieces::split && sizeof(T) <= 8) {
+      // A small struct: each member-wide piece rides in the queue with its bytes.
+      for (uint32_t k = 0; k < kPieces::count; ++k) {
+        uint64_t bits = 0;
+        std::memcpy(&bits, reinterpret_cast<const char*>(&v) + k * kPieces::width, kPieces::width);
+        emu::store(loc_, piece_tag(emu::SubOp::Store), byte_offset() + uint64_t(k) * kPieces::width,
+                   reinterpret_cast<char*>(base_ + index_) + k * kPieces::width, bits);
+      }
+    } else if constexpr (kPieces::split) {
+      // A wider struct: its pieces issue in order, then the thread writes the whole.
+      for (uint32_t k = 0; k < kPieces::count; ++k)
+        emu::access(loc_, piece_tag(emu::SubOp::Store), byte_offset() + uint64_t(k) * kPieces::width);
+      detail::store_value(base_ + index_, v, space_ == MemSpace::Global);
+    } else if constexpr (sizeof(T) <= 8) {
       // The value rides in the emulator's queue, which writes it when the warp issues the store.
       uint64_t bits = 0;
       std::memcpy(&bits, &v, sizeof(T));
@@ -259,10 +278,15 @@ class ref {
   static constexpr bool kDeferrable = std::is_arithmetic_v<value_type> && std::is_arithmetic_v<std::remove_cv_t<U>> &&
                                       sizeof(value_type) <= 8 && sizeof(std::remove_cv_t<U>) <= 8;
   // A plain copy also of the same trivially copyable type (an int2, an enum): its bytes, no code.
+  using kPieces = access_pieces<value_type>;
   template <class U>
   static constexpr bool kDeferrableCopy =
-      kDeferrable<U> || (std::is_same_v<value_type, std::remove_cv_t<U>> &&
-                         std::is_trivially_copyable_v<value_type> && sizeof(value_type) <= 8);
+      kDeferrable<U> || (std::is_same_v<value_type, std::remove_cv_t<U>> && std::is_trivially_copyable_v<value_type> &&
+                         sizeof(value_type) <= 8 && !kPieces::split);
+  // The access word of one member-wide piece of a struct copy.
+  uint64_t piece_tag(emu::SubOp sub) const {
+    return (tag(sub, AtomicOp::None) & ~(uint64_t(0xff) << 48)) | uint64_t(kPieces::width) << 48;
+  }
   template <class V>
   static V from_bits(uint64_t bits) {
     V v;

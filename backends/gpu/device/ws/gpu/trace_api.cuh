@@ -13,6 +13,7 @@
 #include <source_location>
 #include <type_traits>
 
+#include "ws/kernel/access_pieces.h"
 #include "ws/kernel/fixed_string.h"
 #include "ws/gpu/trace_format.h"
 #include "ws/kernel/type_name.h"
@@ -471,14 +472,18 @@ class ref {
   __device__ const ref& operator--() const { return *this -= 1; }
   __device__ ptr<T> operator&() const { return ptr<T>(p_, index_, d_); }
 
+  // One record per access the compiler makes: a struct copy is member-wide pieces (access_pieces).
   __device__ void record(uint8_t kind, uint8_t atomic) const {
+    using Pieces = access_pieces<std::remove_cv_t<T>>;
     trace_rt::AccessDesc d = d_;
     d.kind = kind;
     d.atomic = atomic;
+    d.width = uint8_t(Pieces::width);
     const uint64_t offset = uint64_t(index_) * sizeof(T);
     const uint64_t address = d.space == kTraceShared ? d.shared_base + offset
                                                      : reinterpret_cast<uintptr_t>(p_ + index_);
-    trace_rt::record_access(d, offset, address);
+    for (uint32_t k = 0; k < Pieces::count; ++k)
+      trace_rt::record_access(d, offset + uint64_t(k) * Pieces::width, address + uint64_t(k) * Pieces::width);
   }
 
  private:
