@@ -30,6 +30,13 @@ __global__ void copy_pair(ws::global_array<const Pair> pin, ws::global_array<Pai
   pout[i] = Pair{p.b, p.a};
 }
 
+// `in + 16`: the CUDA pointer arithmetic on a wrapper; the views still say in[16 + i].
+__global__ void copy_from_offset(ws::global_array<const float> in, ws::global_array<float> out) {
+  ws::global_array<const float> tail = in + 16;
+  unsigned i = threadIdx.x;
+  out[i] = tail[i];
+}
+
 __global__ void copy_float4(ws::global_array<const float4> in, ws::global_array<float4> out) {
   unsigned i = threadIdx.x;
   float4 v = in[i];
@@ -88,6 +95,28 @@ TEST(StructCopies, ASmallStructsStoreIsTwoPiecesWithTheirBytes) {
   const auto stores = test::events_at(r.trace, "pout[i] = Pair{p.b, p.a}", EventType::Access, AccessKind::Store, 0, 0);
   ASSERT_EQ(stores.size(), 2u);
   EXPECT_EQ(stores[0].width, 4);
+}
+
+TEST(OffsetViews, AreElementsOfTheirAllocation) {
+  emu::Memory mem;
+  std::vector<float> input(64);
+  for (int i = 0; i < 64; ++i) input[size_t(i)] = float(i) * 0.5f;
+  auto in = mem.upload<float>("in", input);
+  auto out = mem.alloc<float>("out", 32);
+  auto r = emu::launch(mem, test::options(1, 32), {}, [=] { copy_from_offset(in, out); });
+  ASSERT_TRUE(r.ok());
+  const std::vector<float> got = mem.download(out);
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(got[size_t(i)], input[size_t(16 + i)]);
+  const auto loads = test::events_at(r.trace, "out[i] = tail[i]", EventType::Access, AccessKind::Load, 0, 0);
+  ASSERT_EQ(loads.size(), 1u);
+  const std::vector<uint64_t> offsets(r.trace.lanes(loads[0]).begin(), r.trace.lanes(loads[0]).end());
+  ASSERT_EQ(offsets.size(), 32u);
+  EXPECT_EQ(offsets[0], 16u * 4u);  // byte offset of in[16] in its allocation
+  EXPECT_EQ(offsets[31], 47u * 4u);
+  // Past the allocation's end through the view: a fault that names the allocation's element.
+  auto out2 = mem.alloc<float>("out2", 64);
+  auto bad = emu::launch(mem, test::options(1, 64), {}, [=] { copy_from_offset(in, out2); });
+  EXPECT_FALSE(bad.ok());
 }
 
 TEST(StructCopies, AVectorTypeStaysOneWideAccess) {

@@ -394,27 +394,40 @@ class global_array {
   // A global_array<T> converts to global_array<const T> (read-only kernel parameters).
   template <class U>
     requires std::is_same_v<const U, T> && (!std::is_same_v<U, T>)
-  global_array(const global_array<U>& o) : data_(o.data()), extent_(o.size()), alloc_(o.alloc_id()) {}
+  global_array(const global_array<U>& o)
+      : data_(o.allocation_data()), extent_(o.allocation_size()), alloc_(o.alloc_id()), off_(o.offset()) {}
 
   ref<T> operator[](idx i) const {
-    return {data_, i.value, extent_, alloc_, MemSpace::Global, 0, i.loc};
+    return {data_, i.value + off_, extent_, alloc_, MemSpace::Global, 0, i.loc};
   }
-  uint64_t size() const { return extent_; }
-  T* data() const { return data_; }
+  // `a + k`: the same allocation seen from element k on (the CUDA pointer `a + k`). Accesses are
+  // still recorded, and bounds-checked, as elements of the whole allocation.
+  global_array operator+(int64_t k) const {
+    global_array v = *this;
+    v.off_ += k;
+    return v;
+  }
+  uint64_t size() const { return off_ >= 0 && uint64_t(off_) <= extent_ ? extent_ - uint64_t(off_) : 0; }
+  T* data() const { return data_ + off_; }
   uint32_t alloc_id() const { return alloc_; }
+  int64_t offset() const { return off_; }
+  T* allocation_data() const { return data_; }
+  uint64_t allocation_size() const { return extent_; }
 
   // The same memory seen as wider elements, e.g. int4 for 16-byte vector loads: element i of
   // the view is bytes [16i, 16i + 16) of the allocation. The allocation table keeps the original
   // element type, so the trace still says `g_idata[4*i]`.
   template <class U>
   global_array<U> reinterpret() const {
-    return global_array<U>(reinterpret_cast<U*>(data_), extent_ * sizeof(T) / sizeof(U), alloc_);
+    return global_array<U>(reinterpret_cast<U*>(data_), extent_ * sizeof(T) / sizeof(U), alloc_) +
+           off_ * int64_t(sizeof(T)) / int64_t(sizeof(U));
   }
 
  private:
   T* data_ = nullptr;
   uint64_t extent_ = 0;
   uint32_t alloc_ = Event::kNoAlloc;
+  int64_t off_ = 0;  // `a + k`: elements past the allocation's start
 };
 
 // A view of a shared array through which accesses are marked volatile (the lecture's

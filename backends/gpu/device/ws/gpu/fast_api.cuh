@@ -40,6 +40,10 @@ class global_array {
   __device__ __forceinline__ T& operator[](I i) const {
     return data_[i];
   }
+  // `a + k`: the plain pointer arithmetic (nothing is recorded here).
+  __host__ __device__ global_array operator+(int64_t k) const {
+    return global_array(data_ + k, k >= 0 && uint64_t(k) <= extent_ ? extent_ - uint64_t(k) : 0, alloc_);
+  }
   __host__ __device__ uint64_t size() const { return extent_; }
   __host__ __device__ T* data() const { return data_; }
   __host__ __device__ uint32_t alloc_id() const { return alloc_; }

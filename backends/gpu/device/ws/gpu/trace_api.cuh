@@ -541,24 +541,36 @@ class global_array {
       : data_(data), extent_(extent), alloc_(alloc) {}
   template <class U>
     requires std::is_same_v<const U, T> && (!std::is_same_v<U, T>)
-  __host__ __device__ global_array(const global_array<U>& o) : data_(o.data()), extent_(o.size()), alloc_(o.alloc_id()) {}
+  __host__ __device__ global_array(const global_array<U>& o)
+      : data_(o.allocation_data()), extent_(o.allocation_size()), alloc_(o.alloc_id()), off_(o.offset()) {}
 
   __device__ ref<T> operator[](idx i) const {
-    return ref<T>(data_, i.value,
+    return ref<T>(data_, i.value + off_,
                   detail::desc(i.loc, kTraceGlobal, sizeof(T), 0, alloc_, 0, sizeof(T), uint32_t(extent_), nullptr));
   }
-  __host__ __device__ uint64_t size() const { return extent_; }
-  __host__ __device__ T* data() const { return data_; }
+  // `a + k`: recorded as elements of the whole allocation (as the emulator does).
+  __host__ __device__ global_array operator+(int64_t k) const {
+    global_array v = *this;
+    v.off_ += k;
+    return v;
+  }
+  __host__ __device__ uint64_t size() const { return off_ >= 0 && uint64_t(off_) <= extent_ ? extent_ - uint64_t(off_) : 0; }
+  __host__ __device__ T* data() const { return data_ + off_; }
   __host__ __device__ uint32_t alloc_id() const { return alloc_; }
+  __host__ __device__ int64_t offset() const { return off_; }
+  __host__ __device__ T* allocation_data() const { return data_; }
+  __host__ __device__ uint64_t allocation_size() const { return extent_; }
   template <class U>
   __host__ __device__ global_array<U> reinterpret() const {
-    return global_array<U>(reinterpret_cast<U*>(data_), extent_ * sizeof(T) / sizeof(U), alloc_);
+    return global_array<U>(reinterpret_cast<U*>(data_), extent_ * sizeof(T) / sizeof(U), alloc_) +
+           off_ * int64_t(sizeof(T)) / int64_t(sizeof(U));
   }
 
  private:
   T* data_ = nullptr;
   uint64_t extent_ = 0;
   uint32_t alloc_ = 0xffffffffu;
+  int64_t off_ = 0;  // `a + k`: elements past the allocation's start
 };
 
 template <class T>
