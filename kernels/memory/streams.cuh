@@ -17,12 +17,13 @@
 #include "memory/streams_reference.h"
 #include "ws/kernel.cuh"
 
-// One chunk: elements [offset, offset + count), a grid-stride loop.
-__global__ void scale_chunk(ws::global_array<float> data, unsigned offset, unsigned count, unsigned work) {
+// One chunk of `count` elements (the driver passes `data + offset`, as the lecture's
+// `d_data + offset`), a grid-stride loop.
+__global__ void scale_chunk(ws::global_array<float> chunk, unsigned count, unsigned work) {
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += blockDim.x * gridDim.x) {
-    float y = data[offset + i];
+    float y = chunk[i];
     for (unsigned k = 0; k < work; ++k) y = __fmaf_rn(y, 0.999f, 0.5f);
-    data[offset + i] = y;
+    chunk[i] = y;
   }
 }
 
@@ -46,18 +47,19 @@ struct StreamsEntry {
         ws::row({.id = "whole", .name = "one launch over the whole array",
                  .summary = "copy in, one kernel, copy out: on a GPU nothing overlaps",
                  .grid = {.single_launch = true},
-                 .focus = "for (unsigned k = 0; k < work; ++k) y = __fmaf_rn(y, 0.999f, 0.5f);"},
+                 .focus = "float y = chunk[i];"},
                 [](auto& be, const Pass& p) {
-                  return be.launch("scale_chunk", grid_for(p.n, p), p.block, 0, scale_chunk, p.data, 0u, p.n, p.work);
+                  return be.launch("scale_chunk", grid_for(p.n, p), p.block, 0, scale_chunk, p.data, p.n, p.work);
                 }),
         ws::row({.id = "chunked", .name = "one launch per chunk",
                  .summary = "what the streams version launches: on a GPU each chunk in its own stream, under the copies",
                  .grid = {.single_launch = true},
-                 .focus = "for (unsigned k = 0; k < work; ++k) y = __fmaf_rn(y, 0.999f, 0.5f);"},
+                 .focus = "float y = chunk[i];"},
                 [](auto& be, const Pass& p) {
                   const unsigned per = p.n / p.chunks;
                   for (unsigned c = 0; c < p.chunks; ++c)
-                    if (!be.launch("scale_chunk", grid_for(per, p), p.block, 0, scale_chunk, p.data, c * per, per, p.work))
+                    if (!be.launch("scale_chunk", grid_for(per, p), p.block, 0, scale_chunk, p.data + int64_t(c) * per, per,
+                                   p.work))
                       return false;
                   return true;
                 }));

@@ -39,3 +39,23 @@ TEST(Streams, AChunkCountThatDoesNotDivideNIsRefused) {
             std::string::npos);
   EXPECT_EQ(test::refusal("streams", {"whole", 1000, {128, 1, 1}, "float", {{"chunks", 3}}}), "");  // (whole ignores chunks)
 }
+
+// Chunk c is launched on `data + c * per`: its accesses are elements of the whole array (what the
+// views show), chunk c's first load is data[c * per].
+TEST(Streams, EachChunksLaunchReadsItsOwnElementsOfTheArray) {
+  const uint64_t n = 1024;
+  const RunResult r = test::run_case("streams", {"chunked", n, {128, 1, 1}, "float", {{"chunks", 4}}}, {0});
+  test::expect_pass(r);
+  ASSERT_EQ(r.launches.size(), 4u);
+  for (size_t c = 0; c < 4; ++c) {
+    const Trace& t = r.launches[c];
+    const Event* first = nullptr;
+    for (const Event& e : t.events)
+      if (e.type == EventType::Access && e.kind == AccessKind::Load && e.block == 0 && e.warp == 0) {
+        first = &e;
+        break;
+      }
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(*t.lanes(*first).begin(), uint64_t(c * (n / 4)) * sizeof(float)) << "chunk " << c;
+  }
+}
