@@ -223,6 +223,7 @@ ElementCounts element_counts(const Trace& trace, uint32_t alloc, size_t first, s
     c.max_conflicts = std::max(c.max_conflicts, c.conflicts[i]);
     c.max_first_touch = std::max(c.max_first_touch, c.first_touch[i]);
     c.max_contention = std::max(c.max_contention, c.contention[i]);
+    c.max_atomics = std::max(c.max_atomics, c.atomics[i]);
   }
   return c;
 }

@@ -172,6 +172,8 @@ AccessMapCaption access_map_caption(const analysis::InstructionMetrics& m, const
                              " on one address: the atomic unit does their updates one after another (" +
                              plural(m.atomic.distinct_addresses, "distinct address", "distinct addresses") + ")",
                          true});
+    else if (m.active_lanes == 1)
+      c.notes.push_back({"atomic: one lane: it waits for nobody"});
     else
       c.notes.push_back({"atomic: every lane on an address of its own: no lane waits for another"});
   }

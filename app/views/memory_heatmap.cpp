@@ -37,7 +37,7 @@ void MemoryHeatmapView::draw(Session& s) {
   if (st.controls) {
     selection_bar(s, false);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(9 * E);
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("atomic contention").x + 3 * E);  // the longest mode
     ImGui::Combo("color", &st.mode, modes, 5);
     ImGui::SameLine();
     ImGui::Checkbox("log", &st.log_scale);
@@ -145,9 +145,7 @@ void MemoryHeatmapView::draw(Session& s) {
   };
   // Coloured by atomic contention, only the arrays that atomics update are shown.
   auto atomic_target = [&](size_t a) {
-    const auto& c = st.allocs[a]->counts.atomics;
-    return std::any_of(c.begin(), c.end(), [](uint32_t k) { return k > 0; }) ||
-           (a < t.allocations.size() && t.allocations[a].extent > kMaxElements);
+    return st.allocs[a]->counts.max_atomics > 0 || (a < t.allocations.size() && t.allocations[a].extent > kMaxElements);
   };
   for (size_t a = 0; a < t.allocations.size(); ++a)
     if (t.allocations[a].space == MemSpace::Shared && (st.mode != 4 || atomic_target(a))) order.push_back(a);

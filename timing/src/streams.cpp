@@ -1,8 +1,8 @@
 #include "ws/timing/streams.h"
 
-#include <unistd.h>
-
+#include <cstdlib>
 #include <system_error>
+#include <vector>
 
 #if defined(WS_HAVE_CUDA)
 #include "ws/gpu/streams.h"

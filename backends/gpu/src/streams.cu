@@ -122,12 +122,14 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
 }
 
 // ---- the work ------------------------------------------------------------------------------------
-// y = x, then `work` rounds of y = y * 0.999 + 0.5: enough arithmetic that the kernel's time is of
-// the order of the copies' (what makes overlapping them worth showing: 2048 rounds on an H100).
+// `work` rounds of y = fma(y, 0.999, 0.5) per element: the arithmetic of the catalog's streams
+// kernel (kernels/memory/streams.cuh, which the lesson's pictures launch; a backend cannot include
+// kernels/, so it is written here again), enough that the kernel's time is of the order of the
+// copies' (what makes overlapping them worth showing: 2048 rounds on an H100).
 __global__ void scale_chunk(float* data, uint64_t n, uint32_t work) {
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(blockDim.x) * gridDim.x) {
     float y = data[i];
-    for (uint32_t k = 0; k < work; ++k) y = y * 0.999f + 0.5f;
+    for (uint32_t k = 0; k < work; ++k) y = __fmaf_rn(y, 0.999f, 0.5f);
     data[i] = y;
   }
 }

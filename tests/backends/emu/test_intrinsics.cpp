@@ -16,42 +16,25 @@ using namespace ws;
 
 namespace {
 
-// ---- per-thread intrinsics ----------------------------------------------------------------------
-int bits_set(uint64_t x) {
-  int n = 0;
-  for (int i = 0; i < 64; ++i) n += (x >> i) & 1;
-  return n;
-}
-int leading_zeros32(uint32_t x) {
-  int n = 0;
-  for (int i = 31; i >= 0 && !((x >> i) & 1); --i) ++n;
-  return n;
-}
-int first_set(uint64_t x) {
-  for (int i = 0; i < 64; ++i)
-    if ((x >> i) & 1) return i + 1;
-  return 0;
-}
-uint32_t reversed(uint32_t x) {
-  std::string s;
-  for (int i = 31; i >= 0; --i) s += char('0' + ((x >> i) & 1));  // most significant first
-  uint32_t r = 0;
-  for (int i = 0; i < 32; ++i) r |= uint32_t(s[i] - '0') << i;  // ... read least significant first
-  return r;
-}
+// ---- per-thread intrinsics (the bit-by-bit references are intrinsic_cases.cuh's) ------------------
+using intrinsic_cases::brev;
+using intrinsic_cases::clz;
+using intrinsic_cases::ffs;
+using intrinsic_cases::popc;
 
 const uint32_t kWords[] = {0u, 1u, 2u, 0x80000000u, 0xffffffffu, 0x12345678u, 0xdeadbeefu, 0x00f000f0u, 7u << 29};
 
 TEST(EmuIntrinsics, BitCountsMatchABitByBitReference) {
   for (uint32_t x : kWords) {
-    EXPECT_EQ(__popc(x), bits_set(x)) << std::hex << x;
-    EXPECT_EQ(__clz(int(x)), leading_zeros32(x)) << std::hex << x;
-    EXPECT_EQ(__ffs(int(x)), first_set(x)) << std::hex << x;
-    EXPECT_EQ(__brev(x), reversed(x)) << std::hex << x;
-    const uint64_t wide = uint64_t(x) << 32 | (x ^ 0x5a5a5a5au);
-    EXPECT_EQ(__popcll(wide), bits_set(wide));
-    EXPECT_EQ(__ffsll((long long)(uint64_t(x) << 32)), x ? first_set(x) + 32 : 0);
-    EXPECT_EQ(__brevll(wide), uint64_t(reversed(uint32_t(wide))) << 32 | reversed(uint32_t(wide >> 32)));
+    EXPECT_EQ(__popc(x), int(popc(x))) << std::hex << x;
+    EXPECT_EQ(__clz(int(x)), int(clz(x))) << std::hex << x;
+    EXPECT_EQ(__ffs(int(x)), int(ffs(x))) << std::hex << x;
+    EXPECT_EQ(__brev(x), brev(x)) << std::hex << x;
+    const uint32_t lo = x ^ 0x5a5a5a5au;
+    const uint64_t wide = uint64_t(x) << 32 | lo;
+    EXPECT_EQ(__popcll(wide), int(popc(x) + popc(lo)));
+    EXPECT_EQ(__ffsll((long long)(uint64_t(x) << 32)), x ? int(ffs(x)) + 32 : 0);
+    EXPECT_EQ(__brevll(wide), uint64_t(brev(lo)) << 32 | brev(x));
   }
   EXPECT_EQ(__clzll(1), 63);
   EXPECT_EQ(__clz(0), 32);

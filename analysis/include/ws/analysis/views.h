@@ -103,6 +103,7 @@ struct ElementCounts {
   uint32_t max_conflicts = 0;
   int64_t max_first_touch = -1;
   uint32_t max_contention = 0;
+  uint32_t max_atomics = 0;  // most atomic lane updates on one element (0: no atomic touched it)
   uint32_t total(size_t i) const { return loads[i] + stores[i] + atomics[i]; }
 };
 ElementCounts element_counts(const Trace& trace, uint32_t alloc, size_t first, size_t last,
