@@ -29,6 +29,7 @@ LAYERS = {
     "backends/emu/": "emu",
     "backends/gpu/": "gpu",
     "kernels/catalog/": "catalog",
+    "kernels/file/": "kernel_file",
     "kernels/": "kernels",
     "analysis/": "analysis",
     "timing/": "timing",
@@ -51,10 +52,13 @@ MAY_INCLUDE = {
     "kernels": {"kernel_api", "run", "trace"},
     # The generated glue that compiles each kernel once per backend and registers it.
     "catalog": {"kernels", "emu", "gpu", "kernel_api", "run", "trace"},
+    # A user's kernel file built at run time: the library reads and compiles it; its prelude is
+    # what the generated code includes (the kernel API, a backend, the catalog's checks).
+    "kernel_file": {"kernels", "emu", "gpu", "kernel_api", "run", "trace", "util"},
     "analysis": {"rules", "trace", "util"},
     "timing": {"run", "analysis", "gpu", "rules", "trace", "util"},
     "viz": {"analysis", "rules", "trace", "util"},
-    "app": {"viz", "timing", "analysis", "catalog", "kernels", "emu", "gpu", "kernel_api", "rules",
+    "app": {"viz", "timing", "analysis", "catalog", "kernel_file", "kernels", "emu", "gpu", "kernel_api", "rules",
             "run", "trace", "util"},
 }
 CONSUMERS = {"tests", "bench"}  # may include anything; no one includes them

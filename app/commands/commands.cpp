@@ -349,8 +349,17 @@ void register_commands(CLI::App& app) {
 }
 
 int run_selected_command(CLI::App&) {
-  if (state().crosscheck && state().crosscheck->parsed()) return cmd_crosscheck(state());
   State& s = state();
+  // A kernel file is built before any command runs it (and its errors end the command).
+  for (CLI::App* cmd : {s.run, s.trace, s.analyze, s.crosscheck})
+    if (cmd && cmd->parsed()) {
+      const bool required = cmd == s.run || cmd == s.trace;
+      if (std::string err = load_kernel_file(s.launch, required); !err.empty()) {
+        std::fprintf(stderr, "%s%s\n", s.launch.file.empty() ? "warpscope: " : "", err.c_str());
+        return s.launch.file.empty() ? 2 : 1;
+      }
+    }
+  if (s.crosscheck && s.crosscheck->parsed()) return cmd_crosscheck(s);
   if (s.list && s.list->parsed()) return cmd_list(s.json);
   if (s.run && s.run->parsed()) return cmd_run(s.launch, s.json);
   if (s.trace && s.trace->parsed()) return cmd_trace(s);

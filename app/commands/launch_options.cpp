@@ -3,11 +3,16 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "ws/kernel_file/build.h"
+
 namespace ws::app {
 
 void LaunchOptions::add_to(CLI::App& cmd, bool kernel_required) {
+  (void)kernel_required;  // (checked by load_kernel_file: --kernel or --file)
   auto* k = cmd.add_option("--kernel,-k", kernel, "Catalog kernel (see `warpscope list`)");
-  if (kernel_required) k->required();
+  cmd.add_option("--file", file, "A kernel file (.cu with a /* warpscope ... */ launch description, docs/writing-kernels.md): "
+                                 "built and run instead of a catalog kernel")
+      ->excludes(k);
   cmd.add_option("--variant,-v", launch.variant, "Variant id or name (default: the kernel's first)");
   cmd.add_option("--n", launch.n, "Problem size, 1 to 4294967295 (default: the kernel's)");
   cmd.add_option("--block", launch.block, "Block shape X[,Y[,Z]], each >= 1 (default: the kernel's)");
@@ -33,6 +38,15 @@ std::string LaunchOptions::to_config(RunConfig& cfg, BackendKind& be) const {
   cfg.record.count_every_block = !no_counters;
   be = backend == "gpu-fast" ? BackendKind::GpuFast : backend == "gpu-trace" ? BackendKind::GpuTrace : BackendKind::Emu;
   return {};
+}
+
+std::string load_kernel_file(LaunchOptions& opt, bool required) {
+  if (opt.file.empty()) return required && opt.kernel.empty() ? "give a catalog kernel (--kernel K, see `warpscope list`) or a kernel file (--file FILE.cu)" : "";
+  kernel_file::BuildOptions bo;
+  bo.gpu = opt.backend != "emu";
+  std::string error;
+  opt.kernel = kernel_file::load(opt.file, Catalog::instance(), bo, error);
+  return opt.kernel.empty() ? error : "";
 }
 
 int run_kernel(const LaunchOptions& opt, RunResult& result, bool quiet) {

@@ -15,6 +15,7 @@ namespace ws::app {
 
 struct LaunchOptions {
   std::string kernel, backend = "emu";
+  std::string file;   // --file: a kernel file (.cu) to build and run instead of a catalog kernel
   LaunchText launch;  // as typed; ws::apply_launch_text checks it
   bool no_counters = false;  // gpu-trace: record the --blocks only, no per-site counters for the grid
 
@@ -24,6 +25,11 @@ struct LaunchOptions {
   // Builds the catalog's RunConfig; returns "" or a message about the first bad value.
   std::string to_config(RunConfig& cfg, BackendKind& backend) const;
 };
+
+// With --file: builds the kernel file (for the GPU backends too when --backend names one) and
+// sets `kernel` to its name. Returns "" or every compile error, one per line. `required`: say
+// so when neither --kernel nor --file was given.
+std::string load_kernel_file(LaunchOptions& opt, bool required);
 
 // Runs the kernel; prints refusals and faults to stderr. Returns the process exit code the
 // subcommand should end with if it cannot go on (2: refused input, 1: fault), or 0.

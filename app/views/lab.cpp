@@ -36,10 +36,10 @@ void switch_kernel(Session& s, const KernelSpec& spec, LabView& st) {
   r.kernel = spec.name;
   r.config.variant.clear();
   r.config.n = spec.default_n;
-  r.config.block = {spec.default_block, 1, 1};
+  r.config.block = {spec.default_block, std::max(1u, spec.default_block_y), 1};
   st.n = int(spec.default_n);
   st.block = int(spec.default_block);
-  st.block_y = 1;
+  st.block_y = int(std::max(1u, spec.default_block_y));
   rerun(s, r, st);
 }
 
@@ -87,7 +87,7 @@ void LabView::draw(Session& s) {
   if (key != st.synced_key && !st.editing) {
     st.n = int(req.config.n ? req.config.n : spec.default_n);
     st.block = int(req.config.block.x ? req.config.block.x : spec.default_block);
-    st.block_y = int(std::max(1u, req.config.block.y));
+    st.block_y = int(req.config.block.x ? std::max(1u, req.config.block.y) : std::max(1u, spec.default_block_y));
     st.seed = int(req.config.seed);
     st.synced_key = key;
   }
@@ -95,7 +95,9 @@ void LabView::draw(Session& s) {
 
   // Kernel picker (the catalog grows: dot products, atomics...), limited to this lab's kernels.
   auto in_lab = [&](const std::string& k) {
-    return st.kernels.empty() || std::find(st.kernels.begin(), st.kernels.end(), k) != st.kernels.end();
+    if (st.kernels.empty() || std::find(st.kernels.begin(), st.kernels.end(), k) != st.kernels.end()) return true;
+    const CatalogEntry* x = cat.find(k);
+    return x && !x->spec.file.empty();  // a user's kernel file is in every lab
   };
   const bool here = in_lab(spec.name);
   if (!here)

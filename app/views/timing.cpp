@@ -154,7 +154,7 @@ void draw_counts(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timing
   Dim3 block = req.config.block;
   if (const CatalogEntry* e = Catalog::instance().find(req.kernel)) {
     if (!n) n = e->spec.default_n;
-    if (!block.x) block = {e->spec.default_block, 1, 1};
+    if (!block.x) block = {e->spec.default_block, std::max(1u, e->spec.default_block_y), 1};
   }
   const KernelSpec* k = spec_of(req.kernel);
   const std::string size = k ? timing::size_text(*k, n) : std::to_string(n);

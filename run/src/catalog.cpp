@@ -16,6 +16,22 @@ void Catalog::add_runner(const std::string& kernel, BackendKind kind,
     if (e.spec.name == kernel) e.runners[kind] = std::move(run);
 }
 
+void Catalog::put(CatalogEntry e) {
+  std::unique_lock lock(mutex_);
+  for (CatalogEntry& old : entries_)
+    if (old.spec.name == e.spec.name) {
+      old = std::move(e);
+      return;
+    }
+  entries_.push_back(std::move(e));
+}
+
+std::optional<CatalogEntry> Catalog::copy(const std::string& name) const {
+  std::shared_lock lock(mutex_);
+  if (const CatalogEntry* e = find(name)) return *e;
+  return std::nullopt;
+}
+
 const CatalogEntry* Catalog::find(const std::string& name) const {
   for (const CatalogEntry& e : entries_)
     if (e.spec.name == name) return &e;
@@ -36,7 +52,7 @@ std::string Catalog::resolve(const CatalogEntry& e, RunConfig& cfg) const {
   cfg.variant = variant->id;
   if (cfg.n == 0) cfg.n = s.default_n;
   if (cfg.n > 0xffffffffull) return "n = " + std::to_string(cfg.n) + " is too large: the kernels index with 32-bit unsigned integers (n <= 4294967295)";
-  if (cfg.block.x == 0) cfg.block = {s.default_block, 1, 1};
+  if (cfg.block.x == 0) cfg.block = {s.default_block, std::max(1u, s.default_block_y), 1};
   const Dim3 b = cfg.block;
   if (b.y == 0 || b.z == 0) return "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) + ") has a zero dimension";
   if (b.count() > 1024) return "block of " + std::to_string(b.count()) + " threads is over the limit of 1024 threads per block";
@@ -110,10 +126,18 @@ uint64_t estimated_bytes(const KernelSpec& s, const RunConfig& cfg) {
 
 RunResult Catalog::run(const std::string& kernel, RunConfig cfg, BackendKind backend) const {
   RunResult r;
-  const CatalogEntry* e = find(kernel);
+  // The entry is copied under the lock, so a kernel file built again meanwhile (put()) changes
+  // neither this run's spec nor its runner.
+  std::optional<CatalogEntry> copied;
+  std::string list;
+  {
+    std::shared_lock lock(mutex_);
+    if (const CatalogEntry* found = find(kernel)) copied = *found;
+    else
+      for (const CatalogEntry& x : entries_) list += (list.empty() ? "" : ", ") + x.spec.name;
+  }
+  const CatalogEntry* e = copied ? &*copied : nullptr;
   if (!e) {
-    std::string list;
-    for (const CatalogEntry& x : entries_) list += (list.empty() ? "" : ", ") + x.spec.name;
     r.refused = "no kernel named '" + kernel + "' (kernels: " + list + ")";
     return r;
   }

@@ -19,8 +19,12 @@
 //   if (!r.refused.empty()) ... // why nothing ran
 #pragma once
 
+#include <deque>
+#include <mutex>
 #include <functional>
 #include <map>
+#include <optional>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -52,8 +56,17 @@ class Catalog {
   void add_runner(const std::string& kernel, BackendKind kind,
                   std::function<RunResult(const RunConfig&)> run);
 
-  const std::vector<CatalogEntry>& entries() const { return entries_; }
+  // Adds `e`, or replaces the entry of the same name (a user's kernel file built again). Entries
+  // never move: pointers from find() and references into entries() stay valid. Call it on the
+  // thread that reads entries() and find() (the UI thread); other threads go through run() and
+  // copy(), which take the catalog's lock.
+  void put(CatalogEntry e);
+
+  // Built-in kernels first, then kernel files in the order they were first loaded.
+  const std::deque<CatalogEntry>& entries() const { return entries_; }
   const CatalogEntry* find(const std::string& name) const;
+  // A copy of the entry named `name`, taken under the lock (for threads other than put()'s).
+  std::optional<CatalogEntry> copy(const std::string& name) const;
 
   // Fills defaults, checks the variant, parameters and launch limits, then runs. Never throws
   // for user errors: they come back in RunResult::refused.
@@ -63,7 +76,8 @@ class Catalog {
   std::string resolve(const CatalogEntry& e, RunConfig& cfg) const;
 
  private:
-  std::vector<CatalogEntry> entries_;
+  std::deque<CatalogEntry> entries_;
+  mutable std::shared_mutex mutex_;  // put() against run() and copy() on other threads
 };
 
 }  // namespace ws

@@ -91,11 +91,14 @@ struct KernelSpec {
   std::string title;        // "Sum reduction (Harris's seven steps and beyond)"
   std::string description;  // a short paragraph
   std::string source;       // path relative to kernels/, e.g. "reduction/reduce.cuh"
+  // A user's kernel file (ws/kernel_file): its absolute path; "" for the catalog's own kernels.
+  std::string file;
   std::string lecture;      // which seed / lecture it comes from
   std::vector<VariantSpec> variants;
   std::vector<ParamSpec> params;  // kernel-specific (n, block, dtype, seed are common)
   uint64_t default_n = 1 << 16;
   uint32_t default_block = 256;
+  uint32_t default_block_y = 1;  // a 2D kernel's default block is (default_block, default_block_y)
   // The kernel takes 2D blocks (x, y): the labs show two fields for the block shape.
   bool block_2d = false;
   std::vector<std::string> dtypes = {"int"};  // element types the kernel accepts

@@ -1,0 +1,59 @@
+// Building a kernel file into catalog entries: read it, parse its launch description, generate
+// one translation unit per backend, compile each into a shared library, load it and take its
+// entry. build() touches no shared state and may run on any thread (the viewer builds in the
+// background); install() puts the result into the catalog.
+//
+//   ws::kernel_file::Build b = ws::kernel_file::build("/home/me/saxpy.cu", {});
+//   if (b.ok) ws::kernel_file::install(b, ws::Catalog::instance());
+//   else for (const auto& d : b.diagnostics) puts(to_text(d).c_str());
+//
+// A kernel file is C++ that warpscope compiles and runs with the user's rights, like any program
+// they build: only files the user opens are ever compiled or loaded. Loaded builds stay loaded
+// (their code may still run: a lesson's prefetched step, a timing series); at most
+// kMaxLoadedBuilds per process.
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "ws/kernel_file/diagnostics.h"
+#include "ws/kernel_file/generate.h"
+#include "ws/run/catalog.h"
+
+namespace ws::kernel_file {
+
+inline constexpr int kMaxLoadedBuilds = 400;
+
+struct BuildOptions {
+  bool emu = true;
+  bool gpu = false;  // also gpu-fast and gpu-trace (needs nvcc; slow: tens of seconds)
+  const std::atomic<bool>* cancel = nullptr;  // turns true: stop (the file was saved again)
+  double timeout_seconds = 300;
+};
+
+struct Build {
+  std::string path;      // absolute
+  std::string text;      // the contents that were compiled (the sites' and the source view's text)
+  std::string name;      // the kernel's name in the catalog
+  bool name_given = false;  // by the description (a built-in's name is then refused, not changed)
+  bool ok = false;       // every asked flavour built and loaded
+  bool cancelled = false;
+  std::vector<BuildDiagnostic> diagnostics;  // errors first; warnings too when ok
+  CatalogEntry entry;    // with a runner per flavour built
+  double seconds = 0;    // reading to loading
+  std::string summary;   // one line: "built saxpy (emu) in 1.4 s" or the first error
+};
+
+Build build(const std::string& path, const BuildOptions& options);
+
+// Adds or replaces the file's kernel in `catalog` and registers its text for the source view.
+// A file named after a built-in kernel (reduce.cu) becomes reduce_file, unless its description
+// gives that name, which is refused (returns why), as is a name another open file uses.
+std::string install(Build& b, Catalog& catalog);
+
+// build() then install(): for the command line. Returns the kernel's name, or "" with `error`
+// holding every diagnostic, one per line.
+std::string load(const std::string& path, Catalog& catalog, const BuildOptions& options, std::string& error);
+
+}  // namespace ws::kernel_file

@@ -1,0 +1,112 @@
+// The helpers of the driver that warpscope generates for a kernel file's launch description
+// (generate.h): sizes checked before anything is allocated, fills, and the element-by-element
+// check of `expect`.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "common/checks.h"
+#include "ws/run/config.h"
+#include "ws/run/result.h"
+
+namespace ws::kernel_file_support {
+
+// An array's size expression as evaluated: "" or why it cannot be allocated.
+template <class V>
+std::string size_problem(const char* array, V v, uint64_t element_bytes, uint64_t& size) {
+  if constexpr (std::is_floating_point_v<V>) {
+    if (!(v >= 1 && v < 1.8e19)) return std::string("array ") + array + ": size evaluates to " + std::to_string(double(v)) + " (must be >= 1)";
+    size = uint64_t(v);
+  } else if constexpr (std::is_integral_v<V>) {
+    if constexpr (std::is_signed_v<V>)
+      if (v < 1) return std::string("array ") + array + ": size evaluates to " + std::to_string(int64_t(v)) + " (must be >= 1)";
+    if (v == 0) return std::string("array ") + array + ": size evaluates to 0 (must be >= 1)";
+    size = uint64_t(v);
+  } else {
+    static_assert(std::is_arithmetic_v<V>, "an array's size must be a number");
+  }
+  if (size > (uint64_t(1) << 40) / element_bytes)
+    return std::string("array ") + array + ": " + std::to_string(size) + " elements is over 1 TiB";
+  return {};
+}
+
+// A grid dimension as evaluated: "" or why it is not one CUDA allows.
+template <class V>
+std::string grid_problem(const char* axis, V v, uint64_t limit, uint32_t& out) {
+  static_assert(std::is_arithmetic_v<V>, "a grid dimension must be a number");
+  const double d = double(v);
+  if (!(d >= 1 && d <= double(limit)))
+    return std::string("grid.") + axis + " evaluates to " + std::to_string(d) + " (allowed: 1 to " + std::to_string(limit) + ")";
+  out = uint32_t(v);
+  return {};
+}
+
+template <class T, class V>
+T fill_value(V v) {
+  if constexpr (std::is_constructible_v<T, V>) return T(v);
+  else return T{v};
+}
+
+template <class T>
+std::vector<T> random_fill(uint64_t size, uint64_t seed, bool has_range, double lo, double hi) {
+  static_assert(std::is_arithmetic_v<T>, "fill = \"random\" is for number types: give a struct array a fill expression");
+  if (!has_range) lo = std::is_floating_point_v<T> ? -1 : 0, hi = std::is_floating_point_v<T> ? 1 : 9;
+  return ws::random_input<T>(size, seed, lo, hi);
+}
+
+template <class T>
+std::vector<T> iota_fill(uint64_t size) {
+  std::vector<T> v(size);
+  for (uint64_t i = 0; i < size; ++i) v[i] = fill_value<T>(i);
+  return v;
+}
+
+// Compares every element of the arrays that have an `expect` and writes the verdict.
+class Checker {
+ public:
+  explicit Checker(RunResult& out) : out_(out) {}
+
+  template <class T, class E>
+  void compare(const char* array, uint64_t i, const T& got, const E& want, double tolerance) {
+    static_assert(std::is_arithmetic_v<T>, "expect compares numbers: check a struct array member by member in your own driver");
+    ++compared_;
+    const double g = double(got), w = double(want);
+    bool ok;
+    if (tolerance < 0) tolerance = std::is_floating_point_v<T> ? 1e-5 : 0;
+    if (tolerance == 0) ok = std::is_floating_point_v<T> ? g == w : got == static_cast<T>(want);
+    else ok = std::fabs(g - w) <= tolerance * std::max(1.0, std::fabs(w));
+    if (std::isnan(w) && std::isnan(g)) ok = true;
+    if (!ok && mismatches_++ == 0)
+      first_ = std::string(array) + "[" + std::to_string(i) + "] = " + ws::value_text(got) + ", expected " + ws::value_text(w);
+    if (tolerance > worst_tolerance_) worst_tolerance_ = tolerance;
+  }
+
+  void finish(const std::string& arrays) {
+    if (compared_ == 0) {
+      out_.result = "ran to the end";
+      out_.expected = "";
+      out_.check = "none: the launch description has no expect";
+      out_.passed = true;
+      return;
+    }
+    out_.check = worst_tolerance_ > 0 ? "element by element, |got - expected| <= " + ws::value_text(worst_tolerance_) + " x max(1, |expected|)"
+                                      : "element by element, exact";
+    out_.expected = arrays + " as expect says";
+    out_.passed = mismatches_ == 0;
+    out_.result = mismatches_ == 0 ? std::to_string(compared_) + " elements as expected"
+                                   : std::to_string(mismatches_) + " of " + std::to_string(compared_) + " elements differ; first: " + first_;
+  }
+
+ private:
+  RunResult& out_;
+  uint64_t compared_ = 0, mismatches_ = 0;
+  double worst_tolerance_ = 0;
+  std::string first_;
+};
+
+}  // namespace ws::kernel_file_support

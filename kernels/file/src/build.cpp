@@ -1,0 +1,276 @@
+#include "ws/kernel_file/build.h"
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "ws/kernel_file/compiler.h"
+#include "ws/kernel_file/description.h"
+#include "ws/trace/sources.h"
+
+namespace ws::kernel_file {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uint64_t kMaxFileBytes = 4u << 20;
+
+std::atomic<int> g_loaded{0};
+std::atomic<int> g_builds{0};
+
+// This process's folder for generated sources and libraries (mode 0700, made once, removed at
+// exit); each build's files are deleted as soon as they are loaded or have failed.
+const std::string& work_dir(std::string& error) {
+  static std::string dir;
+  static std::string why;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::error_code ec;
+    fs::path base = fs::temp_directory_path(ec);
+    if (ec) base = "/tmp";
+    std::string templ = (base / "warpscope-build-XXXXXX").string();
+    if (char* made = mkdtemp(templ.data())) {
+      dir = made;
+      std::atexit([] {
+        std::error_code e;
+        fs::remove_all(dir, e);
+      });
+    } else {
+      why = "cannot make a build folder in " + base.string() + " (" + std::strerror(errno) + ")";
+    }
+  });
+  error = why;
+  return dir;
+}
+
+bool read_text(const std::string& path, std::string& text, std::string& error) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) return error = "no such file", false;
+  if (!fs::is_regular_file(st)) return error = "not a regular file", false;
+  const uint64_t size = fs::file_size(path, ec);
+  if (ec) return error = ec.message(), false;
+  if (size > kMaxFileBytes) return error = "the file has " + std::to_string(size) + " bytes; a kernel file may have at most 4 MiB", false;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return error = std::string("cannot read it (") + std::strerror(errno) + ")", false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  text = ss.str();
+  if (text.find('\0') != std::string::npos) return error = "it holds a NUL byte: not a C++ source file", false;
+  return true;
+}
+
+std::string demangled(const std::string& dl_error) {
+  // "...: undefined symbol: _ZN2ws..." -> its C++ name.
+  const std::string key = "undefined symbol: ";
+  const size_t at = dl_error.find(key);
+  if (at == std::string::npos) return dl_error;
+  std::string sym = dl_error.substr(at + key.size());
+  int status = 0;
+  char* name = abi::__cxa_demangle(sym.c_str(), nullptr, nullptr, &status);
+  std::string out = dl_error.substr(0, at + key.size()) + (status == 0 && name ? name : sym);
+  std::free(name);
+  return out;
+}
+
+// Compiles and loads one flavour; adds its runner (and, for the emulator, spec and validate) to `entry`.
+bool build_flavor(const Description& d, const std::string& text, Flavor f, const BuildOptions& opt, const std::string& unique,
+                  Build& b) {
+  const Toolchain& tc = toolchain();
+  std::string error;
+  const std::string& dir = work_dir(error);
+  if (!error.empty()) {
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0, error});
+    return false;
+  }
+  const bool gpu = f != Flavor::Emu;
+  if (gpu && tc.nvcc.empty()) {
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0,
+                             "this warpscope was built without CUDA: kernel files run on the emulator only"});
+    return false;
+  }
+  const std::string stem = dir + "/k" + unique + "_" + to_string(f);
+  const std::string src = stem + (gpu ? ".cu" : ".cpp"), lib = stem + ".so";
+  {
+    std::ofstream out(src, std::ios::binary);
+    out << translation_unit(d, text, f, unique);
+    if (!out.flush()) {
+      b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0, "cannot write " + src});
+      return false;
+    }
+  }
+  std::vector<std::string> argv = {gpu ? tc.nvcc : tc.cxx};
+  for (const std::string& x : gpu ? tc.nvcc_flags : tc.cxx_flags) argv.push_back(x);
+  if (f == Flavor::GpuTrace) argv.push_back("--maxrregcount=32");
+  for (const std::string& inc : tc.includes) argv.push_back("-I" + inc);
+  argv.push_back("-I" + fs::path(d.path).parent_path().string());
+  argv.insert(argv.end(), {"-o", lib, src});
+  CompilerRun run = run_compiler(argv, opt.timeout_seconds, opt.cancel);
+  const bool keep = std::getenv("WARPSCOPE_KEEP_BUILD") != nullptr;
+  std::error_code ec;
+  if (!keep) fs::remove(src, ec);
+  // The user's lines first; the driver's own only when nothing else explains a failure.
+  std::vector<BuildDiagnostic> all = parse_compiler_output(run.output);
+  size_t mine = 0;
+  for (const BuildDiagnostic& x : all)
+    if (x.file == d.path) b.diagnostics.push_back(x), ++mine;
+  if (!run.ok) {
+    b.cancelled = run.cancelled;
+    if (mine == 0) {
+      for (const BuildDiagnostic& x : all) b.diagnostics.push_back(x);
+      if (all.empty()) {
+        std::string head = run.output.substr(0, 2000);
+        b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0,
+                                 std::string(to_string(f)) + " build: " + run.failure + (head.empty() ? "" : ":\n" + head)});
+      }
+    }
+    fs::remove(lib, ec);
+    return false;
+  }
+  if (g_loaded.load() >= kMaxLoadedBuilds) {
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0,
+                             "this warpscope has loaded " + std::to_string(kMaxLoadedBuilds) +
+                                 " builds of kernel files (each stays loaded while its code may run): restart it to load more"});
+    fs::remove(lib, ec);
+    return false;
+  }
+  void* h = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!keep) fs::remove(lib, ec);  // the mapping stays
+  if (!h) {
+    const char* why = dlerror();
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0,
+                             std::string("cannot load the ") + to_string(f) + " build: " + demangled(why ? why : "unknown error")});
+    return false;
+  }
+  ++g_loaded;
+  auto abi = reinterpret_cast<unsigned (*)()>(dlsym(h, kAbiSymbol));
+  auto entry = reinterpret_cast<void (*)(CatalogEntry*)>(dlsym(h, entry_symbol(f).c_str()));
+  if (!abi || !entry || abi() != abi_stamp()) {
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0,
+                             "the build's headers do not match this warpscope (rebuild warpscope from the source tree it names)"});
+    return false;
+  }
+  CatalogEntry e;
+  try {
+    entry(&e);
+  } catch (const std::exception& x) {
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, d.path, d.line, 0, std::string("the kernel's spec failed: ") + x.what()});
+    return false;
+  }
+  if (f == Flavor::Emu) {
+    b.entry.spec = std::move(e.spec);
+    b.entry.validate = std::move(e.validate);
+  }
+  for (auto& [kind, runner] : e.runners) b.entry.runners[kind] = std::move(runner);
+  return true;
+}
+
+}  // namespace
+
+Build build(const std::string& path, const BuildOptions& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Build b;
+  std::error_code ec;
+  b.path = fs::weakly_canonical(fs::absolute(path, ec), ec).string();
+  if (b.path.empty()) b.path = path;
+  auto finish = [&](bool ok) {
+    b.ok = ok;
+    b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::stable_partition(b.diagnostics.begin(), b.diagnostics.end(),
+                          [](const BuildDiagnostic& x) { return x.severity == BuildDiagnostic::Severity::Error; });
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.1f s", b.seconds);
+    if (ok) {
+      std::string flavors = opt.emu ? "emu" : "";
+      if (opt.gpu) flavors += std::string(flavors.empty() ? "" : ", ") + "gpu-fast, gpu-trace";
+      b.summary = "built " + b.name + " (" + flavors + ") in " + secs;
+    } else {
+      b.summary = b.cancelled ? "build stopped: the file changed again"
+                  : b.diagnostics.empty() ? "build failed" : to_text(b.diagnostics.front());
+    }
+    return b;
+  };
+  std::string error;
+  if (!read_text(b.path, b.text, error)) {
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, b.path, 0, 0, "cannot open the kernel file: " + error});
+    return finish(false);
+  }
+  std::optional<Description> d = parse_description(b.path, b.text, b.diagnostics);
+  if (!d) return finish(false);
+  b.name = d->name;
+  b.name_given = d->name_given;
+  if (!toolchain().missing.empty()) {
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0, toolchain().missing});
+    return finish(false);
+  }
+  const std::string unique = std::to_string(getpid()) + "_" + std::to_string(++g_builds);
+  bool ok = true;
+  if (opt.emu || opt.gpu) ok = build_flavor(*d, b.text, Flavor::Emu, opt, unique, b);  // the spec comes from here
+  if (ok && opt.gpu) {
+    // The two GPU builds at once: each is one nvcc run of tens of seconds.
+    Build trace_part;
+    trace_part.path = b.path;
+    bool trace_ok = false;
+    std::thread t([&] { trace_ok = build_flavor(*d, b.text, Flavor::GpuTrace, opt, unique, trace_part); });
+    const bool fast_ok = build_flavor(*d, b.text, Flavor::GpuFast, opt, unique, b);
+    t.join();
+    for (BuildDiagnostic& x : trace_part.diagnostics) b.diagnostics.push_back(std::move(x));
+    for (auto& [kind, runner] : trace_part.entry.runners) b.entry.runners[kind] = std::move(runner);
+    b.cancelled = b.cancelled || trace_part.cancelled;
+    ok = fast_ok && trace_ok;
+  }
+  if (ok && b.entry.spec.name.empty()) ok = false;
+  if (ok && d->entry.size()) b.name = b.entry.spec.name;
+  if (ok) {
+    b.entry.spec.file = b.path;
+    if (b.entry.spec.source.empty()) b.entry.spec.source = b.path;
+  }
+  return finish(ok);
+}
+
+std::string install(Build& b, Catalog& catalog) {
+  if (!b.ok) return "the build failed: " + b.summary;
+  if (const CatalogEntry* old = catalog.find(b.entry.spec.name); old && old->spec.file.empty() && !b.name_given) {
+    b.entry.spec.name += "_file";
+    b.name = b.entry.spec.name;
+  }
+  if (const CatalogEntry* old = catalog.find(b.entry.spec.name)) {
+    if (old->spec.file.empty())
+      return "the name '" + b.entry.spec.name + "' is a built-in kernel's: give the file's kernel another (name = \"...\" in its launch description)";
+    if (old->spec.file != b.path)
+      return "the name '" + b.entry.spec.name + "' is already used by the kernel file " + old->spec.file +
+             ": give this one another (name = \"...\" in its launch description)";
+  }
+  register_source(kernel_relative_path(b.path), b.text);
+  catalog.put(b.entry);
+  return {};
+}
+
+std::string load(const std::string& path, Catalog& catalog, const BuildOptions& options, std::string& error) {
+  Build b = build(path, options);
+  if (!b.ok) {
+    error.clear();
+    for (const BuildDiagnostic& d : b.diagnostics)
+      if (d.severity != BuildDiagnostic::Severity::Note) error += (error.empty() ? "" : "\n") + to_text(d);
+    if (error.empty()) error = b.summary;
+    return {};
+  }
+  if (std::string why = install(b, catalog); !why.empty()) {
+    error = why;
+    return {};
+  }
+  return b.name;
+}
+
+}  // namespace ws::kernel_file

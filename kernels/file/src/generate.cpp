@@ -1,0 +1,241 @@
+#include "ws/kernel_file/generate.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "ws/run/catalog.h"
+
+namespace ws::kernel_file {
+
+namespace {
+
+// A C++ string literal holding `s`.
+std::string lit(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char ch : s) {
+    if (ch == '\\' || ch == '"') out += '\\', out += char(ch);
+    else if (ch == '\n') out += "\\n";
+    else if (ch < 0x20 || ch == 0x7f) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\%03o", ch);
+      out += b;
+    } else out += char(ch);
+  }
+  return out + "\"";
+}
+
+// The generated text, keeping count of its lines so that the driver's own lines can be named
+// after the user's expressions interrupt them.
+class Writer {
+ public:
+  Writer(std::string path) : path_(std::move(path)) {}
+  Writer& operator<<(const std::string& s) {
+    text_ += s;
+    lines_ += uint32_t(std::count(s.begin(), s.end(), '\n'));
+    return *this;
+  }
+  // `e` on lines of its own, reported as the file's line e.line.
+  std::string expr(const Expr& e) {
+    std::string s = "\n#line " + std::to_string(e.line) + " " + lit(path_) + "\n(" + e.text + ")\n";
+    s += "#line " + std::to_string(lines_ + uint32_t(std::count(s.begin(), s.end(), '\n')) + 2) + " " + lit(driver_name()) + "\n";
+    return s;
+  }
+  std::string driver_name() const { return path_ + " (warpscope driver)"; }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string path_, text_;
+  uint32_t lines_ = 0;
+};
+
+std::string prologue(const Description& d) {
+  std::string s =
+      "    [[maybe_unused]] const uint64_t n = ws_c.n;\n"
+      "    [[maybe_unused]] const ws::Dim3 block = ws_c.block;\n"
+      "    [[maybe_unused]] const uint64_t seed = ws_c.seed;\n";
+  for (const ParamDesc& p : d.params)
+    s += "    [[maybe_unused]] const int64_t " + p.name + " = ws_c.params.count(" + lit(p.name) + ") ? ws_c.params.at(" + lit(p.name) +
+         ") : int64_t(" + std::to_string(p.def) + ");\n";
+  return s;
+}
+
+void write_spec(Writer& w, const Description& d) {
+  w << "  static ws::KernelSpec spec() {\n    ws::KernelSpec s;\n";
+  w << "    s.name = " + lit(d.name) + ";\n    s.title = " + lit(d.title) + ";\n";
+  w << "    s.description = " + lit(d.description.empty() ? "A kernel file: " + d.path : d.description) + ";\n";
+  w << "    s.source = " + lit(d.path) + ";\n    s.file = " + lit(d.path) + ";\n    s.lecture = \"kernel file\";\n";
+  for (const VariantDesc& v : d.variants) {
+    w << "    s.variants.emplace_back(" + lit(v.id) + ", " + lit(v.name) + ", " + lit(v.summary) + ");\n";
+    w << "    s.variants.back().takes_grid = true;\n";
+  }
+  for (const ParamDesc& p : d.params) {
+    std::string choices;
+    for (const std::string& c : p.choices) choices += (choices.empty() ? "" : ", ") + lit(c);
+    w << "    s.params.push_back({" + lit(p.name) + ", " + lit(p.description) + ", " + std::to_string(p.min) + ", " +
+             std::to_string(p.max) + ", " + std::to_string(p.def) + ", {" + choices + "}});\n";
+  }
+  w << "    s.default_n = " + std::to_string(d.n) + ";\n";
+  w << "    s.default_block = " + std::to_string(d.block[0]) + ";\n";
+  w << "    s.default_block_y = " + std::to_string(d.block[1]) + ";\n";
+  w << "    s.block_2d = " + std::string(d.block[1] > 1 ? "true" : "false") + ";\n";
+  w << "    s.dtypes = {" + lit(d.dtype) + "};\n";
+  // The exact estimate is validate()'s, from the arrays' own sizes.
+  w << "    s.arrays = 1;\n    s.elements = [](const ws::RunConfig&) { return uint64_t(0); };\n";
+  w << "    s.timing.n = " + std::to_string(d.n) + ";\n    s.timing.scales = false;\n";
+  w << "    s.timing.ceiling = ws::TimingSpec::Ceiling::Copy;\n";
+  w << "    return s;\n  }\n";
+}
+
+// sizes(c, size): every array's size, or why one cannot be.
+void write_sizes(Writer& w, const Description& d) {
+  const size_t k = std::max<size_t>(1, d.arrays.size());
+  w << "  static std::string sizes([[maybe_unused]] const ws::RunConfig& ws_c, [[maybe_unused]] uint64_t (&size)[" + std::to_string(k) +
+           "]) {\n" + prologue(d);
+  for (size_t a = 0; a < d.arrays.size(); ++a) {
+    const ArrayDesc& x = d.arrays[a];
+    w << "    if (std::string why = ws::kernel_file_support::size_problem(" + lit(x.name) + ", " + w.expr(x.size) + ", sizeof(" + x.type +
+             "), size[" + std::to_string(a) + "]); !why.empty()) return why;\n";
+  }
+  w << "    return {};\n  }\n";
+  // grid(c, grid): the launch's grid for c.variant (--grid wins).
+  w << "  static std::string grid_of(const ws::RunConfig& ws_c, ws::Dim3& grid) {\n" + prologue(d);
+  w << "    if (ws_c.grid.x) { grid = ws_c.grid; return {}; }\n";
+  const char* axes[3] = {"x", "y", "z"};
+  const char* limits[3] = {"2147483647", "65535", "65535"};
+  for (const VariantDesc& v : d.variants) {
+    w << "    if (ws_c.variant == " + lit(v.id) + ") {\n";
+    for (int a = 0; a < 3; ++a) {
+      const Expr& e = v.grid[a] ? *v.grid[a] : d.grid[a];
+      const std::string value = !e.text.empty() ? w.expr(e) : a == 0 ? std::string("(n + block.x - 1) / block.x") : std::string("1");
+      w << "      if (std::string why = ws::kernel_file_support::grid_problem(" + lit(axes[a]) + ", " + value + ", " + limits[a] +
+               ", grid." + axes[a] + "); !why.empty()) return why;\n";
+    }
+    w << "      return {};\n    }\n";
+  }
+  w << "    return \"no variant \" + ws_c.variant;\n  }\n";
+}
+
+void write_validate(Writer& w, const Description& d) {
+  const size_t k = std::max<size_t>(1, d.arrays.size());
+  w << "  static std::string validate(const ws::RunConfig& ws_c) {\n";
+  w << "    uint64_t size[" + std::to_string(k) + "] = {};\n";
+  w << "    if (std::string why = sizes(ws_c, size); !why.empty()) return why;\n";
+  w << "    ws::Dim3 grid;\n    if (std::string why = grid_of(ws_c, grid); !why.empty()) return why;\n";
+  w << "    long double bytes = 0;\n";
+  for (size_t a = 0; a < d.arrays.size(); ++a)
+    w << "    bytes += 2.0L * size[" + std::to_string(a) + "] * sizeof(" + d.arrays[a].type + ");  // host and device\n";
+  w << "    const uint64_t limit = ws_c.memory_limit ? ws_c.memory_limit : ws::default_memory_limit();\n";
+  w << "    if (bytes > limit) return \"the arrays need about \" + ws::bytes_text(uint64_t(bytes)) + \" on the host and the device, over the \" + "
+       "ws::bytes_text(limit) + \" a run may take (WARPSCOPE_MEMORY_LIMIT sets it): use a smaller n\";\n";
+  w << "    return {};\n  }\n";
+}
+
+void write_run(Writer& w, const Description& d) {
+  const size_t k = std::max<size_t>(1, d.arrays.size());
+  w << "  template <class B>\n  static void run(B& ws_be, const ws::RunConfig& ws_c, ws::RunResult& ws_result) {\n" + prologue(d);
+  w << "    uint64_t ws_size[" + std::to_string(k) + "] = {};\n";
+  w << "    if (std::string why = sizes(ws_c, ws_size); !why.empty()) { ws_result.errors.push_back({ws::Severity::Error, \"bad-launch\", why}); return; }\n";
+  w << "    ws::Dim3 grid;\n";
+  w << "    if (std::string why = grid_of(ws_c, grid); !why.empty()) { ws_result.errors.push_back({ws::Severity::Error, \"bad-launch\", why}); return; }\n";
+  // Host inputs.
+  for (size_t a = 0; a < d.arrays.size(); ++a) {
+    const ArrayDesc& x = d.arrays[a];
+    const std::string T = "ws_type_" + x.name, in = "ws_in_" + x.name, sz = "ws_size[" + std::to_string(a) + "]";
+    w << "    using " + T + " = " + x.type + ";\n";
+    if (x.fill == "random")
+      w << "    std::vector<" + T + "> " + in + " = ws::kernel_file_support::random_fill<" + T + ">(" + sz + ", ws_c.seed * 1000003u + " +
+               std::to_string(a) + ", " + (x.has_range ? "true" : "false") + ", " + std::to_string(x.lo) + ", " + std::to_string(x.hi) + ");\n";
+    else if (x.fill == "iota")
+      w << "    std::vector<" + T + "> " + in + " = ws::kernel_file_support::iota_fill<" + T + ">(" + sz + ");\n";
+    else {
+      w << "    std::vector<" + T + "> " + in + "(" + sz + ");\n";
+      if (x.fill == "ones")
+        w << "    for (auto& v : " + in + ") v = ws::kernel_file_support::fill_value<" + T + ">(1);\n";
+      else if (x.fill == "expression")
+        w << "    for (uint64_t i = 0; i < " + sz + "; ++i) " + in + "[i] = ws::kernel_file_support::fill_value<" + T + ">(" +
+                 w.expr(x.fill_expr) + ");\n";
+    }
+  }
+  // Device arrays, the launch, the results.
+  for (const ArrayDesc& x : d.arrays) w << "    std::vector<ws_type_" + x.name + "> ws_out_" + x.name + ";\n";
+  w << "    {\n";
+  for (const ArrayDesc& x : d.arrays) {
+    w << "      auto " + x.name + " = ws_be.upload(" + lit(x.name) + ", ws_in_" + x.name + ");\n";
+    if (!x.row_length.text.empty()) w << "      ws_be.shape(" + x.name + ", uint32_t(" + w.expr(x.row_length) + "));\n";
+  }
+  w << "      const uint32_t ws_shared = uint32_t(" + (d.shared.text.empty() ? std::string("0") : w.expr(d.shared)) + ");\n";
+  w << "      bool ws_ok = false;\n";
+  for (size_t v = 0; v < d.variants.size(); ++v) {
+    const VariantDesc& x = d.variants[v];
+    std::string args;
+    for (const Expr& e : x.args ? *x.args : d.args) args += ", " + w.expr(e);
+    w << "      " + std::string(v ? "else if" : "if") + " (ws_c.variant == " + lit(x.id) + ") ws_ok = ws_be.launch(" + lit(x.kernel.text) +
+             ", grid, block, ws_shared, " + w.expr(x.kernel) + args + ");\n";
+  }
+  w << "      if (!ws_ok) return;  // the fault is in ws_result.errors\n";
+  for (const ArrayDesc& x : d.arrays) w << "      ws_out_" + x.name + " = ws_be.download(" + x.name + ");\n";
+  w << "    }\n";
+  // The check: names are the arrays before the launch.
+  w << "    {\n";
+  for (const ArrayDesc& x : d.arrays) w << "      [[maybe_unused]] const auto& " + x.name + " = ws_in_" + x.name + ";\n";
+  w << "      ws::kernel_file_support::Checker ws_check(ws_result);\n";
+  std::string checked;
+  for (const ArrayDesc& x : d.arrays) {
+    if (x.expect.text.empty()) continue;
+    checked += (checked.empty() ? "" : ", ") + x.name;
+    w << "      for (uint64_t i = 0; i < ws_out_" + x.name + ".size(); ++i) ws_check.compare(" + lit(x.name) + ", i, ws_out_" + x.name +
+             "[i], " + w.expr(x.expect) + ", " + std::to_string(x.tolerance) + ");\n";
+    w << "      ws::keep_checked(ws_result, " + lit(x.name) + ", ws_out_" + x.name + ".data(), ws_out_" + x.name + ".size());\n";
+  }
+  w << "      ws_check.finish(" + lit(checked) + ");\n    }\n  }\n";
+}
+
+}  // namespace
+
+const char* to_string(Flavor f) {
+  switch (f) {
+    case Flavor::Emu: return "emu";
+    case Flavor::GpuFast: return "gpu_fast";
+    case Flavor::GpuTrace: return "gpu_trace";
+  }
+  return "emu";
+}
+
+std::string entry_symbol(Flavor f) { return std::string("ws_kernel_file_entry_") + to_string(f); }
+
+unsigned abi_stamp() {
+  return unsigned(sizeof(KernelSpec) * 1000003u + sizeof(RunConfig) * 1009u + sizeof(RunResult) * 31u + sizeof(CatalogEntry) +
+                  sizeof(VariantSpec) * 7u + sizeof(TimingSpec) * 131u);
+}
+
+std::string translation_unit(const Description& d, const std::string& text, Flavor flavor, const std::string& unique) {
+  Writer w(d.path);
+  const std::string ns = "ws_file_" + unique + "_" + to_string(flavor);
+  w << "// Generated by warpscope from " + d.path + " (" + to_string(flavor) + " build): edit that file, not this one.\n";
+  if (flavor != Flavor::Emu) w << "#define WS_KERNEL_FILE_GPU 1\n#define WS_TRACE_CONTROL ws_trace_control_" + ns + "\n";
+  if (flavor == Flavor::GpuTrace) w << "#define WS_GPU_TRACE 1\n";
+  w << "#include \"ws/kernel_file/prelude.h\"\n\nnamespace " + ns + " {\n";
+  w << "#line 1 " + lit(d.path) + "\n" + text + (text.empty() || text.back() == '\n' ? "" : "\n");
+  w << "#line 1 " + lit(w.driver_name()) + "\n";
+  const std::string entry = d.entry.empty() ? "WsFileEntry" : d.entry;
+  if (d.entry.empty()) {
+    w << "struct WsFileEntry {\n";
+    write_spec(w, d);
+    write_sizes(w, d);
+    write_validate(w, d);
+    write_run(w, d);
+    w << "};\n";
+  }
+  w << "}  // namespace " + ns + "\n\n";
+  const std::string backend = flavor == Flavor::Emu ? "ws::EmuBackend" : "ws::GpuBackend";
+  w << "extern \"C\" __attribute__((visibility(\"default\"))) unsigned " + std::string(kAbiSymbol) + "() { return " +
+             std::to_string(abi_stamp()) + "u; }\n";
+  w << "extern \"C\" __attribute__((visibility(\"default\"))) void " + entry_symbol(flavor) + "(ws::CatalogEntry* out) {\n";
+  w << "  ws::Catalog local;\n";
+  w << "  local.add(" + ns + "::" + entry + "::spec(), &" + ns + "::" + entry + "::validate);\n";
+  w << "  ws::register_runner<" + ns + "::" + entry + ", " + backend + ">(local);\n";
+  w << "  *out = local.entries().front();\n}\n";
+  return w.text();
+}
+
+}  // namespace ws::kernel_file
