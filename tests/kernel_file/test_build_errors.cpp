@@ -1,0 +1,207 @@
+// Kernel files that do not compile, do not load or do not run: each gives a message that says
+// what is wrong and where, and nothing else is lost (the catalog keeps the last good build).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "ws/kernel_file/build.h"
+#include "ws/run/catalog.h"
+
+namespace {
+
+using namespace ws;
+namespace fs = std::filesystem;
+
+struct TempFiles {
+  fs::path dir;
+  TempFiles() {
+    std::string t = (fs::temp_directory_path() / "ws-kf-test-XXXXXX").string();
+    dir = mkdtemp(t.data());
+  }
+  ~TempFiles() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+};
+
+const std::string kGood =
+    "#include \"ws/kernel.cuh\"\n"                                                            // 1
+    "__global__ void add_one(ws::global_array<int> a, unsigned n) {\n"                         // 2
+    "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n"                                  // 3
+    "  if (i < n) a[i] = a[i] + ONE;\n"                                                        // 4
+    "}\n"                                                                                      // 5
+    "/* warpscope\n"                                                                           // 6
+    "kernel = \"add_one\"\n"                                                                   // 7
+    "n = 100\n"                                                                                // 8
+    "block = 64\n"                                                                             // 9
+    "args = [\"a\", \"n\"]\n"                                                                  // 10
+    "[arrays.a]\n"                                                                             // 11
+    "type = \"int\"\n"                                                                         // 12
+    "size = \"n\"\n"                                                                           // 13
+    "fill = \"i\"\n"                                                                           // 14
+    "expect = \"a[i] + ONE\"\n"                                                                // 15
+    "*/\n";
+
+std::string with_one(int one) { return "constexpr int ONE = " + std::to_string(one) + ";\n" + kGood; }
+
+kernel_file::Build build(const std::string& path) { return kernel_file::build(path, {}); }
+
+TEST(KernelFileBuild, CompileErrorPointsAtTheUsersLine) {
+  TempFiles t;
+  std::string text = with_one(1);
+  text.replace(text.find("a[i] + ONE;"), 11, "a[i] + ONE + undeclared_thing;");
+  const std::string path = t.write("broken.cu", text);
+  const kernel_file::Build b = build(path);
+  EXPECT_FALSE(b.ok);
+  ASSERT_FALSE(b.diagnostics.empty());
+  const kernel_file::BuildDiagnostic& d = b.diagnostics.front();
+  EXPECT_EQ(d.severity, kernel_file::BuildDiagnostic::Severity::Error);
+  EXPECT_EQ(d.file, fs::weakly_canonical(path).string());
+  EXPECT_EQ(d.line, 5u);  // (line 4 of kGood, after with_one's line)
+  EXPECT_GT(d.column, 0u);
+  EXPECT_NE(d.message.find("undeclared_thing"), std::string::npos) << d.message;
+}
+
+TEST(KernelFileBuild, ErrorInAnExpectationPointsAtTheDescription) {
+  TempFiles t;
+  std::string text = with_one(1);
+  text.replace(text.find("expect = \"a[i] + ONE\""), 21, "expect = \"a[i] + TWO\"");
+  const kernel_file::Build b = build(t.write("expect.cu", text));
+  EXPECT_FALSE(b.ok);
+  ASSERT_FALSE(b.diagnostics.empty());
+  EXPECT_EQ(b.diagnostics.front().line, 16u) << kernel_file::to_text(b.diagnostics.front());
+  EXPECT_NE(b.diagnostics.front().message.find("TWO"), std::string::npos);
+}
+
+TEST(KernelFileBuild, MissingFileAndNoKernel) {
+  TempFiles t;
+  kernel_file::Build b = build((t.dir / "nope.cu").string());
+  EXPECT_FALSE(b.ok);
+  EXPECT_NE(b.summary.find("no such file"), std::string::npos) << b.summary;
+  b = build(t.write("plain.cu", "__global__ void k() {}\n"));
+  EXPECT_NE(b.summary.find("no launch description"), std::string::npos) << b.summary;
+  b = build(t.dir.string());
+  EXPECT_NE(b.summary.find("not a regular file"), std::string::npos) << b.summary;
+  // The description names a kernel the file does not have: the compiler says so, at that line.
+  std::string text = with_one(1);
+  text.replace(text.find("kernel = \"add_one\""), 18, "kernel = \"add_two\"");
+  b = build(t.write("wrong_name.cu", text));
+  EXPECT_FALSE(b.ok);
+  ASSERT_FALSE(b.diagnostics.empty());
+  EXPECT_EQ(b.diagnostics.front().line, 8u) << kernel_file::to_text(b.diagnostics.front());
+}
+
+TEST(KernelFileBuild, SavedAgainReplacesTheKernelAndAFailedBuildKeepsTheLastGood) {
+  TempFiles t;
+  const std::string path = t.write("reload_me.cu", with_one(1));
+  std::string error;
+  const std::string name = kernel_file::load(path, Catalog::instance(), {}, error);
+  ASSERT_EQ(name, "reload_me") << error;
+  RunResult r = Catalog::instance().run(name, {}, BackendKind::Emu);
+  ASSERT_TRUE(r.passed) << r.result;
+  ASSERT_EQ(r.checked.at(0).second.bytes.size(), 100 * sizeof(int));
+  int first = 0;
+  std::memcpy(&first, r.checked[0].second.bytes.data() + 7 * sizeof(int), sizeof(int));
+  EXPECT_EQ(first, 7 + 1);
+  // Saved with ONE = 5: the same name now runs the new code.
+  t.write("reload_me.cu", with_one(5));
+  ASSERT_EQ(kernel_file::load(path, Catalog::instance(), {}, error), name) << error;
+  r = Catalog::instance().run(name, {}, BackendKind::Emu);
+  EXPECT_TRUE(r.passed);
+  std::memcpy(&first, r.checked.at(0).second.bytes.data() + 7 * sizeof(int), sizeof(int));
+  EXPECT_EQ(first, 7 + 5);
+  // Saved broken: the build fails, the catalog still runs the ONE = 5 build.
+  t.write("reload_me.cu", "oops\n" + with_one(9));
+  EXPECT_TRUE(kernel_file::load(path, Catalog::instance(), {}, error).empty());
+  EXPECT_FALSE(error.empty());
+  r = Catalog::instance().run(name, {}, BackendKind::Emu);
+  std::memcpy(&first, r.checked.at(0).second.bytes.data() + 7 * sizeof(int), sizeof(int));
+  EXPECT_EQ(first, 7 + 5);
+}
+
+TEST(KernelFileBuild, NamesOfBuiltInsAndOfOtherFiles) {
+  TempFiles t;
+  std::string error;
+  // A file called reduce.cu is not the catalog's reduce.
+  EXPECT_EQ(kernel_file::load(t.write("reduce.cu", with_one(1)), Catalog::instance(), {}, error), "reduce_file") << error;
+  EXPECT_TRUE(Catalog::instance().find("reduce")->spec.file.empty());
+  // ... but a description that asks for the name is refused.
+  std::string text = with_one(1);
+  text.replace(text.find("n = 100"), 7, "name = \"reduce\"\nn = 100");
+  EXPECT_TRUE(kernel_file::load(t.write("named.cu", text), Catalog::instance(), {}, error).empty());
+  EXPECT_NE(error.find("built-in"), std::string::npos) << error;
+  // Two files may not take one name.
+  text = with_one(1);
+  text.replace(text.find("n = 100"), 7, "name = \"twin\"\nn = 100");
+  EXPECT_EQ(kernel_file::load(t.write("twin_a.cu", text), Catalog::instance(), {}, error), "twin") << error;
+  EXPECT_TRUE(kernel_file::load(t.write("twin_b.cu", text), Catalog::instance(), {}, error).empty());
+  EXPECT_NE(error.find("already used by the kernel file"), std::string::npos) << error;
+}
+
+TEST(KernelFileBuild, RunTimeFaultsAreReportedNotFatal) {
+  TempFiles t;
+  std::string error;
+  // Out of bounds: the emulator stops the launch and names the access.
+  std::string text = with_one(1);
+  text.replace(text.find("if (i < n) a[i]"), 15, "a[i + 1]");
+  text.replace(text.find("a[i] + ONE;"), 11, "0;");
+  const std::string oob = kernel_file::load(t.write("oob.cu", text), Catalog::instance(), {}, error);
+  ASSERT_FALSE(oob.empty()) << error;
+  RunResult r = Catalog::instance().run(oob, {}, BackendKind::Emu);
+  EXPECT_FALSE(r.completed);
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_EQ(r.errors[0].code, "out-of-bounds") << r.errors[0].message;
+  // A kernel that never ends: the emulator's step budget stops it.
+  text = with_one(1);
+  text.replace(text.find("if (i < n) a[i] = a[i] + ONE;"), 29, "while (a[0] >= 0) a[i % n] = a[i % n] + 0;");
+  const std::string hang = kernel_file::load(t.write("hang.cu", text), Catalog::instance(), {}, error);
+  ASSERT_FALSE(hang.empty()) << error;
+  RunConfig c;
+  c.emu.step_budget = 200000;
+  r = Catalog::instance().run(hang, c, BackendKind::Emu);
+  EXPECT_FALSE(r.completed);
+  ASSERT_FALSE(r.errors.empty());
+  // A size that evaluates to zero is refused before anything runs.
+  text = with_one(1);
+  text.replace(text.find("size = \"n\""), 10, "size = \"n - n\"");
+  const std::string zero = kernel_file::load(t.write("zero.cu", text), Catalog::instance(), {}, error);
+  ASSERT_FALSE(zero.empty()) << error;
+  r = Catalog::instance().run(zero, {}, BackendKind::Emu);
+  EXPECT_NE(r.refused.find("array a: size evaluates to 0"), std::string::npos) << r.refused;
+  // A size past the memory limit too.
+  text = with_one(1);
+  text.replace(text.find("size = \"n\""), 10, "size = \"n * 1000000000ull\"");
+  const std::string huge = kernel_file::load(t.write("huge.cu", text), Catalog::instance(), {}, error);
+  ASSERT_FALSE(huge.empty()) << error;
+  r = Catalog::instance().run(huge, {}, BackendKind::Emu);
+  EXPECT_NE(r.refused.find("use a smaller n"), std::string::npos) << r.refused;
+}
+
+}  // namespace
+
+namespace {
+
+// A catalog entry (spec, validate, driver) works as a file too: the README's scale example, as is.
+TEST(KernelFileBuild, TheCatalogEntryFormWorksInAFile) {
+  TempFiles t;
+  std::ifstream in(std::string(WS_KERNELS_DIR) + "/examples/scale.cuh");
+  std::stringstream text;
+  text << in.rdbuf() << "\n/* warpscope\nentry = \"ScaleEntry\"\n*/\n";
+  std::string error;
+  const std::string name = ws::kernel_file::load(t.write("my_scale.cu", text.str()), ws::Catalog::instance(), {}, error);
+  ASSERT_EQ(name, "scale_file") << error;  // (the spec says "scale": the built-in keeps it)
+  const ws::RunResult r = ws::Catalog::instance().run(name, {}, ws::BackendKind::Emu);
+  EXPECT_TRUE(r.passed) << r.result;
+  EXPECT_EQ(r.expected, "0");
+}
+
+}  // namespace
