@@ -2,6 +2,7 @@
 
 #include "commands/commands.h"
 #include "headless.h"
+#include "kernel_file_watch.h"
 #include "lessons/lesson.h"
 #include "lessons/lesson_player.h"
 #include "options.h"
@@ -321,6 +322,11 @@ int run_command_line(int argc, char** argv) {
       "Example without a display: warpscope --headless --size 1600x900 --scale 2 --screenshot out.png");
 
   register_commands(app);
+  CLI::App* open_cmd = app.add_subcommand(
+      "open", "Open a kernel file (.cu with a /* warpscope ... */ launch description, docs/writing-kernels.md) in the "
+              "viewer: it is built, run, and built and run again each time you save it");
+  open_cmd->add_option("file", opt.kernel_file, "The kernel file")->required()->type_name("FILE.cu");
+  open_cmd->fallthrough();  // the viewer's options (--headless, --screenshot, --view...) after it
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -340,6 +346,18 @@ int run_command_line(int argc, char** argv) {
     opt.height = s.height;
     opt.size_given = true;
   }
+  if (!opt.kernel_file.empty()) {
+    KernelFileWatch& w = kernel_file_watch();
+    w.open(opt.kernel_file);
+    if (opt.headless || !opt.view.empty()) {
+      // A picture shows the built kernel (or the build's errors in the Kernel file panel).
+      w.wait(session());
+      for (const auto& d : w.last().diagnostics)
+        if (d.severity == kernel_file::BuildDiagnostic::Severity::Error) std::cerr << kernel_file::to_text(d) << "\n";
+      if (w.kernel().empty() && !opt.view.empty() && opt.view != "kernel-file" && opt.view != "build") return 1;
+      if (opt.kernel.empty()) opt.kernel = w.kernel();
+    }
+  }
   if (!opt.view.empty()) return run_view_cli(opt);
   if (opt.headless) return run_headless_cli(opt);
   if (!opt.lesson.empty()) {
@@ -357,6 +375,7 @@ int run_command_line(int argc, char** argv) {
 int run_cli(int argc, char** argv) {
   const int rc = run_command_line(argc, argv);
   // No thread of ours may still run while statics are destroyed after main() returns.
+  stop_kernel_file_watch();
   stop_timing_thread();
   stop_session_thread();
   return rc;

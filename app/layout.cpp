@@ -76,6 +76,7 @@ ShellLayout compute_layout(ImVec2 display, float font_px, const ImGuiStyle& styl
       case Slot::RightTop: return source;
       case Slot::RightBottom: return timing;
       case Slot::RightLowest: return streams;
+      case Slot::RightLowestFile: return streams;
     }
     return access;
   };

@@ -4,6 +4,8 @@
 #include "lessons/lesson.h"
 #include "lessons/lesson_player.h"
 #include "shell.h"
+#include "kernel_file_watch.h"
+#include "views/kernel_file_view.h"
 
 #include <cstring>
 
@@ -49,9 +51,40 @@ void lesson_menu(ShellState& s) {
   }
 }
 
+// A kernel file: an example, or a path typed (Enter opens it). It is built, run and watched.
+void kernel_file_menu(ShellState& s) {
+  KernelFileWatch& w = kernel_file_watch();
+  for (const std::string& f : example_kernel_files())
+    if (ImGui::MenuItem(std::filesystem::path(f).filename().string().c_str(), nullptr, w.path() == f)) {
+      w.open(f);
+      notify(s, "opened " + f + ": building it", false);
+    }
+  ImGui::Separator();
+  char path[512];
+  std::snprintf(path, sizeof path, "%s", s.kernel_file_path.c_str());
+  ImGui::SetNextItemWidth(22 * ImGui::GetFontSize());
+  const bool enter = ImGui::InputTextWithHint("##kernel-file-path", "a kernel file: path/to/kernel.cu", path, sizeof path,
+                                              ImGuiInputTextFlags_EnterReturnsTrue);
+  s.kernel_file_path = path;
+  ImGui::SameLine();
+  if ((ImGui::Button("Open") || enter) && !s.kernel_file_path.empty()) {
+    w.open(s.kernel_file_path);
+    notify(s, "opened " + w.path() + ": building it", false);
+    ImGui::CloseCurrentPopup();
+  }
+  if (w.is_open()) {
+    ImGui::Separator();
+    if (ImGui::MenuItem(("Close " + std::filesystem::path(w.path()).filename().string()).c_str())) w.close();
+  }
+}
+
 void file_menu(ShellState& s) {
   if (ImGui::BeginMenu("Open lesson")) {
     lesson_menu(s);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Open kernel file")) {
+    kernel_file_menu(s);
     ImGui::EndMenu();
   }
   ImGui::Separator();

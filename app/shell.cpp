@@ -3,6 +3,7 @@
 #include "layout.h"
 #include "lessons/lesson_frame.h"
 #include "lessons/lesson_player.h"
+#include "kernel_file_watch.h"
 #include "session.h"
 
 #include "ws/viz/panel_capture.h"
@@ -191,6 +192,7 @@ void shell_frame(ShellState& s, const FrameInput& in) {
   Session& ses = session();
   ses.start_default();
   ses.poll();
+  kernel_file_watch().poll(ses);
   ses.advance_playback(io.DeltaTime);
   for (Session::Notice& n : ses.take_notices()) notify(s, std::move(n.text), n.is_error);
   if (s.views.empty())
@@ -217,7 +219,8 @@ void shell_frame(ShellState& s, const FrameInput& in) {
   draw_menu_bar(s);
   const auto views = view_types();
   for (size_t i = 0; i < views.size(); ++i)
-    if (!s.settings.hidden.count(views[i].id)) draw_panel_window(s, static_cast<int>(i), layout.panels[i]);
+    if (!s.settings.hidden.count(views[i].id) && (!views[i].present || views[i].present()))
+      draw_panel_window(s, static_cast<int>(i), layout.panels[i]);
   // ImGui focuses the last window it creates; the panel lectures start from should be the one.
   if (s.focus_default) {
     if (int i = view_index("warp-access-map"); i >= 0 && !s.settings.hidden.count(views[size_t(i)].id))

@@ -75,6 +75,7 @@ struct ShellState {
   };
   std::optional<std::vector<LessonChoice>> shipped;
   std::string lesson_path;  // the File menu's "open this file" field
+  std::string kernel_file_path;  // the File menu's "open this kernel file" field
 
   // UI state.
   bool help_open = false;

@@ -1,11 +1,13 @@
 // The registry: one row per view. Adding a view is a class in its own files and a row here.
 #include "views/view.h"
 
+#include "kernel_file_watch.h"
 #include "timing_runner.h"
 #include "views/access_map.h"
 #include "views/bank_heatmap.h"
 #include "views/block_layout.h"
 #include "views/divergence_timeline.h"
+#include "views/kernel_file_view.h"
 #include "views/lab.h"
 #include "views/memory_heatmap.h"
 #include "views/playback.h"
@@ -50,6 +52,7 @@ constexpr ViewOption kMemoryOptions[] = {
     WS_CONTROLS_OPTION};
 constexpr ViewAlias kSourceAliases[] = {{"source"}};
 constexpr ViewAlias kStreamAliases[] = {{"streams"}};
+constexpr ViewAlias kKernelFileAliases[] = {{"build"}};
 constexpr ViewOption kStreamOptions[] = {
     {"scenario", "all|1|2|3|4|5|6|7|8", "every scenario one under another on one time axis, or one of them"},
     {"source", "shipped|record",
@@ -85,7 +88,10 @@ const ViewType kViews[] = {
     {"playback", "Playback", Slot::LeftMiddle, make<PlaybackView>, {}, {}},
     {"timing", "Timing", Slot::RightBottom, [] { return std::unique_ptr<View>(new TimingView(timing_runner())); },
      kTimingAliases, kTimingOptions},
-    {"stream-timeline", "Stream timeline", Slot::RightLowest, make<StreamTimelineView>, kStreamAliases, kStreamOptions},
+    {"stream-timeline", "Stream timeline", Slot::RightLowest, make<StreamTimelineView>, kStreamAliases, kStreamOptions,
+     [] { return !kernel_file_watch().is_open(); }},
+    {"kernel-file", "Kernel file", Slot::RightLowestFile, make<KernelFileView>, kKernelFileAliases, kControlsOnly,
+     [] { return kernel_file_watch().is_open(); }},
 };
 
 // The values of an option, split at '|'.

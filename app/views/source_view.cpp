@@ -4,6 +4,8 @@
 #include "views/source_view.h"
 #include "views/view_common.h"
 
+#include "kernel_file_watch.h"
+
 #include "ws/analysis/views.h"
 
 #include "ws/trace/sources.h"
@@ -15,6 +17,7 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <sstream>
 
 namespace ws::app {
@@ -53,8 +56,25 @@ void SourceView::draw(Session& s) {
                : 0u;
   };
   const uint32_t pair_first = pair_line(hp.first_site), pair_second = pair_line(hp.second_site);
+  // A kernel file's build: the line its panel picked (scrolled to once), its errors and warnings.
+  const KernelFileWatch& kf = kernel_file_watch();
+  bool scroll_to_focus = false;
+  if (kf.focus.serial != st.focus_seen && kernel_relative_path(kf.focus.file) == file) {
+    st.focus_seen = kf.focus.serial;
+    st.focus_line = kf.focus.line;
+    st.focus_version = s.sel_version;
+    scroll_to_focus = true;
+  }
+  if (st.focus_version != s.sel_version) st.focus_line = 0;  // a new selection ends the outline
+  std::map<uint32_t, std::string> build_notes;
+  if (kernel_relative_path(kf.last().path) == file)
+    for (const auto& d : kf.last().diagnostics)
+      if (d.file == kf.last().path && d.line > 0 && d.severity != kernel_file::BuildDiagnostic::Severity::Note) {
+        std::string& n = build_notes[d.line];
+        n += (n.empty() ? "" : "\n") + std::string(to_string(d.severity)) + ": " + d.message;
+      }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("kernels/%s (recorded blocks of launch %u)", file.c_str(), s.sel.launch);
+  ImGui::TextWrapped("%s%s (recorded blocks of launch %u)", file.rfind('/', 0) == 0 ? "" : "kernels/", file.c_str(), s.sel.launch);
   ImGui::PopStyleColor();
 
   // The gutter's numbers for every line, then each column as wide as its widest value.
@@ -169,6 +189,17 @@ void SourceView::draw(Session& s) {
           const char* tag = ln == pair_first && ln == pair_second ? "<- 1, 2" : ln == pair_first ? "<- 1" : "<- 2";
           dl->AddText(ImVec2(p.x + gutter + ImGui::CalcTextSize(lines[size_t(i)].c_str()).x + ch, p.y), mark, tag);
         }
+        // A build error or warning on this line (the file changed since this run was built:
+        // the panel's line numbers are the file's as saved).
+        if (auto note = build_notes.find(ln); note != build_notes.end()) {
+          const bool err = note->second.rfind("error", 0) == 0;
+          dl->AddRectFilled(ImVec2(p.x + gutter - ch * float(line_digits + 1.5), p.y), ImVec2(p.x + gutter - ch * 0.5f, p.y + row_h),
+                            ImGui::ColorConvertFloat4ToU32(err ? vc.conflict : vc.barrier));
+          if (ImGui::IsItemHovered()) wrapped_tooltip("%s", note->second.c_str());
+        }
+        if (ln == st.focus_line)
+          dl->AddRect(ImVec2(p.x + gutter - ch * 0.5f, p.y - 1), ImVec2(p.x + std::max(row_w, gutter + ImGui::CalcTextSize(lines[size_t(i)].c_str()).x + ch), p.y + row_h + 1),
+                      ImGui::ColorConvertFloat4ToU32(vc.selection), 2.0f, 0, 2.0f);
         char num[16];
         std::snprintf(num, sizeof num, "%*u", int(line_digits), ln);
         dl->AddText(ImVec2(p.x + gutter - ch * float(line_digits + 1), p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);
@@ -211,7 +242,7 @@ void SourceView::draw(Session& s) {
     // A picture: as many lines as fit, the selected one 40% down, nothing to scroll. Without a
     // selection, from the first line that ran.
     const int rows = std::max(1, int((ImGui::GetContentRegionAvail().y + ImGui::GetStyle().ItemSpacing.y) / lh));
-    int focus = sel_line > 0 ? int(sel_line) - 1 : 0;
+    int focus = st.focus_line > 0 ? int(st.focus_line) - 1 : sel_line > 0 ? int(sel_line) - 1 : 0;
     if (sel_line == 0)
       for (size_t i = 0; i < lines.size(); ++i)
         if (metrics[i]) {
@@ -223,7 +254,9 @@ void SourceView::draw(Session& s) {
     for (int i = first; i < std::min(int(lines.size()), first + rows); ++i) draw_line(i, row_w);
   } else if (ImGui::BeginChild("##source", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar)) {
     const uint64_t want = ws::viz::hash_mix(s.sel_version, s.sel.site);
-    if (st.scrolled_for != want && sel_line > 0) {
+    if (scroll_to_focus) {
+      ImGui::SetScrollY(std::max(0.0f, (float(st.focus_line) - 1) * lh - ImGui::GetWindowHeight() * 0.4f));
+    } else if (st.scrolled_for != want && sel_line > 0) {
       st.scrolled_for = want;
       ImGui::SetScrollY(std::max(0.0f, (float(sel_line) - 1) * lh - ImGui::GetWindowHeight() * 0.4f));
     }

@@ -60,6 +60,7 @@ enum class Slot {
   LeftTop, LeftMiddle, LeftBottom,
   Center, CenterRow1Left, CenterRow1Right, CenterRow2Left, CenterRow2Right,
   RightTop, RightBottom, RightLowest,
+  RightLowestFile,  // RightLowest's tile, while a kernel file is open (the stream timeline's then)
 };
 
 // One option of a view: its key and the values it takes ("accesses|conflicts|first-touch"; the
@@ -83,6 +84,9 @@ struct ViewType {
   std::unique_ptr<View> (*make)();
   std::span<const ViewAlias> aliases;
   std::span<const ViewOption> options;
+  // A panel that is there only in some states (null: always): the kernel file panel while a file
+  // is open, the stream timeline in its tile otherwise.
+  bool (*present)() = nullptr;
 };
 
 // Every view, in the order of the View menu.
