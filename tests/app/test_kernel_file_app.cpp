@@ -1,0 +1,147 @@
+// A kernel file in the viewer and on the command line: saved again, it is rebuilt and rerun; its
+// errors reach the user with file, line and column; the viewer keeps the last good build.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "kernel_file_watch.h"
+#include "run_binary.h"
+#include "session.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace ws;
+using namespace ws::app;
+
+std::string kernel_text(int add) {
+  return "#include \"ws/kernel.cuh\"\n"
+         "__global__ void bump(ws::global_array<int> a, unsigned n) {\n"
+         "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  if (i < n) a[i] = a[i] + " + std::to_string(add) + ";\n"
+         "}\n"
+         "/* warpscope\nkernel = \"bump\"\nn = 64\nblock = 32\nargs = [\"a\", \"n\"]\n"
+         "[arrays.a]\ntype = \"int\"\nsize = \"n\"\nfill = \"i\"\nexpect = \"a[i] + " + std::to_string(add) + "\"\n*/\n";
+}
+
+struct TempDir {
+  fs::path dir;
+  TempDir() {
+    std::string t = (fs::temp_directory_path() / "ws-kf-app-XXXXXX").string();
+    dir = mkdtemp(t.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
+// Writes `text` so that the watch sees a new file time even within one clock tick.
+void save(const fs::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+  static int bump = 0;
+  fs::last_write_time(p, fs::file_time_type::clock::now() + std::chrono::seconds(++bump));
+}
+
+// Polls the watch and the session until `done` or 60 s.
+template <class F>
+bool poll_until(KernelFileWatch& w, Session& s, F done) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < end) {
+    w.poll(s);
+    s.poll();
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+int first_value(const SessionData& d) {
+  int v = -1;
+  if (!d.result.checked.empty() && d.result.checked[0].second.bytes.size() >= 2 * sizeof(int))
+    std::memcpy(&v, d.result.checked[0].second.bytes.data() + sizeof(int), sizeof(int));  // a[1]
+  return v;
+}
+
+TEST(KernelFileWatch, SavingRebuildsAndRerunsAndAFailedBuildKeepsTheLastGood) {
+  TempDir t;
+  const fs::path file = t.dir / "bump.cu";
+  save(file, kernel_text(1));
+  Session s;
+  KernelFileWatch w;
+  w.open(file.string());
+  ASSERT_TRUE(poll_until(w, s, [&] { return !w.building() && s.data() && s.data()->request.kernel == "bump"; }))
+      << w.status();
+  EXPECT_FALSE(w.failed());
+  EXPECT_EQ(w.kernel(), "bump");
+  EXPECT_TRUE(s.data()->result.passed);
+  EXPECT_EQ(first_value(*s.data()), 1 + 1);
+  // Saved with + 7: rebuilt, rerun, the views get the new result.
+  save(file, kernel_text(7));
+  ASSERT_TRUE(poll_until(w, s, [&] { return w.builds() == 2 && !w.building() && s.data() && first_value(*s.data()) == 1 + 7; }))
+      << w.status();
+  EXPECT_TRUE(s.data()->result.passed);
+  // Saved broken: the panel has the error at its line, the session still shows the + 7 build.
+  std::string broken = kernel_text(3);
+  broken.replace(broken.find("a[i] + 3;"), 9, "a[i] + missing_name;");
+  save(file, broken);
+  ASSERT_TRUE(poll_until(w, s, [&] { return w.builds() == 3 && !w.building(); }));
+  EXPECT_TRUE(w.failed());
+  ASSERT_FALSE(w.last().diagnostics.empty());
+  EXPECT_EQ(w.last().diagnostics[0].line, 4u);
+  EXPECT_NE(w.status().find("the last good build still runs"), std::string::npos) << w.status();
+  const ws::RunResult again = Catalog::instance().run("bump", {}, BackendKind::Emu);
+  EXPECT_TRUE(again.passed);
+  std::vector<Session::Notice> notices = s.take_notices();
+  ASSERT_FALSE(notices.empty());
+  EXPECT_TRUE(notices.back().is_error);
+  EXPECT_NE(notices.back().text.find("line 4: "), std::string::npos) << notices.back().text;
+  s.stop();
+}
+
+TEST(KernelFileCli, RunChecksAndRaces) {
+  const std::string examples = WS_EXAMPLES_DIR;
+  ::RunResult r = run_warpscope("run --file " + examples + "/saxpy.cu");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
+  r = run_warpscope("run --file " + examples + "/race.cu");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("RACE"), std::string::npos) << r.out;
+  r = run_warpscope("run --file " + examples + "/race.cu --param fixed=1");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  r = run_warpscope("analyze --file " + examples + "/transpose.cu --variant tiled --json");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), std::string::npos);
+}
+
+TEST(KernelFileCli, BadFilesAndBadUse) {
+  TempDir t;
+  std::string broken = kernel_text(1);
+  broken.replace(broken.find("a[i] + 1;"), 9, "a[i] + oops;");
+  std::ofstream(t.dir / "broken.cu") << broken;
+  ::RunResult r = run_warpscope("run --file " + (t.dir / "broken.cu").string());
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find((t.dir / "broken.cu").string() + ":4:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("oops"), std::string::npos) << r.out;
+  r = run_warpscope("run --file " + (t.dir / "nothere.cu").string());
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("no such file"), std::string::npos) << r.out;
+  r = run_warpscope("run --file x.cu --kernel reduce");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  r = run_warpscope("run");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("--file FILE.cu"), std::string::npos) << r.out;
+  // The viewer opens a file that does not build and shows why (a picture, exit 0).
+  r = run_warpscope("open " + (t.dir / "broken.cu").string() + " --headless --size 640x360 --screenshot " +
+                    (t.dir / "shot.png").string());
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_TRUE(fs::exists(t.dir / "shot.png"));
+}
+
+}  // namespace
