@@ -354,7 +354,7 @@ int run_selected_command(CLI::App&) {
   for (CLI::App* cmd : {s.run, s.trace, s.analyze, s.crosscheck})
     if (cmd && cmd->parsed()) {
       const bool required = cmd == s.run || cmd == s.trace;
-      if (std::string err = load_kernel_file(s.launch, required); !err.empty()) {
+      if (std::string err = load_kernel_file(s.launch, required, cmd == s.crosscheck); !err.empty()) {
         std::fprintf(stderr, "%s%s\n", s.launch.file.empty() ? "warpscope: " : "", err.c_str());
         return s.launch.file.empty() ? 2 : 1;
       }

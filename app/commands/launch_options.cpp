@@ -40,10 +40,10 @@ std::string LaunchOptions::to_config(RunConfig& cfg, BackendKind& be) const {
   return {};
 }
 
-std::string load_kernel_file(LaunchOptions& opt, bool required) {
+std::string load_kernel_file(LaunchOptions& opt, bool required, bool gpu) {
   if (opt.file.empty()) return required && opt.kernel.empty() ? "give a catalog kernel (--kernel K, see `warpscope list`) or a kernel file (--file FILE.cu)" : "";
   kernel_file::BuildOptions bo;
-  bo.gpu = opt.backend != "emu";
+  bo.gpu = gpu || opt.backend != "emu";
   std::string error;
   opt.kernel = kernel_file::load(opt.file, Catalog::instance(), bo, error);
   return opt.kernel.empty() ? error : "";

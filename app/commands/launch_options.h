@@ -29,7 +29,8 @@ struct LaunchOptions {
 // With --file: builds the kernel file (for the GPU backends too when --backend names one) and
 // sets `kernel` to its name. Returns "" or every compile error, one per line. `required`: say
 // so when neither --kernel nor --file was given.
-std::string load_kernel_file(LaunchOptions& opt, bool required);
+// `gpu`: build for the GPU backends whatever --backend says (crosscheck runs both).
+std::string load_kernel_file(LaunchOptions& opt, bool required, bool gpu = false);
 
 // Runs the kernel; prints refusals and faults to stderr. Returns the process exit code the
 // subcommand should end with if it cannot go on (2: refused input, 1: fault), or 0.

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -71,6 +72,52 @@ bool read_text(const std::string& path, std::string& text, std::string& error) {
   return true;
 }
 
+// ---- The build cache -----------------------------------------------------------------------
+// A library is kept under a hash of everything that made it: the generated source (the file and
+// its description), the compiler and its arguments, and this program's own file (a rebuilt
+// warpscope may lay out its types differently). Opening the same file again, in the viewer or
+// in another process, loads it without compiling. At most kCacheEntries libraries are kept.
+constexpr size_t kCacheEntries = 64;
+
+uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string cache_dir() {
+  if (const char* off = std::getenv("WARPSCOPE_NO_BUILD_CACHE"); off && *off) return {};
+  std::string base;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
+  else if (const char* h = std::getenv("HOME"); h && *h) base = std::string(h) + "/.cache";
+  else return {};
+  const std::string dir = base + "/warpscope/kernel-builds";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  return ec ? std::string() : dir;
+}
+
+std::string program_stamp() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  const auto t = fs::last_write_time(exe, ec).time_since_epoch().count();
+  return exe.string() + ":" + std::to_string(fs::file_size(exe, ec)) + ":" + std::to_string(t);
+}
+
+// Keeps the newest kCacheEntries libraries (and their logs).
+void prune_cache(const std::string& dir) {
+  std::vector<std::pair<fs::file_time_type, fs::path>> libs;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".so") libs.emplace_back(fs::last_write_time(e.path(), ec), e.path());
+  if (libs.size() <= kCacheEntries) return;
+  std::sort(libs.begin(), libs.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t k = kCacheEntries; k < libs.size(); ++k) {
+    fs::remove(libs[k].second, ec);
+    fs::path log = libs[k].second;
+    fs::remove(log.replace_extension(".log"), ec);
+  }
+}
+
 std::string demangled(const std::string& dl_error) {
   // "...: undefined symbol: _ZN2ws..." -> its C++ name.
   const std::string key = "undefined symbol: ";
@@ -100,26 +147,58 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
                              "this warpscope was built without CUDA: kernel files run on the emulator only"});
     return false;
   }
-  const std::string stem = dir + "/k" + unique + "_" + to_string(f);
-  const std::string src = stem + (gpu ? ".cu" : ".cpp"), lib = stem + ".so";
-  {
-    std::ofstream out(src, std::ios::binary);
-    out << translation_unit(d, text, f, unique);
-    if (!out.flush()) {
-      b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0, "cannot write " + src});
-      return false;
-    }
-  }
+  const std::string tu = translation_unit(d, text, f, unique.substr(0, 16));  // (the text's digest)
   std::vector<std::string> argv = {gpu ? tc.nvcc : tc.cxx};
   for (const std::string& x : gpu ? tc.nvcc_flags : tc.cxx_flags) argv.push_back(x);
   if (f == Flavor::GpuTrace) argv.push_back("--maxrregcount=32");
   for (const std::string& inc : tc.includes) argv.push_back("-I" + inc);
   argv.push_back("-I" + fs::path(d.path).parent_path().string());
-  argv.insert(argv.end(), {"-o", lib, src});
-  CompilerRun run = run_compiler(argv, opt.timeout_seconds, opt.cancel);
-  const bool keep = std::getenv("WARPSCOPE_KEEP_BUILD") != nullptr;
+  // The cache: the same source, compiler and program built this library before.
+  std::string key_text = tu + "\n" + program_stamp();
+  for (const std::string& a : argv) key_text += "\n" + a;
+  char key[32];
+  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(fnv1a(key_text)));
+  const std::string cache = cache_dir();
+  const std::string cached = cache.empty() ? std::string() : cache + "/" + key + "-" + to_string(f) + ".so";
+  const std::string stem = dir + "/k" + unique + "_" + to_string(f);
+  const std::string src = stem + (gpu ? ".cu" : ".cpp");
+  std::string lib = stem + ".so";
   std::error_code ec;
-  if (!keep) fs::remove(src, ec);
+  const bool keep = std::getenv("WARPSCOPE_KEEP_BUILD") != nullptr;
+  CompilerRun run;
+  if (!cached.empty() && fs::is_regular_file(cached, ec)) {
+    run.ok = true;
+    std::ifstream log(fs::path(cached).replace_extension(".log"));
+    std::stringstream ss;
+    ss << log.rdbuf();
+    run.output = ss.str();
+    fs::last_write_time(cached, fs::file_time_type::clock::now(), ec);  // recently used
+    fs::copy_file(cached, lib, fs::copy_options::overwrite_existing, ec);
+    if (ec) lib = cached;
+  } else {
+    {
+      std::ofstream out(src, std::ios::binary);
+      out << tu;
+      if (!out.flush()) {
+        b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0, "cannot write " + src});
+        return false;
+      }
+    }
+    argv.insert(argv.end(), {"-o", lib, src});
+    run = run_compiler(argv, opt.timeout_seconds, opt.cancel);
+    if (!keep) fs::remove(src, ec);
+    if (run.ok && !cached.empty()) {
+      // Into the cache through a temporary name: another warpscope may be reading it.
+      const std::string tmp = cached + ".tmp" + std::to_string(getpid());
+      fs::copy_file(lib, tmp, fs::copy_options::overwrite_existing, ec);
+      if (!ec) {
+        std::ofstream(fs::path(cached).replace_extension(".log")) << run.output;
+        fs::rename(tmp, cached, ec);
+        if (ec) fs::remove(tmp, ec);
+        prune_cache(cache);
+      }
+    }
+  }
   // The user's lines first; the driver's own only when nothing else explains a failure.
   std::vector<BuildDiagnostic> all = parse_compiler_output(run.output);
   size_t mine = 0;
@@ -146,7 +225,7 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
     return false;
   }
   void* h = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!keep) fs::remove(lib, ec);  // the mapping stays
+  if (!keep && lib != cached) fs::remove(lib, ec);  // the mapping stays
   if (!h) {
     const char* why = dlerror();
     b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0,
@@ -214,7 +293,11 @@ Build build(const std::string& path, const BuildOptions& opt) {
     b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0, toolchain().missing});
     return finish(false);
   }
-  const std::string unique = std::to_string(getpid()) + "_" + std::to_string(++g_builds);
+  // Names of this build's namespace and files: the same text gives the same names (so the cache
+  // can find it); the process id and a count keep two builds' files apart.
+  char digest[32];
+  std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(fnv1a(b.path + "\n" + b.text)));
+  const std::string unique = std::string(digest) + "_" + std::to_string(getpid()) + "_" + std::to_string(++g_builds);
   bool ok = true;
   if (opt.emu || opt.gpu) ok = build_flavor(*d, b.text, Flavor::Emu, opt, unique, b);  // the spec comes from here
   if (ok && opt.gpu) {

@@ -19,6 +19,8 @@ extern char** environ;
 
 namespace ws::kernel_file {
 
+namespace fs = std::filesystem;
+
 CompilerRun run_compiler(const std::vector<std::string>& argv, double timeout_seconds, const std::atomic<bool>* cancel) {
   CompilerRun r;
   const auto t0 = std::chrono::steady_clock::now();
@@ -99,12 +101,33 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
+bool is_source_tree(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(dir / "kernels/file/prelude/ws/kernel_file/prelude.h", ec);
+}
+
+// The source tree the headers come from: WARPSCOPE_SOURCE_DIR, the one warpscope was configured
+// in, or one that holds the running program (a checkout copied elsewhere with its build, or the
+// GPU machine's copy with its binaries two folders down).
+std::string source_tree() {
+  if (const char* env = std::getenv("WARPSCOPE_SOURCE_DIR"); env && *env) return env;
+  if (is_source_tree(WS_KERNEL_FILE_SOURCE_DIR)) return WS_KERNEL_FILE_SOURCE_DIR;
+  std::error_code ec;
+  fs::path dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
+  for (int up = 0; up < 4 && !dir.empty(); ++up, dir = dir.parent_path())
+    if (is_source_tree(dir)) return dir.string();
+  return WS_KERNEL_FILE_SOURCE_DIR;
+}
+
 Toolchain make_toolchain() {
   Toolchain t;
   const char* cxx = std::getenv("WARPSCOPE_CXX");
   t.cxx = cxx && *cxx ? cxx : WS_KERNEL_FILE_CXX;
   t.cxx_flags = split(WS_KERNEL_FILE_CXX_FLAGS);
   t.includes = split(WS_KERNEL_FILE_INCLUDES);
+  const std::string configured = WS_KERNEL_FILE_SOURCE_DIR, found = source_tree();
+  for (std::string& dir : t.includes)
+    if (dir.rfind(configured, 0) == 0) dir = found + dir.substr(configured.size());
   const char* nvcc = std::getenv("WARPSCOPE_NVCC");
   t.nvcc = nvcc && *nvcc ? nvcc : WS_KERNEL_FILE_NVCC;
   t.nvcc_flags = split(WS_KERNEL_FILE_NVCC_FLAGS);
@@ -112,7 +135,8 @@ Toolchain make_toolchain() {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) {
       t.missing = "warpscope's kernel headers are not at " + dir +
-                  " (kernel files are compiled against the source tree warpscope was built from)";
+                  " (kernel files are compiled against the source tree warpscope was built from; "
+                  "WARPSCOPE_SOURCE_DIR names another checkout of it)";
       break;
     }
   }
