@@ -123,6 +123,7 @@ Toolchain make_toolchain() {
   Toolchain t;
   const char* cxx = std::getenv("WARPSCOPE_CXX");
   t.cxx = cxx && *cxx ? cxx : WS_KERNEL_FILE_CXX;
+  t.gcc = !(cxx && *cxx) && WS_KERNEL_FILE_CXX_IS_GCC;
   t.cxx_flags = split(WS_KERNEL_FILE_CXX_FLAGS);
   t.includes = split(WS_KERNEL_FILE_INCLUDES);
   const std::string configured = WS_KERNEL_FILE_SOURCE_DIR, found = source_tree();

@@ -34,6 +34,7 @@ struct Toolchain {
   std::string nvcc;                  // "" without CUDA
   std::vector<std::string> nvcc_flags;
   std::vector<std::string> includes; // -I folders, the kernel file's own folder added per build
+  bool gcc = false;                  // cxx is the GCC warpscope was built with (a precompiled prelude works)
   std::string missing;               // "" or why kernel files cannot be built (headers not found)
 };
 const Toolchain& toolchain();
