@@ -52,11 +52,20 @@ void KernelFileWatch::start(bool gpu) {
   w->gpu = gpu;
   Worker* raw = w.get();
   const std::string path = path_;
-  raw->thread = std::thread([raw, path] {
+  const std::string device = gpu ? probe_backend() : std::string();
+  raw->thread = std::thread([raw, path, device] {
     kernel_file::BuildOptions o;
     o.gpu = raw->gpu;
     o.cancel = &raw->cancel;
-    raw->result = kernel_file::build(path, o);
+    o.device = device;
+    try {
+      raw->result = kernel_file::build(path, o);
+    } catch (...) {  // (a static initialiser of the user's file that throws, a full disk...)
+      raw->result = {};
+      raw->result.path = path;
+      raw->result.summary = "the build stopped with an exception";
+      raw->result.diagnostics.push_back({kernel_file::BuildDiagnostic::Severity::Error, path, 0, 0, raw->result.summary});
+    }
     raw->done = true;
   });
   worker_ = std::move(w);
@@ -105,7 +114,11 @@ void KernelFileWatch::poll(Session& s) {
         // The same launch again where it is this kernel's (variant, size, block), else its defaults.
         RunRequest r = s.last_request();
         const CatalogEntry* e = Catalog::instance().find(kernel_);
-        const bool keep = !first && r.kernel == kernel_ && e && e->spec.variant(r.config.variant);
+        bool keep = !first && r.kernel == kernel_ && e && e->spec.variant(r.config.variant);
+        // Parameters the new build still has, in its ranges (an edit may rename or narrow them).
+        if (keep)
+          for (const auto& [name, value] : r.config.params)
+            if (const ParamSpec* p = e->spec.param(name); !p || value < p->min || value > p->max) keep = false;
         if (!keep) {
           r = default_request();  // (its recorded blocks)
           r.kernel = kernel_;

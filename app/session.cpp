@@ -24,7 +24,9 @@ std::shared_ptr<SessionData> execute(const RunRequest& req) {
   try {
     const Catalog& cat = Catalog::instance();
     d->resolved = req.config;
-    if (const CatalogEntry* e = cat.find(req.kernel)) {
+    // (A copy: this runs on the session's and the lessons' threads, beside the UI thread, whose
+    // kernel file may replace the entry meanwhile.)
+    if (const std::optional<CatalogEntry> e = cat.copy(req.kernel)) {
       if (std::string why = cat.resolve(*e, d->resolved); !why.empty()) d->error = why;
     }
     if (d->error.empty()) {

@@ -3,7 +3,7 @@
 // build and run times and their sum, the time from a save to new pictures (without the viewer's
 // 0.3 s file check). With --gpu also the gpu-fast and gpu-trace builds (nvcc).
 //
-//   bench_kernel_file [--reps 5] [--gpu]
+//   bench_kernel_file [--reps 5] [--gpu] [--dir examples]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -28,13 +28,15 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) {
   int reps = 5;
   bool gpu = false;
+  std::string dir = WS_EXAMPLES_DIR;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+    if (!std::strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
+    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--gpu")) gpu = true;
   }
   setenv("WARPSCOPE_NO_BUILD_CACHE", "1", 1);
   std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(WS_EXAMPLES_DIR))
+  for (const auto& e : std::filesystem::directory_iterator(dir))
     if (e.path().extension() == ".cu") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   // The precompiled prelude is made by the first build: not part of any row.
@@ -63,6 +65,8 @@ int main(int argc, char** argv) {
         o.emu = true;
         const ws::kernel_file::Build g = ws::kernel_file::build(f, o);
         gpu_s.push_back(g.ok ? g.seconds : -1);
+        if (!g.ok)
+          for (const auto& d : g.diagnostics) std::fprintf(stderr, "%s: gpu build: %s\n", f.c_str(), ws::kernel_file::to_text(d).c_str());
       }
     }
     std::printf("%-18s %10.2f %10.1f %12.2f", std::filesystem::path(f).filename().c_str(), median(build_s), median(run_ms),

@@ -9,6 +9,7 @@
 3. compute-sanitizer racecheck on the seeds' cache[2] race kernels next to warpscope's hazards.
 4. Atomics (histogram, global max, sums, work queue): ncu's atomic requests, sectors, shared
    atomic wavefronts next to warpscope's, with the L2's atomic counts and SASS ATOM/RED beside.
+5. Kernel files (examples/*.cu, as a user writes them): the same metrics as 1 (`--only files`).
 
     python3 scripts/referee.py [--warpscope PATH] [--out DIR]
 
@@ -65,6 +66,19 @@ def cases():
                        ("stride=2", ["-v", "stride", "--param", "stride=2"]), ("aos", ["-v", "aos"]),
                        ("aos-struct", ["-v", "aos-struct"])]:
         out.append((f"coalesce {name}", ["-k", "coalesce"] + args))
+    return out
+
+
+def file_cases():
+    """Every example kernel file's variants, as `run --file` takes them."""
+    out = []
+    for f, variants, extra in [("saxpy.cu", [None], []), ("transpose.cu", ["naive", "tiled", "padded"], []),
+                               ("warp_reduce.cu", [None], []), ("histogram.cu", [None], ["--param", "skew=90"]),
+                               ("stencil.cu", [None], []), ("particles.cu", ["aos", "soa"], []),
+                               ("race.cu", [None], ["--param", "fixed=1"]), ("divergence.cu", [None], [])]:
+        for v in variants:
+            args = ["--file", os.path.join("examples", f)] + (["-v", v] if v else []) + extra
+            out.append((f"{f}{' ' + v if v else ''}", args))
     return out
 
 
@@ -324,7 +338,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--warpscope", default=".carry/bin/warpscope")
     ap.add_argument("--out", default=os.environ.get("OUT", "/tmp"))
-    ap.add_argument("--only", choices=["emu", "grid", "racecheck", "atomics"], help="run one of the referees")
+    ap.add_argument("--only", choices=["emu", "grid", "racecheck", "atomics", "files"], help="run one of the referees")
     a = ap.parse_args()
     ws = a.warpscope
     rows = []
@@ -335,6 +349,10 @@ def main():
     if a.only in (None, "grid"):
         print("== Nsight Compute (whole launch) vs the whole-grid counters gpu-trace counts on the GPU")
         compare(ws, grid_cases(), ws_grid_metrics, rows)
+        print()
+    if a.only in (None, "files"):
+        print("== Nsight Compute (first launch, gpu-fast) vs warpscope analyze (emulator) on the example kernel files")
+        compare(ws, file_cases(), ws_metrics, rows)
         print()
     if a.only in (None, "atomics"):
         print("== Nsight Compute vs warpscope on atomics (histogram, the seed's global max, sums, work queue)")

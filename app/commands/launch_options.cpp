@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "device_probe.h"
 #include "ws/kernel_file/build.h"
 
 namespace ws::app {
@@ -44,6 +45,11 @@ std::string load_kernel_file(LaunchOptions& opt, bool required, bool gpu) {
   if (opt.file.empty()) return required && opt.kernel.empty() ? "give a catalog kernel (--kernel K, see `warpscope list`) or a kernel file (--file FILE.cu)" : "";
   kernel_file::BuildOptions bo;
   bo.gpu = gpu || opt.backend != "emu";
+  bo.device = bo.gpu ? probe_backend() : std::string();
+  // (Without a device the GPU builds could not run anyway, and nvcc -arch=native needs one.)
+  if (bo.gpu && !cuda_device_present())
+    return "--file with the " + (gpu ? std::string("GPU") : opt.backend) +
+           " backend needs a CUDA device, and there is none here: the emulator runs kernel files (--backend emu)";
   std::string error;
   opt.kernel = kernel_file::load(opt.file, Catalog::instance(), bo, error);
   return opt.kernel.empty() ? error : "";

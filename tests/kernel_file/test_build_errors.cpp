@@ -139,12 +139,13 @@ TEST(KernelFileBuild, NamesOfBuiltInsAndOfOtherFiles) {
   text.replace(text.find("n = 100"), 7, "name = \"reduce\"\nn = 100");
   EXPECT_TRUE(kernel_file::load(t.write("named.cu", text), Catalog::instance(), {}, error).empty());
   EXPECT_NE(error.find("built-in"), std::string::npos) << error;
-  // Two files may not take one name.
+  // A name another kernel file had is taken over (the viewer's next file, the command line's).
   text = with_one(1);
   text.replace(text.find("n = 100"), 7, "name = \"twin\"\nn = 100");
   EXPECT_EQ(kernel_file::load(t.write("twin_a.cu", text), Catalog::instance(), {}, error), "twin") << error;
-  EXPECT_TRUE(kernel_file::load(t.write("twin_b.cu", text), Catalog::instance(), {}, error).empty());
-  EXPECT_NE(error.find("already used by the kernel file"), std::string::npos) << error;
+  const std::string b = t.write("twin_b.cu", text);
+  EXPECT_EQ(kernel_file::load(b, Catalog::instance(), {}, error), "twin") << error;
+  EXPECT_EQ(Catalog::instance().find("twin")->spec.file, fs::weakly_canonical(b).string());
 }
 
 TEST(KernelFileBuild, RunTimeFaultsAreReportedNotFatal) {
@@ -202,6 +203,55 @@ TEST(KernelFileBuild, TheCatalogEntryFormWorksInAFile) {
   const ws::RunResult r = ws::Catalog::instance().run(name, {}, ws::BackendKind::Emu);
   EXPECT_TRUE(r.passed) << r.result;
   EXPECT_EQ(r.expected, "0");
+}
+
+}  // namespace
+
+namespace {
+
+// Names a user picks (B of A + B = C, a parameter `size`, `why`), a standard header the prelude
+// does not have, and a tolerance finer than six decimals: the generated driver takes them all.
+TEST(KernelFileBuild, UsersNamesHeadersAndFineTolerances) {
+  TempFiles t;
+  const std::string text =
+      "#include <unordered_map>\n"
+      "#include \"ws/kernel.cuh\"\n"
+      "__global__ void add(ws::global_array<const double> A, ws::global_array<const double> B, ws::global_array<double> C,\n"
+      "                    unsigned size, long why) {\n"
+      "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < size) C[i] = A[i] + B[i] + double(why) * 1e-8;\n"
+      "}\n"
+      "std::unordered_map<int, int> unused_map;\n"
+      "/* warpscope\nkernel = \"add\"\nn = 300\nblock = 128\nargs = [\"A\", \"B\", \"C\", \"size\", \"why\"]\n"
+      "[params.size]\ndefault = 300\nmin = 1\nmax = 300\n[params.why]\ndefault = 1\nmax = 5\n"
+      "[arrays.A]\ntype = \"double\"\nsize = \"n\"\nfill = \"i\"\n"
+      "[arrays.B]\ntype = \"double\"\nsize = \"n\"\nfill = \"2 * i\"\n"
+      "[arrays.C]\ntype = \"double\"\nsize = \"n\"\nexpect = \"A[i] + B[i]\"\ntolerance = 1e-12\n*/\n";
+  std::string error;
+  const std::string name = ws::kernel_file::load(t.write("names.cu", text), ws::Catalog::instance(), {}, error);
+  ASSERT_EQ(name, "names") << error;
+  // A tolerance of 1e-12 is kept as 1e-12 (not rounded to 0): why = 1 adds 1e-8, which it must catch
+  // for elements up to 900 (relative 1e-8 / 900 > 1e-12), and why = 0 passes.
+  ws::RunConfig c;
+  c.params["why"] = 1;
+  EXPECT_FALSE(ws::Catalog::instance().run(name, c, ws::BackendKind::Emu).passed);
+  c.params["why"] = 0;
+  EXPECT_TRUE(ws::Catalog::instance().run(name, c, ws::BackendKind::Emu).passed);
+}
+
+TEST(KernelFileBuild, AnEntryWithoutVariantsIsRefused) {
+  TempFiles t;
+  const std::string text =
+      "#include \"ws/kernel.cuh\"\n"
+      "struct Bare {\n"
+      "  static ws::KernelSpec spec() { ws::KernelSpec s; s.name = \"bare\"; return s; }\n"
+      "  static std::string validate(const ws::RunConfig&) { return {}; }\n"
+      "  template <class B> static void run(B&, const ws::RunConfig&, ws::RunResult&) {}\n"
+      "};\n"
+      "/* warpscope\nentry = \"Bare\"\n*/\n";
+  std::string error;
+  EXPECT_TRUE(ws::kernel_file::load(t.write("bare.cu", text), ws::Catalog::instance(), {}, error).empty());
+  EXPECT_NE(error.find("sets no variant"), std::string::npos) << error;
 }
 
 }  // namespace

@@ -96,10 +96,38 @@ TEST(KernelFileDescription, GeneratedCodeMapsExpressionsToTheirLines) {
   auto d = parse("kernel = \"k\"\nargs = [\"a\", \"n\"]\n[arrays.a]\ntype = \"float\"\nsize = \"n + 1\"\n", p);
   ASSERT_TRUE(d);
   const std::string tu = translation_unit(*d, kKernel, Flavor::Emu, "t");
-  // The file's own lines start at 1 under its name; the size expression is at line 8 of the file.
+  // The file's own lines start at 1 under its name; the size expression is at line 8 of the file,
+  // column 9 (after `size = "`): a compile error's caret lands under it.
   EXPECT_NE(tu.find("#line 1 \"/tmp/k.cu\"\n__global__ void k"), std::string::npos);
-  EXPECT_NE(tu.find("#line 8 \"/tmp/k.cu\"\n(n + 1)"), std::string::npos);
+  EXPECT_NE(tu.find("#line 8 \"/tmp/k.cu\"\n        n + 1\n"), std::string::npos);
   EXPECT_NE(tu.find(entry_symbol(Flavor::Emu)), std::string::npos);
+}
+
+TEST(KernelFileDescription, IncludesGoAboveTheFilesNamespace) {
+  std::vector<BuildDiagnostic> p;
+  const std::string text = "// k\n#include <unordered_map>\n  # include \"mine.h\"\n__global__ void k() {}\n/* warpscope\nkernel = \"k\"\n*/\n";
+  auto d = parse_description("/tmp/k.cu", text, p);
+  ASSERT_TRUE(d);
+  const std::string tu = translation_unit(*d, text, Flavor::Emu, "t");
+  const size_t ns = tu.find("namespace ws_file_t_emu {");
+  ASSERT_NE(ns, std::string::npos);
+  EXPECT_LT(tu.find("#line 2 \"/tmp/k.cu\"\n#include <unordered_map>"), ns);
+  EXPECT_LT(tu.find("#line 3 \"/tmp/k.cu\"\n  # include \"mine.h\""), ns);
+  // Inside, the file keeps its line numbers: blank lines where the includes were.
+  EXPECT_NE(tu.find("#line 1 \"/tmp/k.cu\"\n// k\n\n\n__global__ void k() {}", ns), std::string::npos);
+}
+
+TEST(KernelFileDescription, KeywordsAndTheDriversNamesAreRefused) {
+  for (const char* name : {"new", "int", "std", "ws", "ws_size", "__x", "threadIdx", "n", "grid"}) {
+    std::vector<BuildDiagnostic> p;
+    EXPECT_FALSE(parse("kernel = \"k\"\nargs = [\"x\"]\n[arrays." + std::string(name) + "]\ntype = \"int\"\nsize = \"4\"\n", p)) << name;
+    ASSERT_EQ(p.size(), 1u);
+    EXPECT_NE(p[0].message.find("not a keyword"), std::string::npos) << p[0].message;
+  }
+  std::vector<BuildDiagnostic> p;
+  EXPECT_FALSE(parse("kernel = \"k\"\nblock = [8, 8, 4]\n", p));
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_NE(p[0].message.find("block z must be 1"), std::string::npos) << p[0].message;
 }
 
 TEST(KernelFileDiagnostics, ParsesGccClangAndNvcc) {
@@ -127,6 +155,11 @@ TEST(KernelFileDiagnostics, ParsesGccClangAndNvcc) {
   EXPECT_EQ(d[3].line, 30u);
   EXPECT_EQ(d[3].message, "identifier \"w\" is undefined");
   EXPECT_EQ(to_text(d[0]), "/home/me/k.cu:12:9: error: 'q' was not declared in this scope");
+  // nvcc's line after a path with parentheses (the driver's "(warpscope driver)").
+  const std::vector<BuildDiagnostic> e = parse_compiler_output("/k.cu (warpscope driver)(7): error: expected a \";\"\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].file, "/k.cu (warpscope driver)");
+  EXPECT_EQ(e[0].line, 7u);
   // A line number too large for 32 bits is none, not a wrapped one.
   EXPECT_TRUE(parse_compiler_output("/a.cu:99999999999999:1: error: x\n").empty());
 }

@@ -2,6 +2,7 @@
 #include "ws/analysis/analysis.h"
 #include "ws/timing/timing.h"
 
+#include <optional>
 #include <algorithm>
 
 namespace ws::timing {
@@ -9,7 +10,7 @@ namespace ws::timing {
 std::vector<VariantCounts> count_variants(const std::string& kernel, const RunConfig& base, const Progress& progress,
                                           const std::atomic<bool>* cancel) {
   std::vector<VariantCounts> out;
-  const CatalogEntry* e = Catalog::instance().find(kernel);
+  const std::optional<CatalogEntry> e = Catalog::instance().copy(kernel);  // (a copy: a kernel file may replace it)
   if (!e) return out;
   for (const VariantSpec& v : e->spec.variants) {
     if (v.broken || v.gpu_only) continue;

@@ -1,5 +1,6 @@
 // Any kernel's table: its variants (and block shapes) at the timing launch, against the ceiling
 // it is bound by (read stream, copy, FP32 peak) and its reference (CUB, cuBLAS, the copy).
+#include <optional>
 #include <algorithm>
 #include <cstdio>
 
@@ -45,7 +46,7 @@ KernelTable time_kernel(const std::string& kernel, const RunConfig& lab, std::ve
   KernelTable t;
   t.kernel = kernel;
   t.launch = timing_launch(kernel, lab, n);
-  const CatalogEntry* e = Catalog::instance().find(kernel);
+  const std::optional<CatalogEntry> e = Catalog::instance().copy(kernel);  // (a copy: a kernel file may replace it)
   if (!e || !t.launch.error.empty()) return t;
   const KernelSpec& s = e->spec;
   t.ceiling = s.timing.ceiling;

@@ -1,4 +1,5 @@
 // One timed gpu-fast run, and sweeps of them.
+#include <optional>
 #include <algorithm>
 
 #include "ws/timing/timing.h"
@@ -11,7 +12,7 @@ Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
   m.variant = cfg.variant;
   m.config = cfg;
   const Catalog& c = Catalog::instance();
-  const CatalogEntry* e = c.find(kernel);
+  const std::optional<CatalogEntry> e = c.copy(kernel);  // (a copy: a kernel file may replace it)
   if (e)
     if (const VariantSpec* v = e->spec.variant(cfg.variant)) m.variant_name = v->name;
   if (!device().present) {
@@ -106,7 +107,7 @@ std::vector<SweepPoint> sweep(const std::string& kernel, const RunConfig& base, 
                               const std::atomic<bool>* cancel) {
   std::vector<SweepPoint> out;
   // A parameter with named choices (an input distribution) is labelled by the choice's name.
-  const CatalogEntry* e = Catalog::instance().find(kernel);
+  const std::optional<CatalogEntry> e = Catalog::instance().copy(kernel);  // (a copy: a kernel file may replace it)
   const ParamSpec* p = e && axis != "block" ? e->spec.param(axis) : nullptr;
   for (int64_t v : values) {
     if (cancel && cancel->load()) break;
@@ -139,7 +140,7 @@ std::vector<Dim3> block_shapes_for(const std::string& kernel, const RunConfig& b
                                  {4, 64, 1},  {2, 128, 1}, {1, 256, 1}, {32, 32, 1}, {32, 4, 1}};
   std::vector<Dim3> out;
   const Catalog& c = Catalog::instance();
-  const CatalogEntry* e = c.find(kernel);
+  const std::optional<CatalogEntry> e = c.copy(kernel);  // (a copy: a kernel file may replace it)
   if (!e) return out;
   for (const Dim3& b : kShapes) {
     RunConfig cfg = base;

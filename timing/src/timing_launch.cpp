@@ -1,5 +1,6 @@
 // The timing launch: the lab's run (variant, block shape, dtype, seed, lesson parameters) at the
 // size a GPU is built for, with the parameters that only tune for the device (KernelSpec::timing).
+#include <optional>
 #include <bit>
 #include <cstdio>
 
@@ -22,7 +23,7 @@ std::string block_text(const Dim3& b) {
 
 Dim3 block_for_variant(const std::string& kernel, const RunConfig& cfg) {
   const Catalog& c = Catalog::instance();
-  const CatalogEntry* e = c.find(kernel);
+  const std::optional<CatalogEntry> e = c.copy(kernel);  // (a copy: a kernel file may replace it)
   if (!e || cfg.block.y <= 1) return cfg.block;
   RunConfig probe = cfg;
   probe.memory_limit = ~0ull;  // the shape is the question here, not the size
@@ -37,7 +38,7 @@ TimingLaunch timing_launch(const std::string& kernel, const RunConfig& lab, uint
   TimingLaunch t;
   t.kernel = kernel;
   const Catalog& c = Catalog::instance();
-  const CatalogEntry* e = c.find(kernel);
+  const std::optional<CatalogEntry> e = c.copy(kernel);  // (a copy: a kernel file may replace it)
   if (!e) {
     t.error = "no kernel named '" + kernel + "'";
     return t;

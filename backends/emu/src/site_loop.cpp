@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -13,9 +14,15 @@
 namespace ws::emu {
 
 namespace {
+// Per file: the text the loops were found in and the loops. A kernel file built again has a new
+// text under the same name: its loops are found again.
+struct FileLoops {
+  std::string text;
+  std::vector<LoopSpan> loops;
+};
 struct LoopTable {
   std::mutex mutex;
-  std::map<std::string, std::vector<LoopSpan>> loops_by_file;  // (nodes stay put)
+  std::map<std::string, std::shared_ptr<const FileLoops>> by_file;
 };
 }  // namespace
 
@@ -25,14 +32,18 @@ SiteLoop site_loop(const void* site_key) {
   // which can be after the thread's owner was made (so it would be destroyed before it).
   static LoopTable& table = *new LoopTable;
   const std::source_location loc = site_location(site_key);
-  const std::vector<LoopSpan>* loops;
+  std::shared_ptr<const FileLoops> loops;
   {
+    std::string text = source_text(kernel_relative_path(loc.file_name()), loc.file_name());
     std::lock_guard lock(table.mutex);
-    auto [it, added] = table.loops_by_file.try_emplace(loc.file_name());
-    if (added) it->second = find_loops(source_text(kernel_relative_path(loc.file_name()), loc.file_name()));
-    loops = &it->second;
+    std::shared_ptr<const FileLoops>& slot = table.by_file[loc.file_name()];
+    if (!slot || slot->text != text) {
+      std::vector<LoopSpan> found = find_loops(text);
+      slot = std::make_shared<const FileLoops>(FileLoops{std::move(text), std::move(found)});
+    }
+    loops = slot;
   }
-  const std::optional<LoopSpan> l = innermost_loop(*loops, {loc.line(), loc.column()});
+  const std::optional<LoopSpan> l = innermost_loop(loops->loops, {loc.line(), loc.column()});
   if (!l) return {};
   return {true, issue_order(l->begin.line, l->begin.column), issue_order(l->end.line, l->end.column) | 0xff};
 }

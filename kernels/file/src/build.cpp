@@ -147,7 +147,8 @@ std::string precompiled_prelude(const Toolchain& tc, const std::vector<std::stri
   for (const std::string& a : flags)
     if (a != "-shared") argv.push_back(a);
   argv.insert(argv.end(), {"-x", "c++-header", header, "-o", tmp});
-  const CompilerRun r = run_compiler(argv, 300, cancel);
+  std::string error;
+  const CompilerRun r = run_compiler(argv, 300, cancel, work_dir(error));
   if (!r.ok) {
     fs::remove(tmp, ec);
     return {};
@@ -204,8 +205,21 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
   for (const std::string& inc : tc.includes) argv.push_back("-I" + inc);
   argv.push_back("-I" + fs::path(d.path).parent_path().string());
   // The cache: the same source, compiler and program built this library before.
-  std::string key_text = tu + "\n" + program_stamp();
+  std::string key_text = tu + "\n" + program_stamp() + "\n" + opt.device;
   for (const std::string& a : argv) key_text += "\n" + a;
+  // The headers of the file's own folder that it includes ("..."): an edit to one is a new build.
+  for (size_t at = 0; (at = text.find("#include \"", at)) != std::string::npos;) {
+    const size_t start = at + 10, end = text.find('"', start);
+    if (end == std::string::npos) break;
+    const fs::path header = fs::path(d.path).parent_path() / text.substr(start, end - start);
+    std::ifstream in(header, std::ios::binary);
+    if (in) {
+      std::stringstream ss;
+      ss << in.rdbuf();
+      key_text += "\n" + header.string() + "\n" + ss.str();
+    }
+    at = end;
+  }
   char key[32];
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(fnv1a(key_text)));
   const std::string cache = cache_dir();
@@ -238,7 +252,7 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
       }
     }
     argv.insert(argv.end(), {"-o", lib, src});
-    run = run_compiler(argv, opt.timeout_seconds, opt.cancel);
+    run = run_compiler(argv, opt.timeout_seconds, opt.cancel, dir);
     if (!keep) fs::remove(src, ec);
     if (run.ok && !cached.empty()) {
       // Into the cache through a temporary name: another warpscope may be reading it.
@@ -291,6 +305,8 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
   if (!abi || !entry || abi() != abi_stamp()) {
     b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0,
                              "the build's headers do not match this warpscope (rebuild warpscope from the source tree it names)"});
+    dlclose(h);  // (none of its code ran)
+    --g_loaded;
     return false;
   }
   CatalogEntry e;
@@ -298,6 +314,20 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
     entry(&e);
   } catch (const std::exception& x) {
     b.diagnostics.push_back({BuildDiagnostic::Severity::Error, d.path, d.line, 0, std::string("the kernel's spec failed: ") + x.what()});
+    return false;
+  } catch (...) {
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, d.path, d.line, 0, "the kernel's spec threw something"});
+    return false;
+  }
+  // What the catalog needs of a spec (an entry struct of the file may leave it out).
+  std::string missing;
+  if (e.spec.name.empty()) missing = "name";
+  else if (e.spec.variants.empty()) missing = "variant";
+  else if (e.spec.dtypes.empty()) missing = "dtype";
+  else if (e.spec.default_block == 0 || e.spec.default_block > 1024) missing = "default_block of 1 to 1024";
+  if (!missing.empty()) {
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, d.path, d.line, 0,
+                             "the entry's spec() sets no " + missing + " (the catalog needs one)"});
     return false;
   }
   if (f == Flavor::Emu) {
@@ -381,13 +411,10 @@ std::string install(Build& b, Catalog& catalog) {
     b.entry.spec.name += "_file";
     b.name = b.entry.spec.name;
   }
-  if (const CatalogEntry* old = catalog.find(b.entry.spec.name)) {
-    if (old->spec.file.empty())
-      return "the name '" + b.entry.spec.name + "' is a built-in kernel's: give the file's kernel another (name = \"...\" in its launch description)";
-    if (old->spec.file != b.path)
-      return "the name '" + b.entry.spec.name + "' is already used by the kernel file " + old->spec.file +
-             ": give this one another (name = \"...\" in its launch description)";
-  }
+  // (A name another kernel file had is taken over: the viewer has one file open, the command line
+  // one file per run.)
+  if (const CatalogEntry* old = catalog.find(b.entry.spec.name); old && old->spec.file.empty())
+    return "the name '" + b.entry.spec.name + "' is a built-in kernel's: give the file's kernel another (name = \"...\" in its launch description)";
   register_source(kernel_relative_path(b.path), b.text);
   catalog.put(b.entry);
   return {};

@@ -21,7 +21,8 @@ namespace ws::kernel_file {
 
 namespace fs = std::filesystem;
 
-CompilerRun run_compiler(const std::vector<std::string>& argv, double timeout_seconds, const std::atomic<bool>* cancel) {
+CompilerRun run_compiler(const std::vector<std::string>& argv, double timeout_seconds, const std::atomic<bool>* cancel,
+                         const std::string& tmpdir) {
   CompilerRun r;
   const auto t0 = std::chrono::steady_clock::now();
   int fd[2];
@@ -42,8 +43,17 @@ CompilerRun run_compiler(const std::vector<std::string>& argv, double timeout_se
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // The compiler's own temporary files (gcc's, nvcc's) go to `tmpdir`: a compiler stopped early
+  // leaves them there, and that folder goes at exit.
+  std::vector<std::string> env_text;
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, "TMPDIR=", 7) != 0) env_text.push_back(*e);
+  if (!tmpdir.empty()) env_text.push_back("TMPDIR=" + tmpdir);
+  std::vector<char*> env;
+  for (std::string& e : env_text) env.push_back(e.data());
+  env.push_back(nullptr);
   pid_t pid = 0;
-  const int err = posix_spawnp(&pid, args[0], &fa, &attr, args.data(), environ);
+  const int err = posix_spawnp(&pid, args[0], &fa, &attr, args.data(), env.data());
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   close(fd[1]);

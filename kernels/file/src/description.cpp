@@ -1,7 +1,8 @@
 #include "ws/kernel_file/description.h"
 
 #include <filesystem>
-#include <regex>
+#include <algorithm>
+#include <cctype>
 #include <set>
 #include <toml++/toml.h>
 
@@ -33,15 +34,15 @@ struct Reader {
     if (const auto* s = v.as_string()) {
       if (s->get().find_first_not_of(" \t") == std::string::npos) fail(v, key + " is empty");
       if (s->get().find('\n') != std::string::npos) fail(v, key + " must fit on one line");
-      return {s->get(), line(v)};
+      return {s->get(), line(v), uint32_t(v.source().begin.column) + 1};  // (after the opening quote)
     }
-    if (const auto* i = v.as_integer()) return {std::to_string(i->get()), line(v)};
+    if (const auto* i = v.as_integer()) return {std::to_string(i->get()), line(v), uint32_t(v.source().begin.column)};
     if (const auto* f = v.as_floating_point()) {
       char b[64];
       std::snprintf(b, sizeof b, "%.17g", f->get());
       std::string t = b;
       if (t.find_first_of(".eEn") == std::string::npos) t += ".0";
-      return {t, line(v)};
+      return {t, line(v), uint32_t(v.source().begin.column)};
     }
     fail(v, key + " must be a C++ expression in quotes or a number");
   }
@@ -68,15 +69,37 @@ struct Reader {
   r.fail(at, "unknown key '" + key + "'" + where + " (allowed: " + allowed + ")");
 }
 
+// (Checked by hand, not with std::regex: libstdc++'s regex recurses per character, and a
+// description may hold a line of any length.)
 bool is_identifier(const std::string& s) {
-  static const std::regex id("[A-Za-z_][A-Za-z0-9_]*");
-  return std::regex_match(s, id);
+  if (s.empty() || s.size() > 256 || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
-// Names the driver itself uses in the expressions' scope.
+// A C++ type name as an array's type: letters, digits, _, ::, <, >, commas and spaces.
+bool is_type_name(const std::string& s) {
+  if (s.empty() || s.size() > 256 || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' || c == '<' || c == '>' || c == ',' || c == ' ';
+  });
+}
+
+// Names the driver itself declares in the expressions' scope, the namespaces it names, and C++'s
+// keywords: an array or parameter called so would not compile, far from the description.
 bool is_reserved(const std::string& s) {
-  static const std::set<std::string> names = {"n", "i", "block", "grid", "seed"};
-  return names.count(s) || s.rfind("ws_", 0) == 0;
+  static const std::set<std::string> names = {
+      "n", "i", "block", "grid", "seed", "std", "ws",
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+      "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
+      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+      "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
+      "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+      "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+      "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"};
+  return names.count(s) || s.rfind("ws_", 0) == 0 || s.rfind("__", 0) == 0;
 }
 
 // =================================================================================================
@@ -90,7 +113,10 @@ void read_shape(const Reader& r, const toml::node& v, uint32_t (&block)[3]) {
   }
   const toml::array* a = v.as_array();
   if (!a || a->empty() || a->size() > 3) r.fail(v, "block is a number or [x, y] or [x, y, z]");
-  const int64_t lim[3] = {1024, 1024, 64};
+  // (z stays 1: a kernel file's block is 1D or 2D; the labs and --block give z as the catalog does.)
+  const int64_t lim[3] = {1024, 1024, 1};
+  if (a->size() == 3 && a->get(2)->as_integer() && a->get(2)->as_integer()->get() != 1)
+    r.fail(*a->get(2), "block z must be 1 in a launch description ([x, y]); --block X,Y,Z gives a 3D block");
   for (size_t k = 0; k < a->size(); ++k) block[k] = uint32_t(r.integer(*a->get(k), "block", 1, lim[k]));
   if (uint64_t(block[0]) * block[1] * block[2] > 1024)
     r.fail(v, "block of " + std::to_string(uint64_t(block[0]) * block[1] * block[2]) + " threads is over the limit of 1024 threads per block");
@@ -110,14 +136,13 @@ ArrayDesc read_array(const Reader& r, const std::string& name, const toml::node&
   a.name = name;
   a.line = r.line(node);
   if (!is_identifier(name) || is_reserved(name))
-    r.fail(node, "array '" + name + "': the name must be a C++ identifier other than n, i, block, grid, seed and ws_...");
+    r.fail(node, "array '" + name.substr(0, 64) + "': the name must be a C++ identifier, not a keyword nor one the driver uses (n, i, block, grid, seed, std, ws, ws_..., __...)");
   bool has_type = false, has_size = false;
   for (const auto& [k, v] : r.table(node, "arrays." + name)) {
     const std::string key(k.str());
     if (key == "type") {
       a.type = r.text(v, "type");
-      static const std::regex type("[A-Za-z_][A-Za-z0-9_:<>, ]*");
-      if (!std::regex_match(a.type, type)) r.fail(v, "type '" + a.type + "' is not a C++ type name");
+      if (!is_type_name(a.type)) r.fail(v, "type '" + a.type.substr(0, 80) + "' is not a C++ type name");
       has_type = true;
     } else if (key == "size") {
       a.size = r.expr(v, "size");
@@ -136,6 +161,7 @@ ArrayDesc read_array(const Reader& r, const std::string& name, const toml::node&
       a.lo = r.number(*x->get(0), "range");
       a.hi = r.number(*x->get(1), "range");
       if (!(a.lo <= a.hi)) r.fail(v, "range [lo, hi] needs lo <= hi");
+      if (!(a.lo >= -9.2e18 && a.hi <= 9.2e18)) r.fail(v, "range [lo, hi] must lie within +-9.2e18");
       a.has_range = true;
     } else if (key == "expect") {
       a.expect = r.expr(v, "expect");
@@ -157,7 +183,7 @@ ParamDesc read_param(const Reader& r, const std::string& name, const toml::node&
   ParamDesc p;
   p.name = name;
   if (!is_identifier(name) || is_reserved(name))
-    r.fail(node, "parameter '" + name + "': the name must be a C++ identifier other than n, i, block, grid, seed and ws_...");
+    r.fail(node, "parameter '" + name.substr(0, 64) + "': the name must be a C++ identifier, not a keyword nor one the driver uses (n, i, block, grid, seed, std, ws, ws_..., __...)");
   bool has_min = false, has_max = false, has_def = false;
   constexpr int64_t big = int64_t(1) << 40;
   for (const auto& [k, v] : r.table(node, "params." + name)) {
@@ -284,8 +310,10 @@ std::optional<Description> parse_description(const std::string& path, const std:
       } else if (key == "name") {
         d.name = r.text(v, "name");
         d.name_given = true;
-        static const std::regex name("[A-Za-z0-9_-]{1,64}");
-        if (!std::regex_match(d.name, name)) r.fail(v, "name is 1 to 64 letters, digits, - or _");
+        const bool ok = !d.name.empty() && d.name.size() <= 64 && std::all_of(d.name.begin(), d.name.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+        });
+        if (!ok) r.fail(v, "name is 1 to 64 letters, digits, - or _");
       } else if (key == "title") d.title = r.text(v, "title");
       else if (key == "description") d.description = r.text(v, "description");
       else if (key == "n") d.n = uint64_t(r.integer(v, "n", 1, 0xffffffffll));

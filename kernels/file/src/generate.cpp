@@ -34,9 +34,12 @@ class Writer {
     lines_ += uint32_t(std::count(s.begin(), s.end(), '\n'));
     return *this;
   }
-  // `e` on lines of its own, reported as the file's line e.line.
+  // `e` on lines of its own, at its line and column in the file (so a compile error's caret lands
+  // under it).
   std::string expr(const Expr& e) {
-    std::string s = "\n#line " + std::to_string(e.line) + " " + lit(path_) + "\n(" + e.text + ")\n";
+    std::string s = "(\n#line " + std::to_string(e.line) + " " + lit(path_) + "\n" +
+                    std::string(e.column > 1 ? e.column - 1 : 0, ' ') + e.text + "\n)";
+    s += "\n";
     s += "#line " + std::to_string(lines_ + uint32_t(std::count(s.begin(), s.end(), '\n')) + 2) + " " + lit(driver_name()) + "\n";
     return s;
   }
@@ -47,6 +50,15 @@ class Writer {
   std::string path_, text_;
   uint32_t lines_ = 0;
 };
+
+// A double as a C++ literal that reads back to the same value.
+std::string number(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  std::string t = b;
+  if (t.find_first_of(".eEn") == std::string::npos) t += ".0";
+  return t;
+}
 
 std::string prologue(const Description& d) {
   std::string s =
@@ -89,17 +101,17 @@ void write_spec(Writer& w, const Description& d) {
 // sizes(c, size): every array's size, or why one cannot be.
 void write_sizes(Writer& w, const Description& d) {
   const size_t k = std::max<size_t>(1, d.arrays.size());
-  w << "  static std::string sizes([[maybe_unused]] const ws::RunConfig& ws_c, [[maybe_unused]] uint64_t (&size)[" + std::to_string(k) +
-           "]) {\n" + prologue(d);
+  w << "  static std::string ws_sizes([[maybe_unused]] const ws::RunConfig& ws_c, [[maybe_unused]] uint64_t (&ws_size)[" +
+           std::to_string(k) + "]) {\n" + prologue(d);
   for (size_t a = 0; a < d.arrays.size(); ++a) {
     const ArrayDesc& x = d.arrays[a];
-    w << "    if (std::string why = ws::kernel_file_support::size_problem(" + lit(x.name) + ", " + w.expr(x.size) + ", sizeof(" + x.type +
-             "), size[" + std::to_string(a) + "]); !why.empty()) return why;\n";
+    w << "    if (std::string ws_why = ws::kernel_file_support::size_problem(" + lit(x.name) + ", " + w.expr(x.size) + ", sizeof(" +
+             x.type + "), ws_size[" + std::to_string(a) + "]); !ws_why.empty()) return ws_why;\n";
   }
   w << "    return {};\n  }\n";
   // grid(c, grid): the launch's grid for c.variant (--grid wins).
-  w << "  static std::string grid_of(const ws::RunConfig& ws_c, ws::Dim3& grid) {\n" + prologue(d);
-  w << "    if (ws_c.grid.x) { grid = ws_c.grid; return {}; }\n";
+  w << "  static std::string ws_grid_of(const ws::RunConfig& ws_c, ws::Dim3& ws_grid) {\n" + prologue(d);
+  w << "    if (ws_c.grid.x) { ws_grid = ws_c.grid; return {}; }\n";
   const char* axes[3] = {"x", "y", "z"};
   const char* limits[3] = {"2147483647", "65535", "65535"};
   for (const VariantDesc& v : d.variants) {
@@ -107,8 +119,8 @@ void write_sizes(Writer& w, const Description& d) {
     for (int a = 0; a < 3; ++a) {
       const Expr& e = v.grid[a] ? *v.grid[a] : d.grid[a];
       const std::string value = !e.text.empty() ? w.expr(e) : a == 0 ? std::string("(n + block.x - 1) / block.x") : std::string("1");
-      w << "      if (std::string why = ws::kernel_file_support::grid_problem(" + lit(axes[a]) + ", " + value + ", " + limits[a] +
-               ", grid." + axes[a] + "); !why.empty()) return why;\n";
+      w << "      if (std::string ws_why = ws::kernel_file_support::grid_problem(" + lit(axes[a]) + ", " + value + ", " + limits[a] +
+               ", ws_grid." + axes[a] + "); !ws_why.empty()) return ws_why;\n";
     }
     w << "      return {};\n    }\n";
   }
@@ -118,25 +130,40 @@ void write_sizes(Writer& w, const Description& d) {
 void write_validate(Writer& w, const Description& d) {
   const size_t k = std::max<size_t>(1, d.arrays.size());
   w << "  static std::string validate(const ws::RunConfig& ws_c) {\n";
-  w << "    uint64_t size[" + std::to_string(k) + "] = {};\n";
-  w << "    if (std::string why = sizes(ws_c, size); !why.empty()) return why;\n";
-  w << "    ws::Dim3 grid;\n    if (std::string why = grid_of(ws_c, grid); !why.empty()) return why;\n";
-  w << "    long double bytes = 0;\n";
+  w << "    uint64_t ws_size[" + std::to_string(k) + "] = {};\n";
+  w << "    if (std::string ws_why = ws_sizes(ws_c, ws_size); !ws_why.empty()) return ws_why;\n";
+  w << "    ws::Dim3 ws_grid;\n    if (std::string ws_why = ws_grid_of(ws_c, ws_grid); !ws_why.empty()) return ws_why;\n";
+  w << "    if (std::string ws_why = ws_launch_problem(ws_c); !ws_why.empty()) return ws_why;\n";
+  w << "    long double ws_bytes = 0;\n";
   for (size_t a = 0; a < d.arrays.size(); ++a)
-    w << "    bytes += 2.0L * size[" + std::to_string(a) + "] * sizeof(" + d.arrays[a].type + ");  // host and device\n";
-  w << "    const uint64_t limit = ws_c.memory_limit ? ws_c.memory_limit : ws::default_memory_limit();\n";
-  w << "    if (bytes > limit) return \"the arrays need about \" + ws::bytes_text(uint64_t(bytes)) + \" on the host and the device, over the \" + "
-       "ws::bytes_text(limit) + \" a run may take (WARPSCOPE_MEMORY_LIMIT sets it): use a smaller n\";\n";
+    w << "    ws_bytes += 2.0L * ws_size[" + std::to_string(a) + "] * sizeof(" + d.arrays[a].type + ");  // host and device\n";
+  w << "    const uint64_t ws_limit = ws_c.memory_limit ? ws_c.memory_limit : ws::default_memory_limit();\n";
+  w << "    if (ws_bytes > ws_limit) return \"the arrays need about \" + ws::bytes_text(uint64_t(ws_bytes)) + "
+       "\" on the host and the device, over the \" + ws::bytes_text(ws_limit) + \" a run may take (WARPSCOPE_MEMORY_LIMIT sets it): use a smaller n\";\n";
+  w << "    return {};\n  }\n";
+  // ws_launch_problem(c): the dynamic shared memory and row lengths as evaluated, or why not.
+  w << "  static std::string ws_launch_problem([[maybe_unused]] const ws::RunConfig& ws_c) {\n" + prologue(d);
+  w << "    [[maybe_unused]] uint32_t ws_value = 0;\n";
+  if (!d.shared.text.empty())
+    w << "    if (std::string ws_why = ws::kernel_file_support::value_problem(\"shared\", " + w.expr(d.shared) +
+             ", 0, 232448, ws_value); !ws_why.empty()) return ws_why;\n";
+  for (const ArrayDesc& x : d.arrays)
+    if (!x.row_length.text.empty())
+      w << "    if (std::string ws_why = ws::kernel_file_support::value_problem(" + lit("arrays." + x.name + ".row_length") + ", " +
+               w.expr(x.row_length) + ", 1, 4294967295.0, ws_value); !ws_why.empty()) return ws_why;\n";
   w << "    return {};\n  }\n";
 }
 
 void write_run(Writer& w, const Description& d) {
   const size_t k = std::max<size_t>(1, d.arrays.size());
-  w << "  template <class B>\n  static void run(B& ws_be, const ws::RunConfig& ws_c, ws::RunResult& ws_result) {\n" + prologue(d);
+  w << "  template <class WsBackend>\n  static void run(WsBackend& ws_be, const ws::RunConfig& ws_c, ws::RunResult& ws_result) {\n" +
+           prologue(d);
   w << "    uint64_t ws_size[" + std::to_string(k) + "] = {};\n";
-  w << "    if (std::string why = sizes(ws_c, ws_size); !why.empty()) { ws_result.errors.push_back({ws::Severity::Error, \"bad-launch\", why}); return; }\n";
+  w << "    if (std::string ws_why = ws_sizes(ws_c, ws_size); !ws_why.empty()) { ws_result.errors.push_back({ws::Severity::Error, "
+       "\"bad-launch\", ws_why}); return; }\n";
   w << "    ws::Dim3 grid;\n";
-  w << "    if (std::string why = grid_of(ws_c, grid); !why.empty()) { ws_result.errors.push_back({ws::Severity::Error, \"bad-launch\", why}); return; }\n";
+  w << "    if (std::string ws_why = ws_grid_of(ws_c, grid); !ws_why.empty()) { ws_result.errors.push_back({ws::Severity::Error, "
+       "\"bad-launch\", ws_why}); return; }\n";
   // Host inputs.
   for (size_t a = 0; a < d.arrays.size(); ++a) {
     const ArrayDesc& x = d.arrays[a];
@@ -144,7 +171,7 @@ void write_run(Writer& w, const Description& d) {
     w << "    using " + T + " = " + x.type + ";\n";
     if (x.fill == "random")
       w << "    std::vector<" + T + "> " + in + " = ws::kernel_file_support::random_fill<" + T + ">(" + sz + ", ws_c.seed * 1000003u + " +
-               std::to_string(a) + ", " + (x.has_range ? "true" : "false") + ", " + std::to_string(x.lo) + ", " + std::to_string(x.hi) + ");\n";
+               std::to_string(a) + ", " + (x.has_range ? "true" : "false") + ", " + number(x.lo) + ", " + number(x.hi) + ");\n";
     else if (x.fill == "iota")
       w << "    std::vector<" + T + "> " + in + " = ws::kernel_file_support::iota_fill<" + T + ">(" + sz + ");\n";
     else {
@@ -184,7 +211,7 @@ void write_run(Writer& w, const Description& d) {
     if (x.expect.text.empty()) continue;
     checked += (checked.empty() ? "" : ", ") + x.name;
     w << "      for (uint64_t i = 0; i < ws_out_" + x.name + ".size(); ++i) ws_check.compare(" + lit(x.name) + ", i, ws_out_" + x.name +
-             "[i], " + w.expr(x.expect) + ", " + std::to_string(x.tolerance) + ");\n";
+             "[i], " + w.expr(x.expect) + ", " + number(x.tolerance) + ");\n";
     w << "      ws::keep_checked(ws_result, " + lit(x.name) + ", ws_out_" + x.name + ".data(), ws_out_" + x.name + ".size());\n";
   }
   w << "      ws_check.finish(" + lit(checked) + ");\n    }\n  }\n";
@@ -214,8 +241,33 @@ std::string translation_unit(const Description& d, const std::string& text, Flav
   w << "// Generated by warpscope from " + d.path + " (" + to_string(flavor) + " build): edit that file, not this one.\n";
   if (flavor != Flavor::Emu) w << "#define WS_KERNEL_FILE_GPU 1\n#define WS_TRACE_CONTROL ws_trace_control_" + ns + "\n";
   if (flavor == Flavor::GpuTrace) w << "#define WS_GPU_TRACE 1\n";
-  w << "#include \"ws/kernel_file/prelude.h\"\n\nnamespace " + ns + " {\n";
-  w << "#line 1 " + lit(d.path) + "\n" + text + (text.empty() || text.back() == '\n' ? "" : "\n");
+  w << "#include \"ws/kernel_file/prelude.h\"\n";
+  // The file's own #include lines go above the namespace the file is put in (a standard header
+  // inside a namespace does not compile), each at its line; the file keeps a blank line there.
+  std::string body;
+  {
+    uint32_t line = 0;
+    size_t at = 0;
+    while (at < text.size()) {
+      size_t eol = text.find('\n', at);
+      if (eol == std::string::npos) eol = text.size();
+      const std::string l = text.substr(at, eol - at);
+      ++line;
+      const size_t first = l.find_first_not_of(" \t");
+      const bool include = first != std::string::npos && l.compare(first, 1, "#") == 0 &&
+                           l.find_first_not_of(" \t", first + 1) != std::string::npos &&
+                           l.compare(l.find_first_not_of(" \t", first + 1), 7, "include") == 0;
+      if (include) {
+        w << "#line " + std::to_string(line) + " " + lit(d.path) + "\n" + l + "\n";
+        body += "\n";
+      } else {
+        body += l + "\n";
+      }
+      at = eol + 1;
+    }
+  }
+  w << "\nnamespace " + ns + " {\n";
+  w << "#line 1 " + lit(d.path) + "\n" + body;
   w << "#line 1 " + lit(w.driver_name()) + "\n";
   const std::string entry = d.entry.empty() ? "WsFileEntry" : d.entry;
   if (d.entry.empty()) {

@@ -29,6 +29,7 @@ struct BuildOptions {
   bool emu = true;
   bool gpu = false;  // also gpu-fast and gpu-trace (needs nvcc; slow: tens of seconds)
   const std::atomic<bool>* cancel = nullptr;  // turns true: stop (the file was saved again)
+  std::string device;  // the GPU the GPU builds are for (-arch=native): part of the build cache's key
   double timeout_seconds = 300;
 };
 
@@ -49,7 +50,7 @@ Build build(const std::string& path, const BuildOptions& options);
 
 // Adds or replaces the file's kernel in `catalog` and registers its text for the source view.
 // A file named after a built-in kernel (reduce.cu) becomes reduce_file, unless its description
-// gives that name, which is refused (returns why), as is a name another open file uses.
+// gives that name, which is refused (returns why). A name another kernel file had is taken over.
 std::string install(Build& b, Catalog& catalog);
 
 // build() then install(): for the command line. Returns the kernel's name, or "" with `error`

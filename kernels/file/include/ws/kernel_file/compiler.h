@@ -22,8 +22,9 @@ struct CompilerRun {
 };
 
 // Runs argv[0] (a path, or a name looked up in PATH) with the arguments. `cancel` (may be null)
-// stops it when it turns true.
-CompilerRun run_compiler(const std::vector<std::string>& argv, double timeout_seconds, const std::atomic<bool>* cancel);
+// stops it when it turns true. `tmpdir` (if given) is the child's TMPDIR.
+CompilerRun run_compiler(const std::vector<std::string>& argv, double timeout_seconds, const std::atomic<bool>* cancel,
+                         const std::string& tmpdir = {});
 
 // What warpscope's own build knew about compiling against its headers: the compiler, its flags
 // and include folders (found in the source tree it was built from). WARPSCOPE_CXX and

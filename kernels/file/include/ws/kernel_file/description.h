@@ -40,6 +40,7 @@ namespace ws::kernel_file {
 struct Expr {
   std::string text;
   uint32_t line = 0;
+  uint32_t column = 0;  // of the text's first character in the file (0: unknown)
 };
 
 struct ArrayDesc {

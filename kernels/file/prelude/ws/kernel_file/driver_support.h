@@ -3,7 +3,10 @@
 // check of `expect`.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -46,6 +49,18 @@ std::string grid_problem(const char* axis, V v, uint64_t limit, uint32_t& out) {
   return {};
 }
 
+// A launch value (dynamic shared bytes, a row length) as evaluated: "" or why it is out of [lo, hi].
+template <class V>
+std::string value_problem(const char* what, V v, double lo, double hi, uint32_t& out) {
+  static_assert(std::is_arithmetic_v<V>, "shared and row_length must be numbers");
+  const double d = double(v);
+  if (!(d >= lo && d <= hi))
+    return std::string(what) + " evaluates to " + std::to_string(d) + " (allowed: " + std::to_string(uint64_t(lo)) + " to " +
+           std::to_string(uint64_t(hi)) + ")";
+  out = uint32_t(v);
+  return {};
+}
+
 template <class T, class V>
 T fill_value(V v) {
   if constexpr (std::is_constructible_v<T, V>) return T(v);
@@ -56,6 +71,10 @@ template <class T>
 std::vector<T> random_fill(uint64_t size, uint64_t seed, bool has_range, double lo, double hi) {
   static_assert(std::is_arithmetic_v<T>, "fill = \"random\" is for number types: give a struct array a fill expression");
   if (!has_range) lo = std::is_floating_point_v<T> ? -1 : 0, hi = std::is_floating_point_v<T> ? 1 : 9;
+  // Within the type's values (a range wider than an int's is the int's).
+  lo = std::max(lo, double(std::numeric_limits<T>::lowest()));
+  hi = std::min(hi, double(std::numeric_limits<T>::max()));
+  if (hi < lo) hi = lo;
   return ws::random_input<T>(size, seed, lo, hi);
 }
 
@@ -64,6 +83,15 @@ std::vector<T> iota_fill(uint64_t size) {
   std::vector<T> v(size);
   for (uint64_t i = 0; i < size; ++i) v[i] = fill_value<T>(i);
   return v;
+}
+
+// Two integers of any types, equal as numbers (no wrap-around of a negative into an unsigned).
+template <class A, class B>
+bool same_integer(A a, B b) {
+  const bool a_negative = a < A(0), b_negative = b < B(0);
+  if (a_negative != b_negative) return false;
+  if (a_negative) return static_cast<long long>(a) == static_cast<long long>(b);
+  return static_cast<unsigned long long>(a) == static_cast<unsigned long long>(b);
 }
 
 // Compares every element of the arrays that have an `expect` and writes the verdict.
@@ -78,7 +106,17 @@ class Checker {
     const double g = double(got), w = double(want);
     bool ok;
     if (tolerance < 0) tolerance = std::is_floating_point_v<T> ? 1e-5 : 0;
-    if (tolerance == 0) ok = std::is_floating_point_v<T> ? g == w : got == static_cast<T>(want);
+    if (tolerance == 0) {
+      // (An integer compared as itself where the expected value is one of its type's; a value the
+      // type cannot hold never matches, and is not converted.)
+      if constexpr (std::is_integral_v<T>)
+        ok = std::is_integral_v<E> || (w >= double(std::numeric_limits<T>::lowest()) && w <= double(std::numeric_limits<T>::max()) &&
+                                       w == std::floor(w))
+                 ? (std::is_integral_v<E> ? same_integer(got, want) : got == static_cast<T>(w))
+                 : false;
+      else
+        ok = g == w;
+    }
     else ok = std::fabs(g - w) <= tolerance * std::max(1.0, std::fabs(w));
     if (std::isnan(w) && std::isnan(g)) ok = true;
     if (!ok && mismatches_++ == 0)

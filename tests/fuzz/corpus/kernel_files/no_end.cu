@@ -1,0 +1,6 @@
+/* warpscope
+kernel = "k"
+args = ["a"]
+[arrays.a]
+type = "int"
+size = "n"
