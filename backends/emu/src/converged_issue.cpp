@@ -69,7 +69,7 @@ bool Worker::issue_converged(uint32_t w) {
   const SiteRegistry::Key site = site_of(lr);
   check_converged_issue(w);
   Event e = issued_event(w, mask, site);
-  history_.remember_issue(w, mask, site.order | uint64_t(lr.sub));  // (convergent, no lane left behind)
+  history_.remember_issue(w, mask, sub_order(site.order, lr.sub));  // (convergent, no lane left behind)
   switch (lr.type) {
     case ReqType::Access: {
       uint64_t offsets[kWarpSize];

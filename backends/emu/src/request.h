@@ -93,7 +93,7 @@ struct Request {
 
   Request() : access{} {}
   // The issue-order key (issue_order, and the sub-operation): computed, not stored.
-  uint64_t order() const { return issue_order(site_location(loc)) | uint64_t(sub); }
+  uint64_t order() const { return sub_order(issue_order(site_location(loc)), sub); }
   AccessKind kind() const { return AccessKind(sub); }
   uint32_t member_mask() const { return alloc; }  // WarpOp
   MemSpace space() const { return MemSpace(bits & 1); }

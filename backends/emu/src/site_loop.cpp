@@ -45,7 +45,8 @@ SiteLoop site_loop(const void* site_key) {
   }
   const std::optional<LoopSpan> l = innermost_loop(loops->loops, {loc.line(), loc.column()});
   if (!l) return {};
-  return {true, issue_order(l->begin.line, l->begin.column), issue_order(l->end.line, l->end.column) | 0xff};
+  // (To the end of the loop's last line: a store on it has its key past its column, sub_order.)
+  return {true, issue_order(l->begin.line, l->begin.column), issue_order(l->end.line, 0xffff) | 0xff};
 }
 
 bool SiteLoops::inside_loop_around(const void* site, uint64_t key, const void* around) {

@@ -38,6 +38,16 @@ constexpr uint64_t issue_order(uint32_t line, uint32_t column) {
   return (uint64_t(line) << 24) | (uint64_t(column & 0xffff) << 8);
 }
 
+// The issue key of a sub-operation at a site. A store issues after the loads of its line: in
+// `s[t] = i < n ? float(in[i]) : 0.0f` the store's column comes first, but the store takes the
+// right-hand side's value; with the key of its column, the lanes that skip the load would store
+// first and the warp would issue the store twice, where the GPU (a select, then one store)
+// issues it once. (The top bit of the column field: columns stay below 32768.)
+inline constexpr uint64_t kStoreAfterLoads = uint64_t(1) << 23;
+constexpr uint64_t sub_order(uint64_t site_order, SubOp sub) {
+  return site_order | uint64_t(sub) | (sub == SubOp::Store ? kStoreAfterLoads : 0);
+}
+
 // site_key (emu_hooks.h) names a site by the pointer inside its std::source_location; this turns
 // it back into the location when the file and line are needed.
 inline std::source_location site_location(const void* key) {

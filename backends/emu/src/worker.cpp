@@ -223,7 +223,7 @@ bool Worker::issue_one(uint32_t w) {
 
   // The site's registry id, and its issue key (for the loop rounds below), from one cache lookup.
   const SiteRegistry::Key site = site_of(lr);
-  const uint64_t key = site.order | uint64_t(lr.sub);
+  const uint64_t key = sub_order(site.order, lr.sub);
   Event e = issued_event(w, mask, site);
   // The issued lanes leave the ready set; each goes on to its next queued operation (and is
   // ready again if that can issue) or, with nothing queued, resumes at run_queue below.
