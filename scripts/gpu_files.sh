@@ -32,7 +32,7 @@ for f in examples/*.cu; do
     t1=$(date +%s.%N)
     trace=$("$ws" run --file "$f" $vopt $extra --backend gpu-trace 2> "$out/${name}_${v}_trace.err" | tail -1 | awk '{print $1}')
     emu=$("$ws" run --file "$f" $vopt $extra 2>&1 | tail -1 | awk '{print $1}')
-    printf "%-16s %-8s %-10s %-10s %-10s %.1f\n" "$name" "$v" "$emu" "${fast:-error}" "${trace:-error}" "$(echo "$t1 - $t0" | bc)"
+    printf "%-16s %-8s %-10s %-10s %-10s %.1f\n" "$name" "$v" "$emu" "${fast:-error}" "${trace:-error}" "$(python3 -c "print($t1 - $t0)")"
     [ -z "$fast" ] && head -5 "$out/${name}_${v}_fast.err"
   done
 done
