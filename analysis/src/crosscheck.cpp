@@ -90,6 +90,25 @@ Crosscheck crosscheck(const Trace& emu, const Trace& gpu, size_t max_differences
   };
   count(emu, true);
   count(gpu, false);
+  std::map<std::pair<uint32_t, WarpOp>, WarpOpRow> ops;
+  auto count_ops = [&](const Trace& t, bool is_emu) {
+    for (const Event& e : t.events) {
+      if (e.type != EventType::WarpSync || !std::binary_search(c.blocks.begin(), c.blocks.end(), e.block)) continue;
+      const uint32_t line = e.site < t.sites.size() ? t.sites[e.site].line : 0;
+      WarpOpRow& r = ops[{line, WarpOp(e.op)}];
+      r.line = line;
+      r.op = WarpOp(e.op);
+      (is_emu ? r.emu_calls : r.gpu_calls) += 1;
+      (is_emu ? r.emu_lanes : r.gpu_lanes) += uint64_t(std::popcount(e.mask));
+    }
+  };
+  count_ops(emu, true);
+  count_ops(gpu, false);
+  for (auto& [k, r] : ops) {
+    c.warp_op_differences += r.emu_lanes != r.gpu_lanes;
+    c.warp_ops.push_back(r);
+  }
+  std::stable_partition(c.warp_ops.begin(), c.warp_ops.end(), [](const WarpOpRow& r) { return r.emu_lanes != r.gpu_lanes; });
   for (auto& [k, r] : rows) {
     c.grouping_differences += r.emu_instructions != r.gpu_instructions;
     c.grouping.push_back(r);
@@ -120,6 +139,20 @@ std::string format_crosscheck(const Crosscheck& c) {
                   static_cast<unsigned long long>(r.gpu_instructions), static_cast<unsigned long long>(r.lanes),
                   r.source.substr(0, 60).c_str(), r.emu_instructions != r.gpu_instructions ? "   <- differs" : "");
     out += buf;
+  }
+  if (!c.warp_ops.empty()) {
+    std::snprintf(buf, sizeof buf, "warp-synchronous calls per line: %llu of %zu rows differ in lanes\n",
+                  static_cast<unsigned long long>(c.warp_op_differences), c.warp_ops.size());
+    out += buf;
+    std::snprintf(buf, sizeof buf, "  %5s %-12s %8s %8s %10s %10s\n", "line", "call", "emu", "gpu", "emu lanes", "gpu lanes");
+    out += buf;
+    for (const WarpOpRow& r : c.warp_ops) {
+      std::snprintf(buf, sizeof buf, "  %5u %-12s %8llu %8llu %10llu %10llu%s\n", r.line, to_string(r.op),
+                    static_cast<unsigned long long>(r.emu_calls), static_cast<unsigned long long>(r.gpu_calls),
+                    static_cast<unsigned long long>(r.emu_lanes), static_cast<unsigned long long>(r.gpu_lanes),
+                    r.emu_lanes != r.gpu_lanes ? "   <- differs" : "");
+      out += buf;
+    }
   }
   return out;
 }

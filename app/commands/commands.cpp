@@ -297,12 +297,17 @@ int cmd_crosscheck(State& s) {
       for (size_t l = 0; l < std::min(emu.launches.size(), gpu.launches.size()); ++l) {
         const analysis::Crosscheck c = analysis::crosscheck(emu.launches[l], gpu.launches[l]);
         ++compared;
-        const bool bad = !c.identical && !v.order_dependent;
+        // (Warp-synchronous calls too: the same shuffles and votes by the same lanes.)
+        const bool bad = (!c.identical || c.warp_op_differences) && !v.order_dependent;
         failures += bad;
-        std::printf("%-12s %-16s %-7zu %12llu %12llu  %-10s %llu of %zu lines%s\n", e->spec.name.c_str(), v.id.c_str(), l,
-                    static_cast<unsigned long long>(c.emu_accesses), static_cast<unsigned long long>(c.gpu_accesses),
-                    c.identical ? "identical" : (v.order_dependent ? "differ*" : "DIFFERENT"),
+        uint64_t emu_calls = 0, gpu_calls = 0;
+        for (const analysis::WarpOpRow& r : c.warp_ops) emu_calls += r.emu_calls, gpu_calls += r.gpu_calls;
+        std::printf("%-12s %-16s %-7zu %12llu %12llu  %-10s %llu of %zu lines, warp calls %llu / %llu%s\n", e->spec.name.c_str(),
+                    v.id.c_str(), l, static_cast<unsigned long long>(c.emu_accesses),
+                    static_cast<unsigned long long>(c.gpu_accesses),
+                    c.identical && !c.warp_op_differences ? "identical" : (v.order_dependent ? "differ*" : "DIFFERENT"),
                     static_cast<unsigned long long>(c.grouping_differences), c.grouping.size(),
+                    static_cast<unsigned long long>(emu_calls), static_cast<unsigned long long>(gpu_calls),
                     v.order_dependent ? "  (*order-dependent variant)" : "");
         if (bad || (s.json && c.grouping_differences)) std::fputs(analysis::format_crosscheck(c).c_str(), stdout);
       }

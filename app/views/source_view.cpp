@@ -74,8 +74,12 @@ void SourceView::draw(Session& s) {
         n += (n.empty() ? "" : "\n") + std::string(to_string(d.severity)) + ": " + d.message;
       }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s%s (recorded blocks of launch %u)", file.rfind('/', 0) == 0 ? "" : "kernels/", file.c_str(), s.sel.launch);
+  // A catalog kernel by its place in kernels/, a kernel file by its name (the path on hover).
+  const bool absolute = file.rfind('/', 0) == 0;
+  const std::string label = absolute ? file.substr(file.rfind('/') + 1) : "kernels/" + file;
+  ImGui::TextWrapped("%s (recorded blocks of launch %u)", label.c_str(), s.sel.launch);
   ImGui::PopStyleColor();
+  if (absolute && ImGui::IsItemHovered()) wrapped_tooltip("%s", file.c_str());
 
   // The gutter's numbers for every line, then each column as wide as its widest value.
   enum { kInstr, kConfl, kSect, kSimd, kRace, kColumns };

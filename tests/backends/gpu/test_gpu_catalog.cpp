@@ -76,12 +76,18 @@ TEST(GpuTrace, EveryVariantMatchesTheEmulator) {
       for (size_t l = 0; l < emu.launches.size(); ++l) {
         const analysis::Crosscheck c = analysis::crosscheck(emu.launches[l], gpu.launches[l]);
         ++compared;
-        std::printf("%-10s %-4s launch %zu: %8llu accesses, %s, %llu grouping differences\n", e.spec.name.c_str(),
-                    v.id.c_str(), l, static_cast<unsigned long long>(c.gpu_accesses),
-                    c.identical ? "identical" : "DIFFERENT", static_cast<unsigned long long>(c.grouping_differences));
+        uint64_t emu_calls = 0, gpu_calls = 0;
+        for (const analysis::WarpOpRow& r : c.warp_ops) emu_calls += r.emu_calls, gpu_calls += r.gpu_calls;
+        std::printf("%-10s %-4s launch %zu: %8llu accesses, %s, %llu grouping differences, warp calls %llu / %llu\n",
+                    e.spec.name.c_str(), v.id.c_str(), l, static_cast<unsigned long long>(c.gpu_accesses),
+                    c.identical ? "identical" : "DIFFERENT", static_cast<unsigned long long>(c.grouping_differences),
+                    static_cast<unsigned long long>(emu_calls), static_cast<unsigned long long>(gpu_calls));
         if (!v.order_dependent) {
           EXPECT_TRUE(c.identical) << e.spec.name << " " << v.id << " launch " << l << "\n"
                                    << analysis::format_crosscheck(c);
+          // The same shuffles, votes and __syncwarp()s by the same lanes (gpu-trace records them too).
+          EXPECT_EQ(c.warp_op_differences, 0u) << e.spec.name << " " << v.id << " launch " << l << "\n"
+                                               << analysis::format_crosscheck(c);
         }
       }
     }
@@ -256,4 +262,27 @@ TEST(GpuTiming, TheCublasReferenceAndASampledCheckAtGpuSize) {
   r = Catalog::instance().run("matmul", cfg, BackendKind::GpuFast);
   EXPECT_TRUE(r.passed) << r.refused << r.result << " vs " << r.expected;
   EXPECT_NE(r.check.find("of 4194304 elements"), std::string::npos) << r.check;
+}
+
+// gpu-trace records the warp shuffles: reduce 8's warp-level sum is 5 __shfl_down_sync per warp
+// (offsets 16, 8, 4, 2, 1), each by the 32 lanes of the warp, as the emulator records them.
+TEST(GpuTrace, RecordsShuffles) {
+  REQUIRE_GPU();
+  RunConfig cfg;
+  cfg.variant = "8";
+  cfg.n = 1 << 16;
+  cfg.block = {256, 1, 1};
+  cfg.record.blocks = {0};
+  RunResult gpu = Catalog::instance().run("reduce", cfg, BackendKind::GpuTrace);
+  ASSERT_TRUE(gpu.completed) << (gpu.errors.empty() ? "" : gpu.errors[0].message);
+  const Trace& t = gpu.launches.at(0);
+  std::map<uint32_t, uint32_t> shuffles_per_warp;
+  for (const Event& e : t.events)
+    if (e.type == EventType::WarpSync && WarpOp(e.op) == WarpOp::ShflDown) {
+      EXPECT_EQ(e.mask, 0xffffffffu);
+      EXPECT_EQ(e.aux(), 0xffffffffu);
+      ++shuffles_per_warp[e.warp];
+    }
+  ASSERT_FALSE(shuffles_per_warp.empty());
+  for (const auto& [warp, count] : shuffles_per_warp) EXPECT_EQ(count % 5, 0u) << "warp " << warp;
 }

@@ -24,6 +24,15 @@ struct GroupingRow {
   uint64_t lanes = 0;               // lane accesses (equal on both sides when identical)
 };
 
+// Warp-synchronous calls (shuffles, votes, __syncwarp) per (line, op) on each side: the same
+// calls by the same lanes make the same count where the warps were whole.
+struct WarpOpRow {
+  uint32_t line = 0;
+  WarpOp op = WarpOp::SyncWarp;
+  uint64_t emu_calls = 0, gpu_calls = 0;
+  uint64_t emu_lanes = 0, gpu_lanes = 0;  // lanes that made them
+};
+
 struct Crosscheck {
   bool identical = false;          // same multiset of (block, thread, line, allocation, element, kind)
   uint64_t emu_accesses = 0, gpu_accesses = 0;
@@ -31,6 +40,8 @@ struct Crosscheck {
   std::vector<std::string> differences;  // the first few accesses one side has and the other lacks
   std::vector<GroupingRow> grouping;     // every (line, kind, allocation), grouping differences first
   uint64_t grouping_differences = 0;     // rows whose instruction counts differ
+  std::vector<WarpOpRow> warp_ops;       // every (line, op) either side recorded, differences first
+  uint64_t warp_op_differences = 0;      // rows whose lanes differ (the calls' grouping may)
 };
 
 Crosscheck crosscheck(const Trace& emu, const Trace& gpu, size_t max_differences = 10);

@@ -98,6 +98,10 @@ Trace decode(const DecodeInput& in) {
     e.step = steps[{r.block, r.warp}]++;
     if (r.type == gpu_trace::kRecordBarrier) {
       e.type = EventType::Barrier;
+    } else if (r.type == gpu_trace::kRecordWarpOp) {
+      e.type = EventType::WarpSync;
+      e.op = std::min<uint8_t>(r.kind, uint8_t(WarpOp::ReduceXor));
+      e.alloc = uint32_t(r.alloc);  // the member mask the call named (Event::aux)
     } else {
       e.type = EventType::Access;
       e.kind = AccessKind(std::min<uint8_t>(r.kind, 2));

@@ -30,6 +30,7 @@ using gpu_trace::Control;
 using gpu_trace::kCounterSlots;
 using gpu_trace::kRecordAccess;
 using gpu_trace::kRecordBarrier;
+using gpu_trace::kRecordWarpOp;
 using gpu_trace::Record;
 using gpu_trace::SiteCounter;
 using gpu_trace::kWarpSlotsPerSm;
@@ -396,6 +397,40 @@ __device__ __forceinline__ void record_barrier(const char* file, uint32_t line, 
   if (recorded_in_full(v, linear_block())) record_barrier_full(v.control, file, line, column);
 }
 
+// A warp-synchronous call, by the lowest of the lanes that make it together (before it runs:
+// those lanes are __activemask() here).
+static __device__ __noinline__ void record_warp_op_full(Control* c, const char* file, uint32_t line, uint32_t column,
+                                                        uint8_t op, uint32_t members) {
+  const unsigned active = __activemask();
+  if (lane_id() != unsigned(__ffs(active) - 1)) return;
+  const unsigned sm = sm_row(c->sm_count);
+  const unsigned long long slot = atomicAdd(&c->sm_reserved[sm], 1ull);
+  if (slot >= c->per_sm) return;
+  Record& r = c->records[sm * c->per_sm + slot];
+  r.time = global_time();
+  r.file = reinterpret_cast<uintptr_t>(file);
+  r.alloc = members;
+  r.line = line;
+  r.column = column;
+  r.block = linear_block();
+  r.mask = active;
+  r.sm = sm_id();
+  r.warp = uint16_t(linear_thread() / 32);
+  r.type = kRecordWarpOp;
+  r.kind = op;
+  r.width = 0;
+  r.space = 0;
+  r.flags = 0;
+  r.atomic = 0;
+}
+
+// Warp-synchronous calls too, in the blocks recorded in full only.
+__device__ __forceinline__ void record_warp_op(const std::source_location& loc, uint8_t op, uint32_t members) {
+  const ControlView& v = WS_TRACE_CONTROL;
+  if (recorded_in_full(v, linear_block()))
+    record_warp_op_full(v.control, loc.file_name(), loc.line(), loc.column(), op, members);
+}
+
 }  // namespace trace_rt
 
 //-----------------------------------------------------------------------------
@@ -643,6 +678,82 @@ __device__ __forceinline__ int barrier_or(int predicate, std::source_location lo
   record_barrier(loc.file_name(), loc.line(), loc.column());
   return __syncthreads_or(predicate);
 }
+
+// Warp-synchronous calls: recorded (ws::WarpOp's numbers), then made. Named by the macros below.
+enum : uint8_t {
+  kOpSyncWarp = 0, kOpShfl, kOpShflUp, kOpShflDown, kOpShflXor, kOpBallot, kOpAny, kOpAll, kOpActiveMask,
+  kOpMatchAny, kOpMatchAll, kOpReduceAdd, kOpReduceMin, kOpReduceMax, kOpReduceAnd, kOpReduceOr, kOpReduceXor,
+};
+template <class T>
+__device__ __forceinline__ T shfl(std::source_location loc, unsigned mask, T v, int src, int width = 32) {
+  record_warp_op(loc, kOpShfl, mask);
+  return __shfl_sync(mask, v, src, width);
+}
+template <class T>
+__device__ __forceinline__ T shfl_up(std::source_location loc, unsigned mask, T v, unsigned delta, int width = 32) {
+  record_warp_op(loc, kOpShflUp, mask);
+  return __shfl_up_sync(mask, v, delta, width);
+}
+template <class T>
+__device__ __forceinline__ T shfl_down(std::source_location loc, unsigned mask, T v, unsigned delta, int width = 32) {
+  record_warp_op(loc, kOpShflDown, mask);
+  return __shfl_down_sync(mask, v, delta, width);
+}
+template <class T>
+__device__ __forceinline__ T shfl_xor(std::source_location loc, unsigned mask, T v, int lane_mask, int width = 32) {
+  record_warp_op(loc, kOpShflXor, mask);
+  return __shfl_xor_sync(mask, v, lane_mask, width);
+}
+__device__ __forceinline__ unsigned ballot(std::source_location loc, unsigned mask, int p) {
+  record_warp_op(loc, kOpBallot, mask);
+  return __ballot_sync(mask, p);
+}
+__device__ __forceinline__ int any(std::source_location loc, unsigned mask, int p) {
+  record_warp_op(loc, kOpAny, mask);
+  return __any_sync(mask, p);
+}
+__device__ __forceinline__ int all(std::source_location loc, unsigned mask, int p) {
+  record_warp_op(loc, kOpAll, mask);
+  return __all_sync(mask, p);
+}
+// __syncwarp() or __syncwarp(mask): syncwarp_at(loc)(mask).
+struct syncwarp_at {
+  std::source_location loc;
+  __device__ __forceinline__ void operator()(unsigned mask = 0xffffffffu) const {
+    record_warp_op(loc, kOpSyncWarp, mask);
+    __syncwarp(mask);
+  }
+};
+__device__ __forceinline__ unsigned activemask(std::source_location loc) {
+  const unsigned m = __activemask();
+  record_warp_op(loc, kOpActiveMask, m);
+  return m;
+}
+template <class T>
+__device__ __forceinline__ unsigned match_any(std::source_location loc, unsigned mask, T v) {
+  record_warp_op(loc, kOpMatchAny, mask);
+  return __match_any_sync(mask, v);
+}
+template <class T>
+__device__ __forceinline__ unsigned match_all(std::source_location loc, unsigned mask, T v, int* pred) {
+  record_warp_op(loc, kOpMatchAll, mask);
+  return __match_all_sync(mask, v, pred);
+}
+// (sm_80 and later: CUDA declares __reduce_*_sync there only, and a template's call is looked up
+// where it is used.)
+#define WS_TRACE_REDUCE(NAME, OP, FN)                                              \
+  template <class T>                                                               \
+  __device__ __forceinline__ T NAME(std::source_location loc, unsigned mask, T v) { \
+    record_warp_op(loc, OP, mask);                                                 \
+    return FN(mask, v);                                                            \
+  }
+WS_TRACE_REDUCE(reduce_add, kOpReduceAdd, __reduce_add_sync)
+WS_TRACE_REDUCE(reduce_min, kOpReduceMin, __reduce_min_sync)
+WS_TRACE_REDUCE(reduce_max, kOpReduceMax, __reduce_max_sync)
+WS_TRACE_REDUCE(reduce_and, kOpReduceAnd, __reduce_and_sync)
+WS_TRACE_REDUCE(reduce_or, kOpReduceOr, __reduce_or_sync)
+WS_TRACE_REDUCE(reduce_xor, kOpReduceXor, __reduce_xor_sync)
+#undef WS_TRACE_REDUCE
 }  // namespace trace_rt
 
 }  // namespace trace_api
@@ -657,6 +768,27 @@ __device__ __forceinline__ int barrier_or(int predicate, std::source_location lo
 #define __syncthreads_count(p) ::ws::trace_rt::barrier_count((p), std::source_location::current())
 #define __syncthreads_and(p) ::ws::trace_rt::barrier_and((p), std::source_location::current())
 #define __syncthreads_or(p) ::ws::trace_rt::barrier_or((p), std::source_location::current())
+
+// Warp-synchronous calls: recorded as the emulator records them (their lanes and the member mask
+// they named), then made. (Macros for the same reason as __syncthreads: the CUDA functions are
+// already declared, with the same arguments.)
+#define __shfl_sync(...) ::ws::trace_rt::shfl(std::source_location::current(), __VA_ARGS__)
+#define __shfl_up_sync(...) ::ws::trace_rt::shfl_up(std::source_location::current(), __VA_ARGS__)
+#define __shfl_down_sync(...) ::ws::trace_rt::shfl_down(std::source_location::current(), __VA_ARGS__)
+#define __shfl_xor_sync(...) ::ws::trace_rt::shfl_xor(std::source_location::current(), __VA_ARGS__)
+#define __ballot_sync(...) ::ws::trace_rt::ballot(std::source_location::current(), __VA_ARGS__)
+#define __any_sync(...) ::ws::trace_rt::any(std::source_location::current(), __VA_ARGS__)
+#define __all_sync(...) ::ws::trace_rt::all(std::source_location::current(), __VA_ARGS__)
+#define __syncwarp(...) ::ws::trace_rt::syncwarp_at{std::source_location::current()}(__VA_ARGS__)
+#define __activemask() ::ws::trace_rt::activemask(std::source_location::current())
+#define __match_any_sync(...) ::ws::trace_rt::match_any(std::source_location::current(), __VA_ARGS__)
+#define __match_all_sync(...) ::ws::trace_rt::match_all(std::source_location::current(), __VA_ARGS__)
+#define __reduce_add_sync(...) ::ws::trace_rt::reduce_add(std::source_location::current(), __VA_ARGS__)
+#define __reduce_min_sync(...) ::ws::trace_rt::reduce_min(std::source_location::current(), __VA_ARGS__)
+#define __reduce_max_sync(...) ::ws::trace_rt::reduce_max(std::source_location::current(), __VA_ARGS__)
+#define __reduce_and_sync(...) ::ws::trace_rt::reduce_and(std::source_location::current(), __VA_ARGS__)
+#define __reduce_or_sync(...) ::ws::trace_rt::reduce_or(std::source_location::current(), __VA_ARGS__)
+#define __reduce_xor_sync(...) ::ws::trace_rt::reduce_xor(std::source_location::current(), __VA_ARGS__)
 
 // __ldg(&a[i]): recorded as the load it is, then read through the read-only path.
 template <class T>

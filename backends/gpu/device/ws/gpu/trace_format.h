@@ -14,6 +14,9 @@ namespace ws::gpu_trace {
 
 inline constexpr uint8_t kRecordAccess = 0;
 inline constexpr uint8_t kRecordBarrier = 1;
+// A warp-synchronous call (shuffle, vote, match, reduce, __syncwarp, __activemask): `kind` holds
+// its ws::WarpOp, `alloc` the member mask it named, `mask` the lanes that made it together.
+inline constexpr uint8_t kRecordWarpOp = 2;
 
 struct Record {
   uint64_t time;         // %globaltimer, ns
@@ -24,7 +27,7 @@ struct Record {
   uint32_t mask;         // lanes that executed this instruction together
   uint32_t sm;           // %smid
   uint16_t warp;         // warp index in the block
-  uint8_t type;          // kRecordAccess / kRecordBarrier
+  uint8_t type;          // kRecordAccess / kRecordBarrier / kRecordWarpOp
   uint8_t kind;          // AccessKind
   uint8_t width;         // bytes per lane
   uint8_t space;         // MemSpace
