@@ -74,8 +74,9 @@ std::string Catalog::resolve(const CatalogEntry& e, RunConfig& cfg) const {
     for (const std::string& d : s.dtypes) list += (list.empty() ? "" : ", ") + d;
     return "kernel '" + s.name + "' does not take dtype '" + cfg.dtype + "' (allowed: " + list + ")";
   }
+  // (Lambdas take a named copy of a structured binding: clang 14 cannot capture one.)
   for (const auto& [name, choice] : cfg.param_choices) {
-    auto it = std::find_if(s.params.begin(), s.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+    auto it = std::find_if(s.params.begin(), s.params.end(), [&key = name](const ParamSpec& p) { return p.name == key; });
     if (it == s.params.end()) continue;  // (refused below with the kernel's parameters)
     auto c = std::find(it->choices.begin(), it->choices.end(), choice);
     if (it->choices.empty())
@@ -89,7 +90,7 @@ std::string Catalog::resolve(const CatalogEntry& e, RunConfig& cfg) const {
     if (!cfg.params.count(name)) cfg.params[name] = 0;  // (an unknown parameter: refused next)
   cfg.param_choices.clear();
   for (const auto& [name, value] : cfg.params) {
-    auto it = std::find_if(s.params.begin(), s.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+    auto it = std::find_if(s.params.begin(), s.params.end(), [&key = name](const ParamSpec& p) { return p.name == key; });
     if (it == s.params.end()) {
       std::string list;
       for (const ParamSpec& p : s.params) list += (list.empty() ? "" : ", ") + p.name;
