@@ -233,9 +233,14 @@ bool Session::poll() {
   d->generation = ++generation_;
   if (d->error.empty() || !d->reports.empty())
     history[history_key(d->request.kernel, d->resolved)] = key_numbers(*d);
+  // The same launch again (a kernel file saved and rebuilt, a rerun): the selection stays on the
+  // instruction it was on, where the new run still has it.
+  const SelectedInstruction before = selected_instruction();
+  const bool same_launch = data_ && history_key(data_->request.kernel, data_->resolved) == history_key(d->request.kernel, d->resolved);
   data_ = std::move(d);
   hazard_pair = {};
   fix_selection();
+  if (same_launch) reselect(before);
   ++sel_version;
   return true;
 }
@@ -257,6 +262,52 @@ const Trace* Session::trace() const {
 const analysis::Report* Session::report() const {
   if (!data_ || sel.launch >= data_->reports.size()) return nullptr;
   return &data_->reports[sel.launch];
+}
+
+Session::SelectedInstruction Session::selected_instruction() const {
+  SelectedInstruction s;
+  const Trace* t = trace();
+  if (!t || sel.event < 0 || size_t(sel.event) >= t->events.size()) return s;
+  const Event& e = t->events[size_t(sel.event)];
+  if (e.site >= t->sites.size()) return s;
+  s.text = t->sites[e.site].text;
+  s.line = t->sites[e.site].line;
+  s.type = e.type;
+  s.kind = e.kind;
+  // Which instance in the warp (a loop's third pass stays the third).
+  for (size_t i = 0; i < size_t(sel.event); ++i) {
+    const Event& x = t->events[i];
+    if (x.block == e.block && x.warp == e.warp && x.site == e.site && x.kind == e.kind) ++s.instance;
+  }
+  s.valid = true;
+  return s;
+}
+
+void Session::reselect(const SelectedInstruction& before) {
+  const Trace* t = trace();
+  if (!before.valid || !t) return;
+  // The same source text (the line may have moved in an edit), nearest to the old line; its
+  // same instance in the selected warp, else its last.
+  int64_t pick = -1;
+  uint32_t best_distance = UINT32_MAX;
+  for (uint32_t site = 0; site < t->sites.size(); ++site) {
+    if (t->sites[site].text != before.text) continue;
+    const uint32_t distance = t->sites[site].line > before.line ? t->sites[site].line - before.line : before.line - t->sites[site].line;
+    if (distance >= best_distance) continue;
+    uint32_t seen = 0;
+    int64_t found = -1;
+    for (size_t i = 0; i < t->events.size(); ++i) {
+      const Event& x = t->events[i];
+      if (x.block != sel.block || x.warp != sel.warp || x.site != site || x.type != before.type || x.kind != before.kind) continue;
+      found = int64_t(i);
+      if (seen++ == before.instance) break;
+    }
+    if (found >= 0) pick = found, best_distance = distance;
+  }
+  if (pick >= 0) {
+    sel.event = pick;
+    sel.site = t->events[size_t(pick)].site;
+  }
 }
 
 void Session::fix_selection() {

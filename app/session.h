@@ -162,6 +162,18 @@ class Session {
  private:
   void worker(std::stop_token st);
   void fix_selection();
+  // The selected instruction by what survives an edit of the source: its line's text, its line,
+  // its kind, and which of the warp's instances of it.
+  struct SelectedInstruction {
+    bool valid = false;
+    std::string text;
+    uint32_t line = 0;
+    EventType type = EventType::Access;
+    AccessKind kind = AccessKind::Load;
+    uint32_t instance = 0;
+  };
+  SelectedInstruction selected_instruction() const;
+  void reselect(const SelectedInstruction& before);
 
   mutable std::mutex mu_;
   std::condition_variable_any cv_;

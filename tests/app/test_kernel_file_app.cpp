@@ -105,6 +105,41 @@ TEST(KernelFileWatch, SavingRebuildsAndRerunsAndAFailedBuildKeepsTheLastGood) {
   s.stop();
 }
 
+// An edit that moves the kernel's lines: the rebuilt run's selection is the same instruction (its
+// text, its kind, its instance in the warp), at its new line.
+TEST(KernelFileWatch, TheSelectionFollowsTheInstructionThroughAnEdit) {
+  TempDir t;
+  const fs::path file = t.dir / "follow.cu";
+  save(file, kernel_text(1));
+  Session s;
+  KernelFileWatch w;
+  w.open(file.string());
+  ASSERT_TRUE(poll_until(w, s, [&] { return !w.building() && s.data() && s.data()->request.kernel == "follow"; }));
+  const Trace* tr = s.trace();
+  ASSERT_NE(tr, nullptr);
+  // Select block 1's store a[i] = ... (line 4).
+  int64_t store = -1;
+  for (size_t i = 0; i < tr->events.size(); ++i)
+    if (tr->events[i].type == EventType::Access && tr->events[i].kind == AccessKind::Store && tr->events[i].block == 1) {
+      store = int64_t(i);
+      break;
+    }
+  ASSERT_GE(store, 0);
+  s.select_event(store);
+  ASSERT_EQ(tr->sites[s.sel.site].line, 4u);
+  // Two comment lines above the kernel: the store is on line 6 now.
+  save(file, "// a comment\n// another\n" + kernel_text(1));
+  ASSERT_TRUE(poll_until(w, s, [&] { return w.builds() == 2 && !w.building() && s.data() && s.trace() && s.trace()->sites.size() > 0 &&
+                                            s.trace()->sites[0].line > 4; }));
+  const Trace* t2 = s.trace();
+  ASSERT_GE(s.sel.event, 0);
+  const Event& e = t2->events[size_t(s.sel.event)];
+  EXPECT_EQ(e.kind, AccessKind::Store);
+  EXPECT_EQ(e.block, 1u);
+  EXPECT_EQ(t2->sites[e.site].line, 6u);
+  s.stop();
+}
+
 TEST(KernelFileCli, RunChecksAndRaces) {
   const std::string examples = WS_EXAMPLES_DIR;
   ::RunResult r = run_warpscope("run --file " + examples + "/saxpy.cu");
