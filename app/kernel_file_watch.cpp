@@ -27,7 +27,7 @@ void KernelFileWatch::open(const std::string& path) {
   last_ = {};
   last_failed_ = false;
   kernel_.clear();
-  gpu_built_ = gpu_wanted_ = false;
+  gpu_built_ = gpu_wanted_ = check_wanted_ = false;
   file_changed();  // remember the file's time and size as they are now
   start(false);
 }
@@ -43,19 +43,21 @@ void KernelFileWatch::close() {
 void KernelFileWatch::rebuild() {
   if (!is_open()) return;
   stop_worker();
-  gpu_built_ = gpu_wanted_ = false;
+  gpu_built_ = gpu_wanted_ = check_wanted_ = false;
   start(false);
 }
 
-void KernelFileWatch::start(bool gpu) {
+void KernelFileWatch::start(bool gpu, bool check) {
   auto w = std::make_unique<Worker>();
   w->gpu = gpu;
+  w->check = check;
   Worker* raw = w.get();
   const std::string path = path_;
   const std::string device = gpu ? probe_backend() : std::string();
   raw->thread = std::thread([raw, path, device] {
     kernel_file::BuildOptions o;
     o.gpu = raw->gpu;
+    o.gpu_check = raw->check;
     o.cancel = &raw->cancel;
     o.device = device;
     try {
@@ -89,7 +91,7 @@ void KernelFileWatch::poll(Session& s) {
     if (file_changed()) {
       // A save: whatever is being built is out of date.
       stop_worker();
-      gpu_built_ = gpu_wanted_ = false;
+      gpu_built_ = gpu_wanted_ = check_wanted_ = false;
       start(false);
     }
   }
@@ -97,6 +99,17 @@ void KernelFileWatch::poll(Session& s) {
     worker_->thread.join();
     std::unique_ptr<Worker> w = std::move(worker_);
     if (w->result.cancelled) return;
+    if (w->check) {
+      // nvcc's view of the build that runs (the emulator's, already in): its complaints only.
+      if (w->result.ok && w->result.gpu_check_failed) {
+        for (auto& d : w->result.diagnostics)
+          if (d.message.rfind("GPU build (nvcc): ", 0) == 0) last_.diagnostics.push_back(d);
+        last_.gpu_check_failed = true;
+        s.notify(fs::path(path_).filename().string() + ": runs on the emulator, but nvcc would refuse it (see the Kernel file panel)",
+                 true);
+      }
+      return;
+    }
     ++builds_;
     kernel_file::Build& b = w->result;
     last_failed_ = !b.ok;
@@ -128,7 +141,7 @@ void KernelFileWatch::poll(Session& s) {
         }
         if (!e || !e->runners.count(r.backend)) r.backend = BackendKind::Emu;
         s.request(std::move(r));
-        if (!w->gpu && cuda_device_present() && !kernel_file::toolchain().nvcc.empty()) gpu_wanted_ = true;
+        if (!w->gpu && !kernel_file::toolchain().nvcc.empty()) (cuda_device_present() ? gpu_wanted_ : check_wanted_) = true;
       }
     }
     if (w->gpu && !b.ok) gpu_wanted_ = false;  // (the emulator's build stays; the panel says why)
@@ -146,6 +159,10 @@ void KernelFileWatch::poll(Session& s) {
     gpu_wanted_ = false;
     start(true);
   }
+  if (!worker_ && check_wanted_) {
+    check_wanted_ = false;
+    start(false, true);
+  }
 }
 
 bool KernelFileWatch::wait(Session& s, std::chrono::milliseconds timeout) {
@@ -161,6 +178,7 @@ bool KernelFileWatch::wait(Session& s, std::chrono::milliseconds timeout) {
 std::string KernelFileWatch::status() const {
   if (!is_open()) return "no kernel file open";
   const std::string name = fs::path(path_).filename().string();
+  if (worker_ && worker_->check) return name + ": built; nvcc is checking it (no GPU here)...";
   if (worker_) return std::string(worker_->gpu ? "building " + name + " for the GPU" : "building " + name) + "...";
   if (builds_ == 0) return "opening " + name;
   if (last_failed_) {
@@ -171,7 +189,8 @@ std::string KernelFileWatch::status() const {
   }
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f s", last_.seconds);
-  return name + ": built in " + secs + (gpu_built_ ? " (emulator and GPU)" : "") + "; saving it rebuilds";
+  return name + ": built in " + secs + (gpu_built_ ? " (emulator and GPU)" : "") +
+         (last_.gpu_check_failed ? "; nvcc would refuse it (below)" : "") + "; saving it rebuilds";
 }
 
 KernelFileWatch& kernel_file_watch() {

@@ -4,7 +4,9 @@
 // Saving the file in any editor rebuilds it (the change is seen within a third of a second); a
 // save during a build stops that build and starts another. A failed build leaves the last good
 // one loaded and running; its errors are kept for the Kernel file panel. With a CUDA device the
-// emulator's build comes first (seconds), the GPU's two builds after it (tens of seconds).
+// emulator's build comes first (seconds), the GPU's two builds after it (tens of seconds); with
+// nvcc and no device, nvcc checks the file after the emulator's build (what only nvcc refuses,
+// e.g. a __device__ function called from host code, is then said as a warning).
 //
 //   KernelFileWatch& w = kernel_file_watch();
 //   w.open("examples/saxpy.cu");
@@ -65,9 +67,10 @@ class KernelFileWatch {
     std::atomic<bool> cancel{false}, done{false};
     kernel_file::Build result;
     bool gpu = false;
+    bool check = false;  // nvcc's check where there is no GPU (BuildOptions::gpu_check)
     std::thread thread;
   };
-  void start(bool gpu);
+  void start(bool gpu, bool check = false);
   void stop_worker();
   bool file_changed();
 
@@ -79,6 +82,7 @@ class KernelFileWatch {
   uint64_t builds_ = 0;
   bool gpu_built_ = false;
   bool gpu_wanted_ = false;  // the emulator's build is in: the GPU's comes next
+  bool check_wanted_ = false;  // ... or, with nvcc and no GPU, nvcc's check
   std::filesystem::file_time_type mtime_{};
   uintmax_t size_ = 0;
   std::chrono::steady_clock::time_point last_check_{};

@@ -48,7 +48,7 @@ std::string load_kernel_file(LaunchOptions& opt, bool required, bool gpu) {
   bo.device = bo.gpu ? probe_backend() : std::string();
   // (Without a device the GPU builds could not run anyway, and nvcc -arch=native needs one.)
   if (bo.gpu && !cuda_device_present())
-    return "--file with the " + (gpu ? std::string("GPU") : opt.backend) +
+    return "warpscope: --file with the " + (gpu ? std::string("GPU") : opt.backend) +
            " backend needs a CUDA device, and there is none here: the emulator runs kernel files (--backend emu)";
   std::string error;
   opt.kernel = kernel_file::load(opt.file, Catalog::instance(), bo, error);

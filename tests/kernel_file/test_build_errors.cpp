@@ -255,3 +255,38 @@ TEST(KernelFileBuild, AnEntryWithoutVariantsIsRefused) {
 }
 
 }  // namespace
+
+#include "ws/kernel_file/compiler.h"
+
+namespace {
+
+// A __device__ function called from host code compiles for the emulator (its __device__ is
+// `inline`); nvcc refuses it. Where nvcc is (a CUDA build; no GPU needed) the check says so.
+TEST(KernelFileBuild, NvccsCheckFindsADeviceFunctionCalledFromTheHost) {
+  if (ws::kernel_file::toolchain().nvcc.empty()) GTEST_SKIP() << "this build has no CUDA (nvcc)";
+  TempFiles t;
+  const std::string text =
+      "#include \"ws/kernel.cuh\"\n"
+      "__device__ int twice(int v) { return 2 * v; }\n"
+      "__global__ void k(ws::global_array<int> a, unsigned n) {\n"
+      "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) a[i] = twice(a[i]);\n"
+      "}\n"
+      "int host_ref(int v) { return twice(v); }\n"
+      "/* warpscope\nkernel = \"k\"\nn = 64\nblock = 64\nargs = [\"a\", \"n\"]\n"
+      "[arrays.a]\ntype = \"int\"\nsize = \"n\"\nfill = \"i\"\nexpect = \"host_ref(a[i])\"\n*/\n";
+  ws::kernel_file::BuildOptions o;
+  o.gpu_check = true;
+  const ws::kernel_file::Build b = ws::kernel_file::build(t.write("device_from_host.cu", text), o);
+  ASSERT_TRUE(b.ok) << b.summary;  // the emulator's build is good, and is used
+  EXPECT_TRUE(b.gpu_check_failed);
+  bool said = false;
+  for (const auto& d : b.diagnostics)
+    said = said || (d.severity == ws::kernel_file::BuildDiagnostic::Severity::Warning &&
+                    d.message.find("GPU build (nvcc)") != std::string::npos && d.line == 7 &&
+                    d.message.find("function(\"twice(int)\") from a __host__ function") != std::string::npos);
+  EXPECT_TRUE(said);
+  for (const auto& d : b.diagnostics) std::printf("%s\n", ws::kernel_file::to_text(d).c_str());
+}
+
+}  // namespace

@@ -18,6 +18,7 @@
 
 #include "ws/kernel_file/compiler.h"
 #include "ws/kernel_file/description.h"
+#include "kernel_file_config.h"  // WS_KERNEL_FILE_CHECK_ARCH
 #include "ws/trace/sources.h"
 
 namespace ws::kernel_file {
@@ -177,6 +178,17 @@ std::string demangled(const std::string& dl_error) {
   return out;
 }
 
+// The compiler names the file's functions with the build's namespace ("ws_file_<digest>_emu::k"):
+// the user wrote "k".
+std::string without_build_namespace(std::string m) {
+  for (size_t at; (at = m.find("ws_file_")) != std::string::npos;) {
+    const size_t end = m.find("::", at);
+    if (end == std::string::npos || end - at > 48) break;
+    m.erase(at, end + 2 - at);
+  }
+  return m;
+}
+
 // Compiles and loads one flavour; adds its runner (and, for the emulator, spec and validate) to `entry`.
 bool build_flavor(const Description& d, const std::string& text, Flavor f, const BuildOptions& opt, const std::string& unique,
                   Build& b) {
@@ -268,6 +280,7 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
   }
   // The user's lines first; the driver's own only when nothing else explains a failure.
   std::vector<BuildDiagnostic> all = parse_compiler_output(run.output);
+  for (BuildDiagnostic& x : all) x.message = without_build_namespace(x.message);
   size_t mine = 0;
   for (const BuildDiagnostic& x : all)
     if (x.file == d.path) b.diagnostics.push_back(x), ++mine;
@@ -338,6 +351,44 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
   return true;
 }
 
+// BuildOptions::gpu_check: nvcc compiles the gpu-fast unit for the build's architecture (no GPU
+// needed, nothing loaded); its errors come back as warnings.
+void check_gpu_build(const Description& d, const std::string& text, const BuildOptions& opt, const std::string& unique, Build& b) {
+  const Toolchain& tc = toolchain();
+  std::string error;
+  const std::string& dir = work_dir(error);
+  if (tc.nvcc.empty() || !error.empty()) return;
+  const std::string src = dir + "/k" + unique + "_check.cu", obj = dir + "/k" + unique + "_check.o";
+  {
+    std::ofstream out(src, std::ios::binary);
+    out << translation_unit(d, text, Flavor::GpuFast, unique.substr(0, 16));
+  }
+  std::vector<std::string> argv = {tc.nvcc};
+  for (const std::string& x : tc.nvcc_flags) {
+    if (x == "-shared" || x == "-cudart" || x == "shared") continue;
+    argv.push_back(x == "-arch=native" ? std::string("-arch=") + WS_KERNEL_FILE_CHECK_ARCH : x);
+  }
+  for (const std::string& inc : tc.includes) argv.push_back("-I" + inc);
+  argv.push_back("-I" + fs::path(d.path).parent_path().string());
+  argv.insert(argv.end(), {"-c", "-o", obj, src});
+  const CompilerRun run = run_compiler(argv, opt.timeout_seconds, opt.cancel, dir);
+  std::error_code ec;
+  fs::remove(src, ec);
+  fs::remove(obj, ec);
+  if (run.ok || run.cancelled) return;
+  b.gpu_check_failed = true;
+  size_t added = 0;
+  for (BuildDiagnostic x : parse_compiler_output(run.output))
+    if (x.severity == BuildDiagnostic::Severity::Error) {
+      x.severity = BuildDiagnostic::Severity::Warning;
+      x.message = "GPU build (nvcc): " + without_build_namespace(x.message);
+      b.diagnostics.push_back(std::move(x));
+      ++added;
+    }
+  if (added == 0)
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Warning, "", 0, 0, "GPU build (nvcc): " + run.failure});
+}
+
 }  // namespace
 
 Build build(const std::string& path, const BuildOptions& opt) {
@@ -396,6 +447,7 @@ Build build(const std::string& path, const BuildOptions& opt) {
     b.cancelled = b.cancelled || trace_part.cancelled;
     ok = fast_ok && trace_ok;
   }
+  if (ok && opt.gpu_check && !opt.gpu) check_gpu_build(*d, b.text, opt, unique, b);
   if (ok && b.entry.spec.name.empty()) ok = false;
   if (ok && d->entry.size()) b.name = b.entry.spec.name;
   if (ok) {

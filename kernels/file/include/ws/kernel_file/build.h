@@ -28,6 +28,10 @@ inline constexpr int kMaxLoadedBuilds = 400;
 struct BuildOptions {
   bool emu = true;
   bool gpu = false;  // also gpu-fast and gpu-trace (needs nvcc; slow: tens of seconds)
+  // Where nvcc is but no GPU: compile the gpu-fast build (for the build's CUDA architecture),
+  // without loading it, so what only nvcc refuses (a __device__ function called from host code)
+  // is said as a warning: "GPU build: ...". The emulator's build is used either way.
+  bool gpu_check = false;
   const std::atomic<bool>* cancel = nullptr;  // turns true: stop (the file was saved again)
   std::string device;  // the GPU the GPU builds are for (-arch=native): part of the build cache's key
   double timeout_seconds = 300;
@@ -44,6 +48,7 @@ struct Build {
   CatalogEntry entry;    // with a runner per flavour built
   double seconds = 0;    // reading to loading
   std::string summary;   // one line: "built saxpy (emu) in 1.4 s" or the first error
+  bool gpu_check_failed = false;  // BuildOptions::gpu_check found errors (they are warnings here)
 };
 
 Build build(const std::string& path, const BuildOptions& options);
