@@ -10,6 +10,7 @@
 #include "views/view.h"
 
 #include "ws/analysis/verdict.h"
+#include "ws/kernel_file/build.h"
 #include "ws/run/catalog.h"
 #include "ws/util/atomic_file.h"
 
@@ -81,8 +82,27 @@ struct Reader {
 // =================================================================================================
 
 // Applies one launch key to `l`; false when `key` is no launch key.
+// file = "kernel.cu": a kernel file (docs/writing-kernels.md), found beside the lesson, built when
+// the lesson is read (the build cache makes a second reading quick) and run as its kernel.
+std::string kernel_from_file(const Reader& r, const toml::node& v) {
+  const std::string given = r.string(v, "file");
+  std::filesystem::path path(given);
+  if (path.is_relative()) path = std::filesystem::path(r.file).parent_path() / path;
+  std::string error;
+  const std::string name = kernel_file::load(path.string(), Catalog::instance(), {}, error);
+  if (name.empty()) r.fail(v, "kernel file " + given + " does not build: " + error.substr(0, error.find('\n')));
+  return name;
+}
+
+// A launch table names its kernel one way.
+void kernel_or_file(const Reader& r, const toml::table& t) {
+  if (t.contains("kernel") && t.contains("file"))
+    r.fail(*t.get("file"), "give either kernel (a catalog kernel) or file (a kernel file), not both");
+}
+
 bool read_launch_key(const Reader& r, const std::string& key, const toml::node& v, LessonLaunch& l) {
   if (key == "kernel") l.kernel = r.string(v, "kernel");
+  else if (key == "file") l.kernel = kernel_from_file(r, v);
   else if (key == "variant") l.text.variant = r.number_text(v, "variant");
   else if (key == "n") l.text.n = r.number_text(v, "n");
   else if (key == "block") l.text.block = r.shape_text(v, "block");
@@ -114,7 +134,7 @@ bool read_launch_key(const Reader& r, const std::string& key, const toml::node& 
   return true;
 }
 
-#define WS_LAUNCH_KEYS "kernel", "variant", "n", "block", "grid", "dtype", "seed", "params", "backend", "blocks", "max_events"
+#define WS_LAUNCH_KEYS "kernel", "file", "variant", "n", "block", "grid", "dtype", "seed", "params", "backend", "blocks", "max_events"
 
 // =================================================================================================
 // [SECTION] A step: select, views, layout, compare
@@ -236,6 +256,7 @@ void read_compare(const Reader& r, const toml::node& v, LessonStep& step) {
   // gives its own (whole: its launch may have other launches, warps and lines).
   c.launch = step.launch;
   c.select = step.select;
+  kernel_or_file(r, *t);
   for (auto&& [k, x] : *t) {
     const std::string key(k.str());
     if (read_launch_key(r, key, x, c.launch)) continue;
@@ -254,6 +275,7 @@ void read_compare(const Reader& r, const toml::node& v, LessonStep& step) {
 void read_step(const Reader& r, const toml::table& t, LessonStep& step) {
   const toml::node* compare = nullptr;
   bool views_given = false;
+  kernel_or_file(r, t);
   for (auto&& [k, x] : t) {
     const std::string key(k.str());
     if (read_launch_key(r, key, x, step.launch)) continue;

@@ -96,7 +96,7 @@ compare = { params = { stride = 33 }, caption = "one pass", first_caption = "eig
 // A damaged lesson says where (file:line:column) and what is allowed.
 TEST(LessonFile, EveryErrorSaysWhereAndWhatIsAllowed) {
   const std::pair<std::string, std::string> cases[] = {
-      {"[[step]]\nvairant = \"3\"\n", "test.toml:2:11: step 1: unknown key 'vairant' (keys here: title, caption, gpu_caption, kernel, variant"},
+      {"[[step]]\nvairant = \"3\"\n", "test.toml:2:11: step 1: unknown key 'vairant' (keys here: title, caption, gpu_caption, kernel, file, variant"},
       {"[[step]]\nkernel = \"reduse\"\n", "test.toml:1:1: step 1: no kernel named 'reduse' (kernels: reduce,"},
       {"[[step]]\nvariant = \"42\"\n", "test.toml:1:1: step 1: kernel 'reduce' has no variant '42' (variants: 1, 2,"},
       {"[[step]]\nn = -5\n", "test.toml:1:1: step 1: n = -5: n is a whole number from 1 to 4294967295"},
@@ -389,4 +389,23 @@ TEST(LessonPlayer, ACursorPlaysTheBlockBackToThatInstruction) {
     if (t.events[i].block == 1 && ++seen == 10) tenth = int64_t(i);
   EXPECT_EQ(s.sel.event, tenth);
   EXPECT_EQ(p.current_as_step().select.cursor, 10);
+}
+
+// A step's kernel may be a kernel file (file = "...", beside the lesson): built as the lesson is
+// read; one that does not build is the lesson's error, at its line.
+TEST(Lessons, AStepsKernelMayBeAKernelFile) {
+  const std::string dir = WS_EXAMPLES_DIR;
+  LessonLoad ok = parse_lesson("[[step]]\nfile = \"" + dir + "/saxpy.cu\"\n[[step]]\nfile = \"" + dir +
+                                   "/transpose.cu\"\nvariant = \"padded\"\n",
+                               "/tmp/lesson.toml");
+  ASSERT_TRUE(ok.ok()) << ok.error;
+  ASSERT_EQ(ok.lesson.steps.size(), 2u);
+  EXPECT_EQ(ok.lesson.steps[0].launch.kernel, "saxpy");
+  EXPECT_EQ(ws::Catalog::instance().find(ok.lesson.steps[1].launch.kernel)->spec.file, dir + "/transpose.cu");
+  LessonLoad bad = parse_lesson("[[step]]\ntitle = \"x\"\nfile = \"nothere.cu\"\n", "/tmp/lesson.toml");
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(bad.error.find("/tmp/lesson.toml:3:"), std::string::npos) << bad.error;
+  EXPECT_NE(bad.error.find("kernel file nothere.cu does not build"), std::string::npos) << bad.error;
+  LessonLoad both = parse_lesson("[[step]]\nkernel = \"reduce\"\nfile = \"x.cu\"\n", "/tmp/lesson.toml");
+  EXPECT_NE(both.error.find("either kernel"), std::string::npos) << both.error;
 }
