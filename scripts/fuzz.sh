@@ -26,7 +26,7 @@ ninja -C "$dir" fuzz_trace fuzz_stream_timeline fuzz_kernel_description
 mkdir -p "$dir/corpus" "$dir/corpus_streams" "$dir/corpus_kernel_files" "$dir/crashes"
 cp -n tests/fuzz/corpus/trace/* "$dir/corpus/" 2> /dev/null || true
 cp -n tests/fuzz/corpus/streams/* "$dir/corpus_streams/" 2> /dev/null || true
-cp -n tests/fuzz/corpus/kernel_files/* "$dir/corpus_kernel_files/" 2> /dev/null || true
+cp -n tests/fuzz/corpus/kernel_files/* examples/*.cu "$dir/corpus_kernel_files/" 2> /dev/null || true
 # Traces get most of the time (their reader and the analysis are the large surface); stream
 # timelines and kernel descriptions a fifth each. (Leaks off: nothing is kept between inputs, and
 # libFuzzer's leak check is slow.)

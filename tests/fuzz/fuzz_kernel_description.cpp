@@ -3,8 +3,7 @@
 // the file; a description that parses generates a translation unit that holds the file.
 //
 // Built with clang's libFuzzer by scripts/fuzz.sh; with the project's compiler, replay.cpp runs the
-// corpus (tests/fuzz/corpus/kernel_files: the examples, cut-down and broken ones, every crash found)
-// as a test.
+// corpus (examples/, and tests/fuzz/corpus/kernel_files: broken ones, every crash found) as a test.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
