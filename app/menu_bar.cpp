@@ -20,6 +20,22 @@ void open_lesson_from_menu(ShellState& s, const std::filesystem::path& file) {
   else notify(s, "lesson " + file.string() + ": " + s.lesson->lesson().title, false);
 }
 
+// No file dialog: a path typed into a field. True when it is to be opened (Open, or Enter) and
+// not empty; the popup menu then closes.
+bool open_path_field(const char* id, const char* hint, std::string& value) {
+  char path[512];
+  std::snprintf(path, sizeof path, "%s", value.c_str());
+  ImGui::SetNextItemWidth(22 * ImGui::GetFontSize());
+  const bool enter = ImGui::InputTextWithHint(id, hint, path, sizeof path, ImGuiInputTextFlags_EnterReturnsTrue);
+  value = path;
+  ImGui::SameLine();
+  ImGui::PushID(id);
+  const bool open = (ImGui::Button("Open") || enter) && !value.empty();
+  ImGui::PopID();
+  if (open) ImGui::CloseCurrentPopup();
+  return open;
+}
+
 void lesson_menu(ShellState& s) {
   if (!s.shipped) {
     s.shipped.emplace();
@@ -37,18 +53,7 @@ void lesson_menu(ShellState& s) {
     if (!c.error.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", c.error.c_str());
   }
   ImGui::Separator();
-  // No file dialog: the path, typed (Enter opens it).
-  char path[512];
-  std::snprintf(path, sizeof path, "%s", s.lesson_path.c_str());
-  ImGui::SetNextItemWidth(22 * ImGui::GetFontSize());
-  const bool enter = ImGui::InputTextWithHint("##lesson-path", "a lesson file: path/to/lesson.toml", path, sizeof path,
-                                              ImGuiInputTextFlags_EnterReturnsTrue);
-  s.lesson_path = path;
-  ImGui::SameLine();
-  if ((ImGui::Button("Open") || enter) && !s.lesson_path.empty()) {
-    open_lesson_from_menu(s, s.lesson_path);
-    ImGui::CloseCurrentPopup();
-  }
+  if (open_path_field("##lesson-path", "a lesson file: path/to/lesson.toml", s.lesson_path)) open_lesson_from_menu(s, s.lesson_path);
 }
 
 // A kernel file: an example, or a path typed (Enter opens it). It is built, run and watched.
@@ -60,17 +65,9 @@ void kernel_file_menu(ShellState& s) {
       notify(s, "opened " + f + ": building it", false);
     }
   ImGui::Separator();
-  char path[512];
-  std::snprintf(path, sizeof path, "%s", s.kernel_file_path.c_str());
-  ImGui::SetNextItemWidth(22 * ImGui::GetFontSize());
-  const bool enter = ImGui::InputTextWithHint("##kernel-file-path", "a kernel file: path/to/kernel.cu", path, sizeof path,
-                                              ImGuiInputTextFlags_EnterReturnsTrue);
-  s.kernel_file_path = path;
-  ImGui::SameLine();
-  if ((ImGui::Button("Open") || enter) && !s.kernel_file_path.empty()) {
+  if (open_path_field("##kernel-file-path", "a kernel file: path/to/kernel.cu", s.kernel_file_path)) {
     w.open(s.kernel_file_path);
     notify(s, "opened " + w.path() + ": building it", false);
-    ImGui::CloseCurrentPopup();
   }
   if (w.is_open()) {
     ImGui::Separator();
