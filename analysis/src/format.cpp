@@ -460,7 +460,7 @@ std::string to_json(const Report& r) {
     diags.push_back(std::move(o));
   }
   j["diagnostics"] = std::move(diags);
-  return j.dump(2);
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);  // (a damaged trace's text may not be UTF-8)
 }
 
 }  // namespace ws::analysis

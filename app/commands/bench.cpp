@@ -205,7 +205,7 @@ int cmd_bench(const BenchOptions& o) {
   if (!o.kernel.empty()) {
     nlohmann::json out;
     const int rc = bench_kernel(o, out);
-    if (o.json && !out.is_null()) std::printf("%s\n", out.dump(2).c_str());
+    if (o.json && !out.is_null()) std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return rc;
   }
   if (o.kernel.empty() && (!o.variants.empty() || !o.params.empty())) {
@@ -265,7 +265,7 @@ int cmd_bench(const BenchOptions& o) {
     if (o.json) out["tables"].push_back(table_json(t));
     else std::printf("%s\n", timing::format_table(t).c_str());
   }
-  if (o.json) std::printf("%s\n", out.dump(2).c_str());
+  if (o.json) std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   return all_pass ? 0 : 1;
 }
 

@@ -81,7 +81,7 @@ int cmd_list(bool json) {
       k["backends"] = backends;
       out.push_back(std::move(k));
     }
-    std::printf("%s\n", out.dump(2).c_str());
+    std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return 0;
   }
   for (const CatalogEntry& e : c.entries()) {
@@ -132,7 +132,7 @@ int cmd_run(const LaunchOptions& opt, bool json) {
                           {"launches", r.launches.size()}, {"notes", r.notes}};
     out["errors"] = nlohmann::json::array();
     for (const Diagnostic& d : r.errors) out["errors"].push_back({{"code", d.code}, {"message", d.message}});
-    std::printf("%s\n", out.dump(2).c_str());
+    std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return v.ok() ? 0 : 1;
   }
   std::printf("%s %s on %s\n", opt.kernel.c_str(), variant.c_str(),

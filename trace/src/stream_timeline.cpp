@@ -116,7 +116,7 @@ std::string stream_timeline_json(const StreamTimeline& t) {
                            {"end_us", o.end_us}, {"bytes", o.bytes}, {"pinned", o.pinned}});
     j["scenarios"].push_back(std::move(js));
   }
-  return j.dump(1) + "\n";
+  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string parse_stream_timeline(const std::string& text, StreamTimeline& out) {
@@ -230,7 +230,7 @@ std::string stream_timeline_perfetto(const StreamTimeline& t) {
   j["traceEvents"] = std::move(events);
   j["displayTimeUnit"] = "ns";
   j["otherData"] = {{"device", t.device}, {"recorded", t.recorded}, {"command", t.command}, {"clock", t.clock}};
-  return j.dump() + "\n";
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace ws
