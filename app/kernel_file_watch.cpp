@@ -189,7 +189,7 @@ std::string KernelFileWatch::status() const {
   }
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f s", last_.seconds);
-  return name + ": built in " + secs + (gpu_built_ ? " (emulator and GPU)" : "") +
+  return name + (last_.from_cache ? ": loaded from the build cache" : std::string(": built in ") + secs) + (gpu_built_ ? " (emulator and GPU)" : "") +
          (last_.gpu_check_failed ? "; nvcc would refuse it (below)" : "") + "; saving it rebuilds";
 }
 

@@ -265,6 +265,7 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
       }
     }
     argv.insert(argv.end(), {"-o", lib, src});
+    b.from_cache = false;
     run = run_compiler(argv, opt.timeout_seconds, opt.cancel, dir);
     if (!keep) fs::remove(src, ec);
     if (run.ok && !cached.empty()) {
@@ -408,7 +409,7 @@ Build build(const std::string& path, const BuildOptions& opt) {
     if (ok) {
       std::string flavors = opt.emu ? "emu" : "";
       if (opt.gpu) flavors += std::string(flavors.empty() ? "" : ", ") + "gpu-fast, gpu-trace";
-      b.summary = "built " + b.name + " (" + flavors + ") in " + secs;
+      b.summary = (b.from_cache ? "loaded " + b.name + " (" + flavors + ") from the build cache in " : "built " + b.name + " (" + flavors + ") in ") + secs;
     } else {
       b.summary = b.cancelled ? "build stopped: the file changed again"
                   : b.diagnostics.empty() ? "build failed" : to_text(b.diagnostics.front());

@@ -47,6 +47,7 @@ struct Build {
   std::vector<BuildDiagnostic> diagnostics;  // errors first; warnings too when ok
   CatalogEntry entry;    // with a runner per flavour built
   double seconds = 0;    // reading to loading
+  bool from_cache = true;  // no compiler ran: every library came from the build cache
   std::string summary;   // one line: "built saxpy (emu) in 1.4 s" or the first error
   bool gpu_check_failed = false;  // BuildOptions::gpu_check found errors (they are warnings here)
 };
