@@ -12,6 +12,7 @@
 #include "view_export.h"
 #include "window.h"
 
+#include "ws/isolation/isolated_runs.h"
 #include "ws/viz/png.h"
 
 #include <CLI/CLI.hpp>
@@ -310,6 +311,11 @@ int run_command_line(int argc, char** argv) {
                  "With --headless: the mouse rests at pixel X,Y of the picture, so it shows the hover highlight "
                  "and the tooltip there (e.g. --mouse 400,300)")
       ->type_name("X,Y");
+  app.add_flag("--in-process", opt.in_process,
+               "Run GPU work and kernel files inside the viewer's own process (for debugging warpscope). By default "
+               "they run in a separate process, so that a GPU fault, a kernel that never ends or a crash in a "
+               "kernel file's host code costs that run, not the viewer (WARPSCOPE_RUN_TIMEOUT: its limit in seconds, "
+               "default 60)");
   app.add_option("--select", opt.select,
                  "With --view: what is selected, e.g. block=0,warp=1,event=12 (keys: launch, block, warp, "
                  "event = index in the trace, step = the warp's issue step, site, lane, alloc, element, "
@@ -337,6 +343,8 @@ int run_command_line(int argc, char** argv) {
   }
   int rc = run_selected_command(app);
   if (rc >= 0) return rc;
+  // The viewer: what could take it down runs in warpscope's run process (ws/isolation).
+  if (!opt.in_process) isolation::enable({});
   opt.scale_given = scale_opt->count() > 0;
 
   if (!size_text.empty()) {

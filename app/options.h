@@ -13,6 +13,7 @@ inline constexpr int kMaxImageSide = 16384;  // the largest texture any GL 3.3 d
 
 struct Options {
   bool headless = false;
+  bool in_process = false;  // GPU work and kernel files in this process, not the run process
   int width = 1600;
   int height = 900;
   bool size_given = false;

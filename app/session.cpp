@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include "ws/analysis/views.h"
+#include "ws/isolation/isolated_runs.h"
 
 #include <algorithm>
 #include <exception>
@@ -11,6 +12,7 @@ namespace {
 
 std::string describe(const RunRequest& r) {
   std::string s = r.kernel + " " + (r.config.variant.empty() ? "(default)" : r.config.variant);
+  if (r.backend != BackendKind::Emu) s += std::string(" on ") + to_string(r.backend);
   s += " (n = " + std::to_string(r.config.n) + ", block " + std::to_string(r.config.block.x);
   if (r.config.block.y != 1 || r.config.block.z != 1)
     s += "x" + std::to_string(r.config.block.y) + "x" + std::to_string(r.config.block.z);
@@ -37,8 +39,12 @@ std::shared_ptr<SessionData> execute(const RunRequest& req) {
         analysis::Options opt;
         for (const Trace& t : d->result.launches) d->reports.push_back(analysis::analyze(t, opt));
         if (!d->result.completed) {
-          d->error = "the kernel stopped before it finished";
-          for (const Diagnostic& e : d->result.errors) d->error += ": " + e.message;
+          // (The run process lost, or stopped at its time limit: that is the whole story.)
+          const bool process = !d->result.errors.empty() && (d->result.errors[0].code == "run-process-ended" ||
+                                                             d->result.errors[0].code == "time-limit" ||
+                                                             d->result.errors[0].code == "run-process");
+          d->error = process ? std::string() : "the kernel stopped before it finished";
+          for (const Diagnostic& e : d->result.errors) d->error += (d->error.empty() ? "" : ": ") + e.message;
         }
       }
     }
@@ -185,6 +191,10 @@ void Session::worker(std::stop_token st) {
       seq = requested_;
       running_ = true;
       running_text_ = describe(req);
+      running_since_ = std::chrono::steady_clock::now();
+      running_backend_ = req.backend;
+      const std::optional<CatalogEntry> e = catalog_.copy(req.kernel);  // (copy(): this is not the UI thread)
+      running_file_ = e && !e->spec.file.empty();
       running_cancel_ = std::make_shared<std::atomic<bool>>(false);
       req.config.cancel = running_cancel_;
     }
@@ -210,7 +220,15 @@ bool Session::busy() const {
 
 std::string Session::busy_text() const {
   std::lock_guard lock(mu_);
-  if (running_) return "running " + running_text_ + "…";
+  if (running_) {
+    // A long run says how long it has taken, and when the run process stops it.
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - running_since_).count();
+    if (s < 2) return "running " + running_text_ + "…";
+    std::string t = "running " + running_text_ + "… " + std::to_string(int(s)) + " s";
+    if (isolation::enabled() && (running_backend_ != BackendKind::Emu || running_file_))
+      t += " (stopped at " + std::to_string(int(isolation::timeout_seconds())) + " s)";
+    return t;
+  }
   if (pending_) return "queued " + describe(*pending_) + "…";
   return {};
 }

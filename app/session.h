@@ -183,6 +183,9 @@ class Session {
   uint64_t finished_ = 0;    // sequence number of the newest finished run
   std::shared_ptr<SessionData> ready_;  // finished, not yet published
   std::string running_text_;
+  std::chrono::steady_clock::time_point running_since_{};
+  BackendKind running_backend_ = BackendKind::Emu;
+  bool running_file_ = false;  // a kernel file's run (the run process's time limit applies)
   std::shared_ptr<std::atomic<bool>> running_cancel_;  // the going run's cancel flag
   std::shared_ptr<const SessionData> data_;
   uint64_t generation_ = 0;

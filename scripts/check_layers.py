@@ -22,6 +22,7 @@ LAYERS = {
     "util/": "util",
     "trace/": "trace",
     "run/": "run",
+    "isolation/": "isolation",
     "rules/": "rules",
     "backends/kernel_api/": "kernel_api",
     "backends/emu/api/": "kernel_api",
@@ -45,6 +46,8 @@ MAY_INCLUDE = {
     "util": set(),
     "trace": {"util"},
     "run": {"trace", "util"},
+    # The run process: runs sent away from the viewer (knows the run contract, no backend).
+    "isolation": {"run", "trace", "util"},
     "rules": set(),
     "kernel_api": {"trace"},
     "emu": {"kernel_api", "run", "rules", "trace", "util"},
@@ -56,9 +59,9 @@ MAY_INCLUDE = {
     # what the generated code includes (the kernel API, a backend, the catalog's checks).
     "kernel_file": {"kernels", "emu", "gpu", "kernel_api", "run", "trace", "util"},
     "analysis": {"rules", "trace", "util"},
-    "timing": {"run", "analysis", "gpu", "rules", "trace", "util"},
+    "timing": {"run", "isolation", "analysis", "gpu", "rules", "trace", "util"},
     "viz": {"analysis", "rules", "trace", "util"},
-    "app": {"viz", "timing", "analysis", "catalog", "kernel_file", "kernels", "emu", "gpu", "kernel_api", "rules",
+    "app": {"viz", "timing", "isolation", "analysis", "catalog", "kernel_file", "kernels", "emu", "gpu", "kernel_api", "rules",
             "run", "trace", "util"},
 }
 CONSUMERS = {"tests", "bench"}  # may include anything; no one includes them

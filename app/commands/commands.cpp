@@ -14,11 +14,13 @@
 
 #include "bench.h"
 #include "lesson.h"
+#include "serve_runs.h"
 #include "streams.h"
 #include "launch_options.h"
 #include "ws/analysis/analysis.h"
 #include "ws/analysis/crosscheck.h"
 #include "ws/analysis/verdict.h"
+#include "ws/isolation/isolated_runs.h"
 #include "ws/run/catalog.h"
 #include "ws/timing/timing.h"
 #include "ws/trace/trace_io.h"
@@ -351,10 +353,19 @@ void register_commands(CLI::App& app) {
   register_bench(app);
   register_lesson_command(app);
   register_streams_command(app);
+  register_serve_runs_command(app);
 }
 
 int run_selected_command(CLI::App&) {
+  if (int rc = run_serve_runs_if_selected(); rc >= 0) return rc;
   State& s = state();
+  // --timeout: every run of the command in the run process, stopped past the limit.
+  if (s.launch.timeout > 0) {
+    isolation::IsolationOptions iso;
+    iso.timeout_seconds = s.launch.timeout;
+    iso.everything = true;
+    isolation::enable(iso);
+  }
   // A kernel file is built before any command runs it (and its errors end the command).
   for (CLI::App* cmd : {s.run, s.trace, s.analyze, s.crosscheck})
     if (cmd && cmd->parsed()) {

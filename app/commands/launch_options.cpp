@@ -30,6 +30,12 @@ void LaunchOptions::add_to(CLI::App& cmd, bool kernel_required) {
                "With --blocks: record only those blocks, without the per-site counters of every block that give "
                "the whole grid's numbers (gpu-trace: much cheaper for barrier-heavy kernels; emu: about 15% "
                "cheaper)");
+  cmd.add_option("--timeout", timeout,
+                 "Run the kernel in a separate process and stop it after SECONDS (a kernel that never ends, a kernel "
+                 "file's host code in an endless loop or crashing): the command then fails and says so. Default: in "
+                 "this process, no limit")
+      ->check(CLI::Range(0.1, 1e6))
+      ->type_name("SECONDS");
   cmd.add_option("--max-events", launch.max_events,
                  "Cap on recorded warp instructions; past it the trace is marked truncated (default 4000000)");
 }

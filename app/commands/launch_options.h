@@ -18,6 +18,7 @@ struct LaunchOptions {
   std::string file;   // --file: a kernel file (.cu) to build and run instead of a catalog kernel
   LaunchText launch;  // as typed; ws::apply_launch_text checks it
   bool no_counters = false;  // gpu-trace: record the --blocks only, no per-site counters for the grid
+  double timeout = 0;  // --timeout: run in warpscope's run process, stopped after this many seconds
 
   // Adds the options to `cmd`. With `kernel_required` false, --kernel may be left out (analyze
   // --trace FILE).

@@ -125,14 +125,21 @@ uint64_t estimated_bytes(const KernelSpec& s, const RunConfig& cfg) {
   return bytes >= 1.8e19 ? ~0ull : uint64_t(bytes);
 }
 
+void Catalog::set_run_hook(RunHook hook) {
+  std::unique_lock lock(mutex_);
+  hook_ = std::move(hook);
+}
+
 RunResult Catalog::run(const std::string& kernel, RunConfig cfg, BackendKind backend) const {
   RunResult r;
   // The entry is copied under the lock, so a kernel file built again meanwhile (put()) changes
   // neither this run's spec nor its runner.
   std::optional<CatalogEntry> copied;
   std::string list;
+  RunHook hook;
   {
     std::shared_lock lock(mutex_);
+    hook = hook_;
     if (const CatalogEntry* found = find(kernel)) copied = *found;
     else
       for (const CatalogEntry& x : entries_) list += (list.empty() ? "" : ", ") + x.spec.name;
@@ -164,6 +171,8 @@ RunResult Catalog::run(const std::string& kernel, RunConfig cfg, BackendKind bac
     }
   // What the estimate missed still ends the run, not the program.
   try {
+    if (hook)
+      if (std::optional<RunResult> done = hook(*e, cfg, backend)) return std::move(*done);
     return it->second(cfg);
   } catch (const std::bad_alloc&) {
     RunResult out;

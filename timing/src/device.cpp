@@ -1,5 +1,11 @@
-// The device and its ceilings, from ws_gpu when this build has CUDA; without it, "no GPU".
+// The device and its ceilings, from ws_gpu when this build has CUDA; without it, "no GPU". With
+// warpscope's run process in use, both are asked of that process (run_process.h).
+#include "ws/timing/run_process.h"
 #include "ws/timing/timing.h"
+
+#include "serve_streams.h"
+#include "ws/isolation/isolated_runs.h"
+#include "ws/isolation/wire.h"
 
 #if defined(WS_HAVE_CUDA)
 #include "ws/gpu/ceilings.h"
@@ -10,28 +16,138 @@
 
 namespace ws::timing {
 
+namespace {
+
+using isolation::Reader;
+using isolation::Writer;
+
+Device device_here() {
+  Device out;
+#if defined(WS_HAVE_CUDA)
+  const gpu::DeviceInfo& g = gpu::device();
+  out.present = g.present;
+  out.why_not = g.why_not;
+  out.name = g.name;
+  out.cc_major = g.major;
+  out.cc_minor = g.minor;
+  out.sm_count = g.sm_count;
+  out.l2_bytes = g.l2_bytes;
+  out.memory_bytes = g.global_bytes;
+  out.sm_clock_mhz = g.sm_clock_khz / 1000;
+  out.mem_clock_mhz = g.mem_clock_khz / 1000;
+  out.bus_width_bits = g.bus_width_bits;
+#else
+  out.why_not =
+      "this build of warpscope has no CUDA (it was configured without nvcc): timing and GPU recording need a "
+      "CUDA build and an NVIDIA GPU; everything else runs on the CPU emulator";
+#endif
+  return out;
+}
+
+void write_device(Writer& w, const Device& d) {
+  w.boolean(d.present);
+  w.str(d.why_not);
+  w.str(d.name);
+  w.u32(uint32_t(d.cc_major));
+  w.u32(uint32_t(d.cc_minor));
+  w.u32(uint32_t(d.sm_count));
+  w.u64(d.l2_bytes);
+  w.u64(d.memory_bytes);
+  w.u32(uint32_t(d.sm_clock_mhz));
+  w.u32(uint32_t(d.mem_clock_mhz));
+  w.u32(uint32_t(d.bus_width_bits));
+}
+
+[[maybe_unused]] Device read_device(Reader& r) {
+  Device d;
+  d.present = r.boolean();
+  d.why_not = r.str();
+  d.name = r.str();
+  d.cc_major = int(r.u32());
+  d.cc_minor = int(r.u32());
+  d.sm_count = int(r.u32());
+  d.l2_bytes = r.u64();
+  d.memory_bytes = r.u64();
+  d.sm_clock_mhz = int(r.u32());
+  d.mem_clock_mhz = int(r.u32());
+  d.bus_width_bits = int(r.u32());
+  return d;
+}
+
+#if defined(WS_HAVE_CUDA)
+Device device_from_run_process() {
+  const isolation::Answer a = isolation::call(isolation::Kind::Device, {}, {.what = "asking for the GPU"});
+  Device d;
+  if (!a.ok) {
+    d.why_not = "warpscope's run process could not say which GPU there is: " + a.error;
+    return d;
+  }
+  try {
+    Reader r(a.payload);
+    return read_device(r);
+  } catch (const std::exception& e) {
+    d.why_not = std::string("warpscope's run process gave an unreadable answer about the GPU: ") + e.what();
+    return d;
+  }
+}
+
+void write_gpu_ceilings(Writer& w, const gpu::Ceilings& c) {
+  w.boolean(c.ok);
+  w.str(c.error);
+  w.u64(c.bytes);
+  w.f64(c.copy_gbps);
+  w.f64(c.read_gbps);
+  w.u64(c.copy_ms.size());
+  for (double x : c.copy_ms) w.f64(x);
+  w.u64(c.read_ms.size());
+  for (double x : c.read_ms) w.f64(x);
+  w.u32(c.read_blocks);
+  w.u32(c.read_threads);
+}
+
+gpu::Ceilings read_gpu_ceilings(Reader& r) {
+  gpu::Ceilings c;
+  c.ok = r.boolean();
+  c.error = r.str();
+  c.bytes = r.u64();
+  c.copy_gbps = r.f64();
+  c.read_gbps = r.f64();
+  for (size_t i = 0, n = r.count(8); i < n; ++i) c.copy_ms.push_back(r.f64());
+  for (size_t i = 0, n = r.count(8); i < n; ++i) c.read_ms.push_back(r.f64());
+  c.read_blocks = r.u32();
+  c.read_threads = r.u32();
+  return c;
+}
+
+gpu::Ceilings gpu_ceilings(uint64_t bytes, unsigned reps) {
+  if (!isolation::enabled()) return gpu::measure_ceilings(bytes, reps);
+  Writer w;
+  w.u64(bytes);
+  w.u32(reps);
+  const isolation::Answer a = isolation::call(isolation::Kind::Ceilings, w.bytes(), {.what = "measuring the GPU's ceilings"});
+  gpu::Ceilings c;
+  if (!a.ok) {
+    c.error = a.error;
+    return c;
+  }
+  try {
+    Reader r(a.payload);
+    return read_gpu_ceilings(r);
+  } catch (const std::exception& e) {
+    c.error = e.what();
+    return c;
+  }
+}
+#endif
+
+}  // namespace
+
 const Device& device() {
   static const Device d = [] {
-    Device out;
 #if defined(WS_HAVE_CUDA)
-    const gpu::DeviceInfo& g = gpu::device();
-    out.present = g.present;
-    out.why_not = g.why_not;
-    out.name = g.name;
-    out.cc_major = g.major;
-    out.cc_minor = g.minor;
-    out.sm_count = g.sm_count;
-    out.l2_bytes = g.l2_bytes;
-    out.memory_bytes = g.global_bytes;
-    out.sm_clock_mhz = g.sm_clock_khz / 1000;
-    out.mem_clock_mhz = g.mem_clock_khz / 1000;
-    out.bus_width_bits = g.bus_width_bits;
-#else
-    out.why_not =
-        "this build of warpscope has no CUDA (it was configured without nvcc): timing and GPU recording need a "
-        "CUDA build and an NVIDIA GPU; everything else runs on the CPU emulator";
+    if (isolation::enabled()) return device_from_run_process();
 #endif
-    return out;
+    return device_here();
   }();
   return d;
 }
@@ -48,7 +164,7 @@ int Device::fp32_lanes_per_sm() const {
 Ceilings measure_ceilings(uint64_t bytes, unsigned reps) {
   Ceilings c;
 #if defined(WS_HAVE_CUDA)
-  const gpu::Ceilings g = gpu::measure_ceilings(bytes, reps);
+  const gpu::Ceilings g = gpu_ceilings(bytes, reps);
   c.ok = g.ok;
   c.error = g.error;
   c.bytes = g.bytes;
@@ -65,6 +181,25 @@ Ceilings measure_ceilings(uint64_t bytes, unsigned reps) {
   c.error = device().why_not;
 #endif
   return c;
+}
+
+void serve_timing(isolation::Server& s) {
+  s.on(isolation::Kind::Device, [](const std::string&, const auto&) {
+    Writer w;
+    write_device(w, device_here());
+    return w.take();
+  });
+#if defined(WS_HAVE_CUDA)
+  s.on(isolation::Kind::Ceilings, [](const std::string& payload, const auto&) {
+    Reader r(payload);
+    const uint64_t bytes = r.u64();
+    const unsigned reps = r.u32();
+    Writer w;
+    write_gpu_ceilings(w, gpu::measure_ceilings(bytes, reps));
+    return w.take();
+  });
+#endif
+  serve_streams(s);
 }
 
 }  // namespace ws::timing

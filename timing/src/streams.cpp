@@ -1,5 +1,9 @@
 #include "ws/timing/streams.h"
 
+#include "serve_streams.h"
+#include "ws/isolation/isolated_runs.h"
+#include "ws/isolation/wire.h"
+
 #include <cstdlib>
 #include <system_error>
 #include <vector>
@@ -10,14 +14,69 @@
 
 namespace ws::timing {
 
+namespace {
+
+[[maybe_unused]] void write_plan(isolation::Writer& w, const StreamPlan& p) {
+  w.u64(p.n);
+  w.u32(p.chunks);
+  w.u64(p.streams.size());
+  for (uint32_t s : p.streams) w.u32(s);
+  w.u32(p.work);
+}
+
+StreamPlan read_plan(isolation::Reader& r) {
+  StreamPlan p;
+  p.n = r.u64();
+  p.chunks = r.u32();
+  p.streams.clear();
+  for (size_t i = 0, n = r.count(4); i < n; ++i) p.streams.push_back(r.u32());
+  p.work = r.u32();
+  return p;
+}
+
+}  // namespace
+
 std::string record_streams(const StreamPlan& plan, StreamTimeline& out, const std::string& command) {
   if (std::string why = check_stream_plan(plan); !why.empty()) return why;
 #if defined(WS_HAVE_CUDA)
+  if (isolation::enabled()) {
+    isolation::Writer w;
+    write_plan(w, plan);
+    w.str(command);
+    const isolation::Answer a = isolation::call(isolation::Kind::Streams, w.bytes(), {.what = "recording the streams"});
+    if (!a.ok) return a.error;
+    try {
+      isolation::Reader r(a.payload);
+      if (std::string error = r.str(); !error.empty()) return error;
+      return parse_stream_timeline(r.str(), out);
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+  }
   return gpu::record_streams(plan, out, command);
 #else
   (void)out, (void)command;
   return "this build of warpscope has no CUDA: recording streams needs a CUDA GPU";
 #endif
+}
+
+void serve_streams(isolation::Server& s) {
+  s.on(isolation::Kind::Streams, [](const std::string& payload, const auto&) {
+    isolation::Reader r(payload);
+    const StreamPlan plan = read_plan(r);
+    const std::string command = r.str();
+    StreamTimeline t;
+    std::string error = check_stream_plan(plan);
+#if defined(WS_HAVE_CUDA)
+    if (error.empty()) error = gpu::record_streams(plan, t, command);
+#else
+    if (error.empty()) error = "this build of warpscope has no CUDA: recording streams needs a CUDA GPU";
+#endif
+    isolation::Writer w;
+    w.str(error);
+    w.str(error.empty() ? stream_timeline_json(t) : std::string());
+    return w.take();
+  });
 }
 
 std::filesystem::path shipped_stream_recording() {

@@ -74,10 +74,19 @@ std::atomic<uint64_t> g_resets{0};
 
 uint64_t reset_count() { return g_resets.load(); }
 
+std::atomic<bool> g_end_process{false};
+
+void end_process_on_sticky_errors() { g_end_process = true; }
+
 bool reset_device() {
   // Destroys this process's context (not a GPU reset: other processes are untouched) and tries
   // to make a fresh one, for a short while.
   g_resets.fetch_add(1);
+  if (g_end_process) {
+    std::lock_guard lock(g_usable_mutex);
+    g_unusable = "warpscope's run process ends with it, and the next GPU run starts a new one";
+    return false;
+  }
   cudaDeviceReset();
   cudaGetLastError();
   cudaError_t err = cudaSuccess;

@@ -417,7 +417,9 @@ Build build(const std::string& path, const BuildOptions& opt) {
     return b;
   };
   std::string error;
-  if (!read_text(b.path, b.text, error)) {
+  if (opt.text) {
+    b.text = *opt.text;
+  } else if (!read_text(b.path, b.text, error)) {
     b.diagnostics.push_back({BuildDiagnostic::Severity::Error, b.path, 0, 0, "cannot open the kernel file: " + error});
     return finish(false);
   }

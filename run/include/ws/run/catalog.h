@@ -75,8 +75,15 @@ class Catalog {
   // Completes `cfg` with the kernel's defaults; returns "" or why the config is invalid.
   std::string resolve(const CatalogEntry& e, RunConfig& cfg) const;
 
+  // Called by run() once a run is checked and about to start: a result means the hook ran it
+  // (somewhere safer: ws/isolation), nullopt that run() runs it here. Null: no hook.
+  using RunHook = std::function<std::optional<RunResult>(const CatalogEntry& e, const RunConfig& resolved,
+                                                         BackendKind backend)>;
+  void set_run_hook(RunHook hook);
+
  private:
   std::deque<CatalogEntry> entries_;
+  RunHook hook_;
   mutable std::shared_mutex mutex_;  // put() against run() and copy() on other threads
 };
 

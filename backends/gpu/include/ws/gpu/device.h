@@ -37,6 +37,10 @@ bool is_sticky(int cuda_error);
 // afterwards) and returns whether a new context could be made. When not (seen on the H200
 // machine: cudaErrorDevicesUnavailable until the process ends), the GPU is marked unusable.
 bool reset_device();
+// In warpscope's run process (ws/isolation): after a sticky error, do not reset the context;
+// reset_device() then marks the GPU unusable with "the run process ends with it ..." and the
+// process ends after answering (a new process gets a fresh context, on every machine).
+void end_process_on_sticky_errors();
 // How many times reset_device() ran: device pointers kept from before a reset are invalid.
 uint64_t reset_count();
 

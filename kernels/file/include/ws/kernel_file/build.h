@@ -34,6 +34,9 @@ struct BuildOptions {
   bool gpu_check = false;
   const std::atomic<bool>* cancel = nullptr;  // turns true: stop (the file was saved again)
   std::string device;  // the GPU the GPU builds are for (-arch=native): part of the build cache's key
+  // Build these contents as the file at `path` instead of reading it: warpscope's run process
+  // builds exactly what the viewer built, even when the file was saved again since.
+  const std::string* text = nullptr;
   double timeout_seconds = 300;
 };
 

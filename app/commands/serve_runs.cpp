@@ -1,0 +1,71 @@
+#include "serve_runs.h"
+
+#include <CLI/CLI.hpp>
+#include <stdexcept>
+
+#include "device_probe.h"
+#include "ws/isolation/isolated_runs.h"
+#include "ws/kernel_file/build.h"
+#include "ws/run/catalog.h"
+#include "ws/timing/run_process.h"
+#include "ws/trace/sources.h"
+
+#if WS_HAVE_CUDA
+#include "ws/gpu/device.h"
+#endif
+
+namespace ws::app {
+
+namespace {
+
+CLI::App* g_cmd = nullptr;
+int g_fd = 3;
+
+// The catalog runs exactly `text` of the kernel file at `path`, with a GPU build when `backend`
+// is a GPU one: the one already installed, else built (from the build cache, mostly: the viewer
+// built the same text a moment ago).
+std::string prepare_file(const std::string& path, const std::string& text, BackendKind backend) {
+  Catalog& catalog = Catalog::instance();
+  const bool gpu = backend != BackendKind::Emu;
+  for (const CatalogEntry& e : catalog.entries())
+    if (e.spec.file == path && (!gpu || e.runners.count(BackendKind::GpuFast)) &&
+        source_text(kernel_relative_path(path)) == text)
+      return e.spec.name;
+  kernel_file::BuildOptions bo;
+  bo.gpu = gpu;
+  bo.device = gpu ? probe_backend() : std::string();
+  bo.text = &text;
+  kernel_file::Build b = kernel_file::build(path, bo);
+  std::string error;
+  if (b.ok) error = kernel_file::install(b, catalog);
+  else
+    for (const kernel_file::BuildDiagnostic& d : b.diagnostics)
+      if (d.severity == kernel_file::BuildDiagnostic::Severity::Error) error += (error.empty() ? "" : "\n") + to_text(d);
+  if (!b.ok && error.empty()) error = b.summary;
+  if (!error.empty()) throw std::runtime_error("the run process could not build " + path + ": " + error);
+  return b.name;
+}
+
+}  // namespace
+
+void register_serve_runs_command(CLI::App& app) {
+  g_cmd = app.add_subcommand("serve-runs", "warpscope's run process (started by warpscope itself)");
+  g_cmd->group("");  // hidden from --help
+  g_cmd->add_option("--fd", g_fd, "The socket to warpscope")->check(CLI::Range(0, 1 << 20));
+}
+
+int run_serve_runs_if_selected() {
+  if (!g_cmd || !g_cmd->parsed()) return -1;
+  isolation::Server s;
+  isolation::serve_runs(s, Catalog::instance(), prepare_file);
+  timing::serve_timing(s);
+#if WS_HAVE_CUDA
+  // After a fault that lost the CUDA context, a new process is cleaner than a reset one (some
+  // machines refuse a new context until the process ends): answer, then end.
+  gpu::end_process_on_sticky_errors();
+  s.after_each([] { return gpu::usable() && gpu::reset_count() == 0; });
+#endif
+  return s.serve(g_fd);
+}
+
+}  // namespace ws::app

@@ -1,0 +1,91 @@
+#include "ws/isolation/server.h"
+
+#include <unistd.h>
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace ws::isolation {
+
+int Server::serve(int fd) {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<Frame> queue;
+  uint64_t current = 0;  // the request being answered
+  std::shared_ptr<std::atomic<bool>> current_cancel;
+  std::vector<uint64_t> cancelled;  // cancel notices for requests still queued
+
+  // The reader: requests into the queue, notices at once. warpscope gone: end now (a kernel that
+  // never ends would otherwise keep its GPU busy for nobody).
+  std::thread reader([&] {
+    FrameReader in;
+    for (;;) {
+      Frame f;
+      std::string error;
+      if (!receive_frame(fd, in, f, error)) ::_exit(0);
+      std::lock_guard lock(mu);
+      if (f.kind == Kind::Cancel) {
+        if (f.id == current && current_cancel) current_cancel->store(true);
+        else if (cancelled.size() < 1024) cancelled.push_back(f.id);
+        continue;
+      }
+      queue.push_back(std::move(f));
+      cv.notify_one();
+    }
+  });
+  reader.detach();
+
+  for (;;) {
+    Frame f;
+    std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
+    {
+      std::unique_lock lock(mu);
+      cv.wait(lock, [&] { return !queue.empty(); });
+      f = std::move(queue.front());
+      queue.pop_front();
+      current = f.id;
+      current_cancel = cancel;
+      for (auto it = cancelled.begin(); it != cancelled.end(); ++it)
+        if (*it == f.id) {
+          cancel->store(true);
+          cancelled.erase(it);
+          break;
+        }
+    }
+    if (auto n = notices_.find(f.kind); n != notices_.end()) {
+      try {
+        n->second(f.payload);
+      } catch (...) {
+      }
+      continue;
+    }
+    Frame answer{Kind::Reply, f.id, {}};
+    if (auto h = handlers_.find(f.kind); h == handlers_.end()) {
+      answer.kind = Kind::Failed;
+      answer.payload = "the run process does not know request " + std::to_string(uint32_t(f.kind));
+    } else {
+      try {
+        answer.payload = h->second(f.payload, cancel);
+      } catch (const std::exception& e) {
+        answer.kind = Kind::Failed;
+        answer.payload = e.what();
+      } catch (...) {
+        answer.kind = Kind::Failed;
+        answer.payload = "the request failed with an unknown error";
+      }
+    }
+    {
+      std::lock_guard lock(mu);
+      current = 0;
+      current_cancel.reset();
+    }
+    const bool ending = keep_going_ && !keep_going_();
+    if (ending) answer.kind = Kind(uint32_t(answer.kind) | kEndsAfter);
+    if (!send_frame(fd, answer) || ending) return 0;
+  }
+}
+
+}  // namespace ws::isolation

@@ -1,0 +1,237 @@
+#include "ws/isolation/wire.h"
+
+#include <cstring>
+
+#include "ws/trace/trace_io.h"
+
+namespace ws::isolation {
+
+void Writer::u32(uint32_t v) {
+  for (int i = 0; i < 4; ++i) out_.push_back(char((v >> (8 * i)) & 0xff));
+}
+
+void Writer::u64(uint64_t v) {
+  for (int i = 0; i < 8; ++i) out_.push_back(char((v >> (8 * i)) & 0xff));
+}
+
+void Writer::f64(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  u64(bits);
+}
+
+void Writer::str(std::string_view s) {
+  u64(s.size());
+  out_.append(s);
+}
+
+std::string_view Reader::need(size_t n) {
+  if (n > in_.size() - pos_)
+    throw WireError("a message from the run process ended early (" + std::to_string(in_.size() - pos_) +
+                    " bytes left, " + std::to_string(n) + " needed)");
+  std::string_view s = in_.substr(pos_, n);
+  pos_ += n;
+  return s;
+}
+
+uint8_t Reader::u8() { return uint8_t(need(1)[0]); }
+
+uint32_t Reader::u32() {
+  const std::string_view s = need(4);
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= uint32_t(uint8_t(s[i])) << (8 * i);
+  return v;
+}
+
+uint64_t Reader::u64() {
+  const std::string_view s = need(8);
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t(uint8_t(s[i])) << (8 * i);
+  return v;
+}
+
+double Reader::f64() {
+  const uint64_t bits = u64();
+  double v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+std::string Reader::str() {
+  const uint64_t n = u64();
+  return std::string(need(n));
+}
+
+size_t Reader::count(size_t min_item_bytes) {
+  const uint64_t n = u64();
+  if (min_item_bytes && n > (in_.size() - pos_) / min_item_bytes)
+    throw WireError("a message from the run process holds a count (" + std::to_string(n) + ") its bytes cannot");
+  return size_t(n);
+}
+
+namespace {
+
+void write_dim(Writer& w, const Dim3& d) {
+  w.u32(d.x);
+  w.u32(d.y);
+  w.u32(d.z);
+}
+
+Dim3 read_dim(Reader& r) {
+  Dim3 d;
+  d.x = r.u32();
+  d.y = r.u32();
+  d.z = r.u32();
+  return d;
+}
+
+}  // namespace
+
+void write_config(Writer& w, const RunConfig& c) {
+  w.str(c.variant);
+  w.u64(c.n);
+  write_dim(w, c.block);
+  write_dim(w, c.grid);
+  w.str(c.dtype);
+  w.u64(c.seed);
+  w.u64(c.params.size());
+  for (const auto& [k, v] : c.params) {
+    w.str(k);
+    w.i64(v);
+  }
+  w.u64(c.param_choices.size());
+  for (const auto& [k, v] : c.param_choices) {
+    w.str(k);
+    w.str(v);
+  }
+  w.u64(c.record.blocks.size());
+  for (uint32_t b : c.record.blocks) w.u32(b);
+  w.boolean(c.record.count_every_block);
+  w.u64(c.record.max_events);
+  w.u32(c.emu.workers);
+  w.u64(c.emu.step_budget);
+  w.boolean(c.emu.defer_loads);
+  w.boolean(c.emu.eager_shuffles);
+  w.boolean(c.emu.converged_issue);
+  w.u32(c.timing.warmup);
+  w.u32(c.timing.reps);
+  w.boolean(c.timing.flush_l2);
+  w.f64(c.timing.max_ms);
+  w.boolean(c.timing.keep);
+  w.u64(c.memory_limit);
+}
+
+RunConfig read_config(Reader& r) {
+  RunConfig c;
+  c.variant = r.str();
+  c.n = r.u64();
+  c.block = read_dim(r);
+  c.grid = read_dim(r);
+  c.dtype = r.str();
+  c.seed = r.u64();
+  for (size_t i = 0, n = r.count(16); i < n; ++i) {
+    std::string k = r.str();
+    c.params[k] = r.i64();
+  }
+  for (size_t i = 0, n = r.count(16); i < n; ++i) {
+    std::string k = r.str();
+    c.param_choices[k] = r.str();
+  }
+  const size_t blocks = r.count(4);
+  c.record.blocks.reserve(blocks);
+  for (size_t i = 0; i < blocks; ++i) c.record.blocks.push_back(r.u32());
+  c.record.count_every_block = r.boolean();
+  c.record.max_events = r.u64();
+  c.emu.workers = r.u32();
+  c.emu.step_budget = r.u64();
+  c.emu.defer_loads = r.boolean();
+  c.emu.eager_shuffles = r.boolean();
+  c.emu.converged_issue = r.boolean();
+  c.timing.warmup = r.u32();
+  c.timing.reps = r.u32();
+  c.timing.flush_l2 = r.boolean();
+  c.timing.max_ms = r.f64();
+  c.timing.keep = r.boolean();
+  c.memory_limit = r.u64();
+  return c;
+}
+
+void write_result(Writer& w, const RunResult& r) {
+  w.str(r.refused);
+  w.boolean(r.completed);
+  w.boolean(r.passed);
+  w.str(r.result);
+  w.str(r.expected);
+  w.str(r.check);
+  w.u64(r.checked.size());
+  for (const auto& [name, v] : r.checked) {
+    w.str(name);
+    w.str(v.type);
+    w.u32(v.elem_size);
+    w.str(std::string_view(reinterpret_cast<const char*>(v.bytes.data()), v.bytes.size()));
+  }
+  w.u64(r.launches.size());
+  for (const Trace& t : r.launches) w.str(serialize_trace(t));
+  w.u64(r.errors.size());
+  for (const Diagnostic& d : r.errors) {
+    w.u8(uint8_t(d.severity));
+    w.str(d.code);
+    w.str(d.message);
+    w.u32(d.site);
+    w.u32(d.block);
+    w.u32(d.thread);
+  }
+  w.u64(r.notes.size());
+  for (const std::string& n : r.notes) w.str(n);
+  w.u64(r.timing.ms.size());
+  for (double ms : r.timing.ms) w.f64(ms);
+  w.u32(r.timing.launches);
+  w.u64(r.timing.bytes);
+  w.f64(r.emulate_seconds);
+}
+
+RunResult read_result(Reader& r) {
+  RunResult out;
+  out.refused = r.str();
+  out.completed = r.boolean();
+  out.passed = r.boolean();
+  out.result = r.str();
+  out.expected = r.str();
+  out.check = r.str();
+  for (size_t i = 0, n = r.count(28); i < n; ++i) {
+    std::string name = r.str();
+    CheckedValue v;
+    v.type = r.str();
+    v.elem_size = r.u32();
+    const std::string bytes = r.str();
+    v.bytes.assign(bytes.begin(), bytes.end());
+    out.checked.emplace_back(std::move(name), std::move(v));
+  }
+  for (size_t i = 0, n = r.count(8); i < n; ++i) {
+    LoadResult loaded = deserialize_trace(r.str());
+    if (!loaded.ok()) throw WireError("a trace from the run process does not read back: " + loaded.error);
+    out.launches.push_back(std::move(loaded.trace));
+  }
+  for (size_t i = 0, n = r.count(29); i < n; ++i) {
+    Diagnostic d;
+    const uint8_t severity = r.u8();
+    if (severity > uint8_t(Severity::Error)) throw WireError("a diagnostic from the run process has no severity");
+    d.severity = Severity(severity);
+    d.code = r.str();
+    d.message = r.str();
+    d.site = r.u32();
+    d.block = r.u32();
+    d.thread = r.u32();
+    out.errors.push_back(std::move(d));
+  }
+  for (size_t i = 0, n = r.count(8); i < n; ++i) out.notes.push_back(r.str());
+  const size_t samples = r.count(8);
+  out.timing.ms.reserve(samples);
+  for (size_t i = 0; i < samples; ++i) out.timing.ms.push_back(r.f64());
+  out.timing.launches = r.u32();
+  out.timing.bytes = r.u64();
+  out.emulate_seconds = r.f64();
+  return out;
+}
+
+}  // namespace ws::isolation

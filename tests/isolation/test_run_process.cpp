@@ -1,0 +1,187 @@
+// Runs sent to a real run process (`warpscope serve-runs`): they give what the same run gives in
+// this process, and a crash, an endless loop, a cancel or a kill costs that process only — this
+// one goes on, and the next run starts a new process.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "paths.h"
+#include "ws/isolation/isolated_runs.h"
+#include "ws/isolation/wire.h"
+#include "ws/kernel_file/build.h"
+#include "ws/run/catalog.h"
+#include "ws/trace/trace_io.h"
+
+namespace ws::isolation {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+class RunProcess : public ::testing::Test {
+ protected:
+  void TearDown() override { disable(); }
+  static void use(double timeout, bool everything) {
+    IsolationOptions o;
+    o.exe = test::warpscope_exe();
+    o.timeout_seconds = timeout;
+    o.everything = everything;
+    enable(o);
+  }
+  static std::string load(const std::string& name) {
+    std::string error;
+    const std::string kernel =
+        kernel_file::load(test::test_file(name), Catalog::instance(), {}, error);
+    EXPECT_FALSE(kernel.empty()) << error;
+    return kernel;
+  }
+  static RunConfig with(const std::string& param, int64_t value) {
+    RunConfig c;
+    c.params[param] = value;
+    return c;
+  }
+  static std::string first_error(const RunResult& r) { return r.errors.empty() ? std::string() : r.errors.front().code + ": " + r.errors.front().message; }
+};
+
+TEST_F(RunProcess, GivesWhatTheSameRunGivesHere) {
+  RunConfig cfg;
+  cfg.variant = "4";
+  cfg.n = 5000;
+  cfg.block = {128, 1, 1};
+  cfg.record.blocks = {0, 2};
+  const RunResult here = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
+  use(60, true);
+  const RunResult there = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
+  EXPECT_NE(process_id(), 0) << "the run went to the run process";
+  ASSERT_TRUE(there.refused.empty()) << there.refused;
+  EXPECT_EQ(there.passed, here.passed);
+  EXPECT_TRUE(there.passed);
+  EXPECT_EQ(there.result, here.result);
+  EXPECT_EQ(there.expected, here.expected);
+  ASSERT_EQ(there.launches.size(), here.launches.size());
+  for (size_t i = 0; i < here.launches.size(); ++i)
+    EXPECT_EQ(serialize_trace(there.launches[i]), serialize_trace(here.launches[i])) << "launch " << i;
+  // A refusal comes back as a refusal, said by this process's catalog before anything is sent.
+  RunConfig bad = cfg;
+  bad.block = {100, 1, 1};
+  EXPECT_FALSE(Catalog::instance().run("reduce", bad, BackendKind::Emu).refused.empty());
+}
+
+TEST_F(RunProcess, BuiltInEmulatorRunsStayHereUnlessAsked) {
+  use(60, false);
+  const RunResult r = Catalog::instance().run("reduce", RunConfig{}, BackendKind::Emu);
+  EXPECT_TRUE(r.passed);
+  EXPECT_EQ(process_id(), 0) << "an emulator run of a built-in kernel needs no run process";
+}
+
+TEST_F(RunProcess, ACrashInAKernelFilesHostCodeCostsOnlyTheRunProcess) {
+  const std::string kernel = load("host_crash.cu");
+  ASSERT_FALSE(kernel.empty());
+  use(60, false);  // the default policy: a kernel file's runs go there
+  const RunResult fine = Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu);
+  EXPECT_TRUE(fine.passed) << first_error(fine);
+  const int first_pid = process_id();
+  EXPECT_NE(first_pid, 0);
+  const RunResult crashed = Catalog::instance().run(kernel, with("crash", 1), BackendKind::Emu);
+  EXPECT_FALSE(crashed.completed);
+  EXPECT_FALSE(crashed.passed);
+  ASSERT_FALSE(crashed.errors.empty());
+  EXPECT_EQ(crashed.errors[0].code, "run-process-ended");
+  EXPECT_NE(crashed.errors[0].message.find("signal 11"), std::string::npos) << crashed.errors[0].message;
+  EXPECT_NE(crashed.errors[0].message.find(kernel), std::string::npos) << crashed.errors[0].message;
+  // The next run starts a new process and passes.
+  const RunResult again = Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu);
+  EXPECT_TRUE(again.passed) << first_error(again);
+  EXPECT_NE(process_id(), first_pid);
+}
+
+TEST_F(RunProcess, AnEndlessLoopIsStoppedByTheTimeLimit) {
+  const std::string kernel = load("host_loop.cu");
+  ASSERT_FALSE(kernel.empty());
+  // (Built first without a tight limit: a run process builds a file it has not seen, from the
+  // build cache when warpscope built it before, and that build counts towards the limit.)
+  use(120, false);
+  ASSERT_TRUE(Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu).passed);
+  use(1.5, false);
+  const auto t0 = Clock::now();
+  const RunResult r = Catalog::instance().run(kernel, with("loop", 1), BackendKind::Emu);
+  const double took = seconds_since(t0);
+  EXPECT_FALSE(r.completed);
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_EQ(r.errors[0].code, "time-limit");
+  EXPECT_NE(r.errors[0].message.find("did not finish in 1.5 s"), std::string::npos) << r.errors[0].message;
+  EXPECT_GE(took, 1.4);
+  EXPECT_LT(took, 10.0);
+  const RunResult again = Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu);
+  EXPECT_TRUE(again.passed) << first_error(again);
+}
+
+TEST_F(RunProcess, ACancelStopsAnEndlessLoopWithinItsGrace) {
+  const std::string kernel = load("host_loop.cu");
+  ASSERT_FALSE(kernel.empty());
+  use(600, false);
+  ASSERT_TRUE(Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu).passed);
+  RunConfig cfg = with("loop", 1);
+  cfg.cancel = std::make_shared<std::atomic<bool>>(false);
+  std::thread canceller([flag = cfg.cancel] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    flag->store(true);
+  });
+  const auto t0 = Clock::now();
+  const RunResult r = Catalog::instance().run(kernel, cfg, BackendKind::Emu);
+  const double took = seconds_since(t0);
+  canceller.join();
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_EQ(r.errors[0].code, "cancelled");
+  EXPECT_LT(took, 8.0) << "cancelled after 0.3 s, 2 s of grace";
+  EXPECT_TRUE(Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu).passed);
+}
+
+TEST_F(RunProcess, ARunProcessKilledFromOutsideIsStartedAgain) {
+  use(60, true);
+  EXPECT_TRUE(Catalog::instance().run("reduce", RunConfig{}, BackendKind::Emu).passed);
+  const int pid = process_id();
+  ASSERT_GT(pid, 0);
+  ::kill(pid, SIGKILL);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // The first request after finds it gone (said as such), or starts a new one at once.
+  RunResult r = Catalog::instance().run("reduce", RunConfig{}, BackendKind::Emu);
+  if (!r.passed) {
+    ASSERT_FALSE(r.errors.empty());
+    EXPECT_EQ(r.errors[0].code, "run-process-ended");
+    r = Catalog::instance().run("reduce", RunConfig{}, BackendKind::Emu);
+  }
+  EXPECT_TRUE(r.passed) << first_error(r);
+  EXPECT_NE(process_id(), pid);
+}
+
+TEST_F(RunProcess, ARequestItDoesNotKnowIsAnsweredWithWhy) {
+  use(60, true);
+  const Answer a = call(Kind(77), "x", {});
+  EXPECT_FALSE(a.ok);
+  EXPECT_FALSE(a.process_lost);
+  EXPECT_NE(a.error.find("does not know request 77"), std::string::npos) << a.error;
+  // A request whose payload is cut short: the run process says so and stays.
+  const Answer cut = call(Kind::Run, "abc", {});
+  EXPECT_FALSE(cut.ok);
+  EXPECT_FALSE(cut.process_lost);
+  EXPECT_NE(cut.error.find("ended early"), std::string::npos) << cut.error;
+}
+
+TEST_F(RunProcess, AMissingExecutableIsAClearError) {
+  IsolationOptions o;
+  o.exe = "/nonexistent/warpscope";
+  o.everything = true;
+  enable(o);
+  const RunResult r = Catalog::instance().run("reduce", RunConfig{}, BackendKind::Emu);
+  EXPECT_FALSE(r.passed);
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_NE(r.errors[0].message.find("/nonexistent/warpscope"), std::string::npos) << r.errors[0].message;
+}
+
+}  // namespace
+}  // namespace ws::isolation

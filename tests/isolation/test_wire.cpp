@@ -1,0 +1,131 @@
+// The run contract survives the trip to the run process and back: every RunConfig field, and a
+// RunResult with a real emulator trace, come back equal; a message cut short is an error.
+#include <gtest/gtest.h>
+
+#include "ws/isolation/wire.h"
+#include "ws/run/catalog.h"
+#include "ws/trace/trace_io.h"
+
+namespace ws::isolation {
+namespace {
+
+TEST(Wire, ConfigComesBackWithEveryField) {
+  RunConfig c;
+  c.variant = "padded";
+  c.n = 123456789012ull;
+  c.block = {32, 8, 2};
+  c.grid = {7, 3, 1};
+  c.dtype = "double";
+  c.seed = 0xfedcba9876543210ull;
+  c.params = {{"stride", -5}, {"tile", 1ll << 40}};
+  c.param_choices = {{"input", "sorted"}};
+  c.record.blocks = {0, 7, 4000000000u};
+  c.record.count_every_block = false;
+  c.record.max_events = 17;
+  c.emu.workers = 3;
+  c.emu.step_budget = 99;
+  c.emu.defer_loads = false;
+  c.emu.eager_shuffles = false;
+  c.emu.converged_issue = false;
+  c.timing.warmup = 2;
+  c.timing.reps = 30;
+  c.timing.flush_l2 = false;
+  c.timing.max_ms = 2.5;
+  c.timing.keep = true;
+  c.memory_limit = 1ull << 33;
+  Writer w;
+  write_config(w, c);
+  Reader r(w.bytes());
+  const RunConfig b = read_config(r);
+  EXPECT_TRUE(r.done());
+  EXPECT_EQ(b.variant, c.variant);
+  EXPECT_EQ(b.n, c.n);
+  EXPECT_EQ(b.block, c.block);
+  EXPECT_EQ(b.grid, c.grid);
+  EXPECT_EQ(b.dtype, c.dtype);
+  EXPECT_EQ(b.seed, c.seed);
+  EXPECT_EQ(b.params, c.params);
+  EXPECT_EQ(b.param_choices, c.param_choices);
+  EXPECT_EQ(b.record.blocks, c.record.blocks);
+  EXPECT_EQ(b.record.count_every_block, false);
+  EXPECT_EQ(b.record.max_events, 17u);
+  EXPECT_EQ(b.emu.workers, 3u);
+  EXPECT_EQ(b.emu.step_budget, 99u);
+  EXPECT_FALSE(b.emu.defer_loads || b.emu.eager_shuffles || b.emu.converged_issue);
+  EXPECT_EQ(b.timing.warmup, 2u);
+  EXPECT_EQ(b.timing.reps, 30u);
+  EXPECT_FALSE(b.timing.flush_l2);
+  EXPECT_EQ(b.timing.max_ms, 2.5);
+  EXPECT_TRUE(b.timing.keep);
+  EXPECT_EQ(b.memory_limit, 1ull << 33);
+}
+
+TEST(Wire, ResultComesBackWithItsTraces) {
+  RunConfig cfg;
+  cfg.variant = "3";
+  cfg.n = 2048;
+  cfg.block = {128, 1, 1};
+  cfg.record.blocks = {0, 1};
+  RunResult res = Catalog::instance().run("reduce", cfg, BackendKind::Emu);
+  ASSERT_TRUE(res.refused.empty()) << res.refused;
+  ASSERT_FALSE(res.launches.empty());
+  res.errors.push_back({Severity::Warning, "a-code", "a message \xff with a byte that is not UTF-8", 3, 4, 5});
+  res.notes = {"one", "two"};
+  res.timing.ms = {0.25, 0.5};
+  res.timing.launches = 2;
+  res.timing.bytes = 8192;
+  res.emulate_seconds = 0.125;
+  res.checked.push_back({"extra", CheckedValue{"float", 4, {1, 2, 3, 4, 5, 6, 7, 8}}});
+  Writer w;
+  write_result(w, res);
+  Reader r(w.bytes());
+  const RunResult b = read_result(r);
+  EXPECT_TRUE(r.done());
+  EXPECT_EQ(b.refused, res.refused);
+  EXPECT_EQ(b.completed, res.completed);
+  EXPECT_EQ(b.passed, res.passed);
+  EXPECT_EQ(b.result, res.result);
+  EXPECT_EQ(b.expected, res.expected);
+  EXPECT_EQ(b.check, res.check);
+  ASSERT_EQ(b.checked.size(), res.checked.size());
+  for (size_t i = 0; i < res.checked.size(); ++i) {
+    EXPECT_EQ(b.checked[i].first, res.checked[i].first);
+    EXPECT_EQ(b.checked[i].second.type, res.checked[i].second.type);
+    EXPECT_EQ(b.checked[i].second.bytes, res.checked[i].second.bytes);
+  }
+  ASSERT_EQ(b.launches.size(), res.launches.size());
+  for (size_t i = 0; i < res.launches.size(); ++i) {
+    EXPECT_EQ(b.launches[i].events.size(), res.launches[i].events.size());
+    EXPECT_EQ(b.launches[i].lane_offsets, res.launches[i].lane_offsets);
+    EXPECT_EQ(b.launches[i].recorded_blocks, res.launches[i].recorded_blocks);
+    EXPECT_EQ(serialize_trace(b.launches[i]), serialize_trace(res.launches[i]));
+  }
+  ASSERT_EQ(b.errors.size(), res.errors.size());
+  EXPECT_EQ(b.errors.back().message, res.errors.back().message);
+  EXPECT_EQ(b.errors.back().severity, Severity::Warning);
+  EXPECT_EQ(b.errors.back().thread, 5u);
+  EXPECT_EQ(b.notes, res.notes);
+  EXPECT_EQ(b.timing.ms, res.timing.ms);
+  EXPECT_EQ(b.timing.launches, 2u);
+  EXPECT_EQ(b.timing.bytes, 8192u);
+  EXPECT_EQ(b.emulate_seconds, 0.125);
+}
+
+TEST(Wire, AMessageCutShortIsAnErrorAtEveryLength) {
+  RunResult res = Catalog::instance().run("reduce", RunConfig{}, BackendKind::Emu);
+  Writer w;
+  write_result(w, res);
+  const std::string& all = w.bytes();
+  // Every prefix (sampled) fails cleanly; none reads past its end or allocates its claimed sizes.
+  for (size_t cut = 0; cut < all.size(); cut += 1 + all.size() / 997) {
+    Reader r(std::string_view(all).substr(0, cut));
+    EXPECT_THROW(read_result(r), WireError) << "cut at " << cut;
+  }
+  Writer huge;
+  huge.u64(1ull << 60);  // a count no message can hold
+  Reader r(huge.bytes());
+  EXPECT_THROW(r.count(8), WireError);
+}
+
+}  // namespace
+}  // namespace ws::isolation
