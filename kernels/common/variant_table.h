@@ -71,7 +71,8 @@ struct GridRule {
   // One launch does the whole job (the last block adds the partial results, or a library call
   // does): no second launch over the blocks' partial results.
   bool single_launch = false;
-  // 2D: a block covers a square block.x x block.x tile (each thread block.x / block.y of its rows).
+  // 2D: a block covers a square tile of block.x * per_thread on a side (each thread per_thread
+  // of its columns and tile / block.y of its rows).
   bool square_tile = false;
   // 2D: threadIdx.x walks the rows of the matrix and threadIdx.y its columns.
   bool transposed = false;
@@ -95,7 +96,7 @@ struct GridRule {
   Dim3 blocks_2d(Dim3 block, uint64_t rows, uint64_t cols) const {
     auto div_up = [](uint64_t a, uint64_t b) { return uint32_t((a + b - 1) / b); };
     const uint64_t along_x = transposed ? rows : cols, along_y = transposed ? cols : rows;
-    const uint64_t tile_y = square_tile ? block.x : uint64_t(block.y) * per_thread;
+    const uint64_t tile_y = square_tile ? uint64_t(block.x) * per_thread : uint64_t(block.y) * per_thread;
     return {div_up(along_x, uint64_t(block.x) * per_thread), div_up(along_y, tile_y), 1};
   }
 };

@@ -13,6 +13,10 @@
 //             (15, y+1) on one bank: still 2-way. The padding recipe assumes a warp = a tile row.)
 //   rows    : the padded tile with TILE x TILE/4 threads (32 x 8 for TILE 32): each thread copies
 //             4 elements, so a block moves the same tile with a quarter of the threads.
+//   wide    : a padded tile twice as wide (64 x 64) for the same 32 x 8 threads: each thread copies
+//             two columns of 8 rows, 16 elements, all its loads in flight at once. A transpose does
+//             no arithmetic: its bandwidth is what it has in flight, and 4 loads per thread leave
+//             the memory system waiting (8192^2 on an H200: rows 86%, wide 93% of a copy).
 //
 // TILE is the block's x size (8, 16 or 32). The shared tile is a 1D array indexed
 // [row * (TILE + PAD) + col], the slide's tile[row][col].
@@ -56,6 +60,28 @@ __global__ void transpose_tile(ws::global_array<const T> in, ws::global_array<T>
       out[(y + j) * rows + x] = tile[threadIdx.x * (TILE + PAD) + threadIdx.y + j];  // column of the tile
 }
 
+// A TILE x TILE padded tile moved by TILE/2 x ROWS threads: thread (tx, ty) copies columns tx and
+// tx + TILE/2 of rows ty, ty + ROWS, ... Both loops unroll (TILE and ROWS are compile-time), so
+// every load of a thread is issued before the first is waited for.
+template <class T, unsigned TILE, unsigned ROWS>
+__global__ void transpose_wide(ws::global_array<const T> in, ws::global_array<T> out, unsigned rows, unsigned cols) {
+  constexpr unsigned HALF = TILE / 2;  // blockDim.x
+  __shared__ ws::shared_array<T, TILE * (TILE + 1), "tile"> tile;  // T tile[TILE][TILE + 1]
+  unsigned x = blockIdx.x * TILE + threadIdx.x;
+  unsigned y = blockIdx.y * TILE + threadIdx.y;
+  for (unsigned j = 0; j < TILE; j += ROWS)
+    for (unsigned c = 0; c < TILE; c += HALF)
+      if (x + c < cols && y + j < rows)
+        tile[(threadIdx.y + j) * (TILE + 1) + threadIdx.x + c] = in[(y + j) * cols + x + c];
+  __syncthreads();
+  x = blockIdx.y * TILE + threadIdx.x;  // the transposed block
+  y = blockIdx.x * TILE + threadIdx.y;
+  for (unsigned j = 0; j < TILE; j += ROWS)
+    for (unsigned c = 0; c < TILE; c += HALF)
+      if (x + c < rows && y + j < cols)
+        out[(y + j) * rows + x + c] = tile[(threadIdx.x + c) * (TILE + 1) + threadIdx.y + j];
+}
+
 // ---------------------------------------------------------------------------------------------
 struct TransposeEntry {
   template <class T>
@@ -86,8 +112,9 @@ struct TransposeEntry {
     const ws::Dim3 b = c.block;
     if (std::string why = tile_width(b); !why.empty()) return why;
     if (b.y == b.x / 4) return {};
-    return "variant rows uses TILE x TILE/4 threads (e.g. 32x8): block must be (" + std::to_string(b.x) + "," +
-           std::to_string(b.x / 4) + "), got " + ws::matrix::shape_text(b);
+    return "variant " + c.variant + " uses " + (c.variant == "wide" ? "TILE/2 x TILE/8 threads for a TILE x TILE tile" : "TILE x TILE/4 threads") +
+           " (e.g. 32x8): block must be (" + std::to_string(b.x) + "," + std::to_string(b.x / 4) + "), got " +
+           ws::matrix::shape_text(b);
   }
 
   // transpose_tile<T, TILE, PAD, TILE / PER_THREAD> with TILE = the block's x (the block is
@@ -98,6 +125,16 @@ struct TransposeEntry {
       constexpr unsigned TILE = decltype(tile)::value;
       return be.launch("transpose_tile<" + std::to_string(TILE) + (PAD ? ",padded>" : ">"), p.grid, p.block, 0,
                        transpose_tile<T, TILE, PAD, TILE / PER_THREAD>, p.in, p.out, p.rows, p.cols);
+    });
+  }
+
+  // transpose_wide<T, 2 * block.x, block.y>: a tile twice the block's width.
+  template <class T, class B>
+  static bool launch_wide(B& be, const Pass<T>& p) {
+    return ws::with_constant<8, 16, 32>(p.block.x, [&](auto half) {
+      constexpr unsigned TILE = 2 * decltype(half)::value;
+      return be.launch("transpose_wide<" + std::to_string(TILE) + ">", p.grid, p.block, 0,
+                       transpose_wide<T, TILE, TILE / 8>, p.in, p.out, p.rows, p.cols);
     });
   }
 
@@ -119,7 +156,11 @@ struct TransposeEntry {
         ws::row({.id = "rows", .name = "padded tile, TILE x TILE/4 threads",
                  .summary = "32x8 threads for a 32x32 tile: each thread copies 4 elements",
                  .accepts = four_per_thread, .shape = quarter, .grid = {.square_tile = true}},
-                [](auto& be, const P& p) { return launch_tile<1, 4>(be, p); }));
+                [](auto& be, const P& p) { return launch_tile<1, 4>(be, p); }),
+        ws::row({.id = "wide", .name = "64x64 padded tile, 32x8 threads",
+                 .summary = "each thread copies two columns of 8 rows: 16 loads in flight, as a copy needs",
+                 .accepts = four_per_thread, .shape = quarter, .grid = {.per_thread = 2, .square_tile = true}},
+                [](auto& be, const P& p) { return launch_wide(be, p); }));
   }
 
   static ws::KernelSpec spec() {

@@ -304,6 +304,50 @@ __global__ void reduce10(ws::global_array<const T> g_idata, ws::global_array<T> 
   }
 }
 
+// One thread's grid-stride sum with four 16-byte loads in flight per iteration (step 9 has two):
+// at n = 2^24 a thread makes only a few iterations, and what each has in flight sets how close
+// the sum gets to the read stream.
+template <class T>
+__device__ T thread_sum_vec4x4(ws::global_array<const T> g_idata, unsigned n) {
+  using V = typename vec4<T>::type;
+  ws::global_array<const V> g_vec = g_idata.template reinterpret<const V>();
+  const unsigned n4 = n / 4;
+  const unsigned gridSize = blockDim.x * 4 * gridDim.x;
+  T sum = 0;
+  unsigned i = blockIdx.x * (blockDim.x * 4) + threadIdx.x;
+  for (; i + 3 * blockDim.x < n4; i += gridSize) {
+    V a = g_vec[i];
+    V b = g_vec[i + blockDim.x];
+    V c = g_vec[i + 2 * blockDim.x];
+    V d = g_vec[i + 3 * blockDim.x];
+    sum += (a.x + a.y + a.z + a.w) + (b.x + b.y + b.z + b.w) + (c.x + c.y + c.z + c.w) + (d.x + d.y + d.z + d.w);
+  }
+  for (; i < n4; i += blockDim.x) {  // the last chunk's vectors, where it is cut short
+    V v = g_vec[i];
+    sum += v.x + v.y + v.z + v.w;
+  }
+  const unsigned first = blockIdx.x * blockDim.x + threadIdx.x;
+  for (unsigned j = n4 * 4 + first; j < n; j += blockDim.x * gridDim.x) sum += g_idata[j];
+  return sum;
+}
+
+// Step 11: one launch, nothing left to read at the end. Four loads in flight per thread; each
+// block atomicAdds its sum into one accumulator, then draws a ticket; the last block takes the
+// total with atomicExch (leaving 0 for the next launch), and atomicInc's wrap resets the ticket.
+// Step 10's last block reads every block's partial sum after all the others are done: here that
+// tail is one atomic.
+template <class T>
+__global__ void reduce11(ws::global_array<const T> g_idata, ws::global_array<T> g_sum, ws::global_array<T> g_acc,
+                         ws::global_array<unsigned> g_ticket, unsigned n) {
+  __shared__ ws::shared_array<T, 32, "warp_sums"> warp_sums;
+  const T sum = block_sum(warp_sums, thread_sum_vec4x4(g_idata, n));
+  if (threadIdx.x == 0) {
+    atomicAdd(&g_acc[0], sum);
+    __threadfence();  // this block's sum is in the accumulator before its ticket is drawn
+    if (atomicInc(&g_ticket[0], gridDim.x - 1) == gridDim.x - 1) g_sum[0] = atomicExch(&g_acc[0], T(0));
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The catalog entry: one row per variant (common/variant_table.h), then the multi-pass driver.
 struct ReduceEntry {
@@ -407,6 +451,20 @@ struct ReduceEntry {
                   be.fill_once(ticket, 0u);  // (the kernel resets it: a replay needs no fill)
                   return be.launch("reduce10", p.grid, p.block, 0, reduce10<T>, p.in, p.out, ticket, p.n);
                 }),
+        // Which block is last, and the order of the float additions, depend on the order blocks run.
+        ws::row({.id = "11", .name = "one launch: atomic finish, 4 loads in flight",
+                 .summary = "four 16-byte loads per thread in flight; each block atomicAdds its sum, the last one (by ticket) "
+                            "takes the total: no partial sums to read",
+                 .order_dependent = true, .accepts = warp_block,
+                 .grid = {.per_thread = 1, .grid_stride = true, .single_launch = true}},
+                [](auto& be, P& p) {
+                  p.out = be.template alloc<T>("g_sum", 1);
+                  ws::global_array<T> acc = be.template alloc<T>("g_acc", 1);
+                  ws::global_array<unsigned> ticket = be.template alloc<unsigned>("g_ticket", 1);
+                  be.fill_once(acc, T(0));  // (the kernel leaves both at 0: a replay needs no fill)
+                  be.fill_once(ticket, 0u);
+                  return be.launch("reduce11", p.grid, p.block, 0, reduce11<T>, p.in, p.out, acc, ticket, p.n);
+                }),
         ws::row({.id = "cub", .name = "CUB DeviceReduce::Sum (reference)",
                  .summary = "NVIDIA's library reduction that ships with CUDA: the bar every variant is measured against",
                  .gpu_only = true, .grid = {.single_launch = true}},
@@ -447,8 +505,8 @@ struct ReduceEntry {
     s.lecture = "seed 003 (Harris, Optimizing Parallel Reduction in CUDA), seed 001";
     s.variants = ws::variant_specs(rows<int>());
     s.params = {
-        {"max_blocks", "grid-size cap for the grid-stride variants (7 to 10)", 1, 65535, 64, {}},
-        {"per_thread", "elements per thread for 7 to 10 (0: as many as max_blocks gives)", 0, 1 << 20, 0, {}},
+        {"max_blocks", "grid-size cap for the grid-stride variants (7 to 11)", 1, 65535, 64, {}},
+        {"per_thread", "elements per thread for 7 to 11 (0: as many as max_blocks gives)", 0, 1 << 20, 0, {}},
     };
     s.default_n = 1 << 16;
     s.default_block = 256;
@@ -456,7 +514,7 @@ struct ReduceEntry {
     s.timing.n = 1 << 24;
     s.timing.sizes = {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28};
     s.timing.params = {{"per_thread", 32}};
-    s.timing.why = "32 elements per thread gives the grid-stride variants (7-10) enough blocks for every SM; the lab caps "
+    s.timing.why = "32 elements per thread gives the grid-stride variants (7-11) enough blocks for every SM; the lab caps "
                    "their grid at 64 blocks for the emulator (warpscope bench tunes it per variant)";
     s.timing.reference = "cub";
     return s;

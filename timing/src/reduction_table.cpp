@@ -18,7 +18,6 @@ constexpr G80Row kG80[] = {
 // Elements per thread tried for the grid-stride variants.
 constexpr int64_t kPerThread[] = {8, 16, 32, 64, 128, 256};
 
-bool grid_stride(const std::string& v) { return v == "7" || v == "8" || v == "9" || v == "10"; }
 }  // namespace
 
 std::span<const G80Row> g80_reference() { return kG80; }
@@ -85,7 +84,7 @@ ReductionTable time_reductions(uint64_t n, const std::string& dtype, uint32_t bl
     cfg.block = Dim3{block, 1, 1};
     cfg.dtype = dtype;
     TableRow row;
-    if (grid_stride(v.id) && device().present) {
+    if (v.takes_grid && device().present) {
       // Tune the elements per thread: every value is timed at full length (the replays cost
       // milliseconds; a run's set-up, the input and its check, costs far more), the fastest kept.
       if (progress) progress("timing reduce " + v.id + " (" + v.name + "), elements per thread 8..256");
