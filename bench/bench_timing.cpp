@@ -7,16 +7,27 @@
 //
 //   bench_timing            # every kernel's first variant
 //   bench_timing matmul     # one kernel
+//   bench_timing --run-process build/app/warpscope [KERNEL]   # both measured in warpscope's run
+//                           # process, as the viewer measures (ws/isolation)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "ws/isolation/isolated_runs.h"
 #include "ws/timing/timing.h"
 
 int main(int argc, char** argv) {
   namespace timing = ws::timing;
+  if (argc > 2 && std::string(argv[1]) == "--run-process") {
+    ws::isolation::IsolationOptions o;
+    o.exe = argv[2];
+    ws::isolation::enable(o);
+    std::printf("measured in the run process (%s)\n", argv[2]);
+    argc -= 2;
+    argv += 2;
+  }
   const timing::Device& d = timing::device();
   if (!d.present) {
     std::fprintf(stderr, "bench_timing: no GPU: %s\n", d.why_not.c_str());

@@ -39,24 +39,6 @@ double timeout_from_environment() {
   return 60;
 }
 
-void write_timing(Writer& w, const TimingOptions& o) {
-  w.u32(o.warmup);
-  w.u32(o.reps);
-  w.boolean(o.flush_l2);
-  w.f64(o.max_ms);
-  w.boolean(o.keep);
-}
-
-TimingOptions read_timing(Reader& r) {
-  TimingOptions o;
-  o.warmup = r.u32();
-  o.reps = r.u32();
-  o.flush_l2 = r.boolean();
-  o.max_ms = r.f64();
-  o.keep = r.boolean();
-  return o;
-}
-
 std::string id_bytes(uint64_t id) {
   Writer w;
   w.u64(id);
@@ -79,7 +61,7 @@ class RemoteReplay final : public Replay {
     }
     Writer w;
     w.u64(id_);
-    write_timing(w, o);
+    write_timing_options(w, o);
     const Answer a = s->child->call(Kind::ReplayTime, w.bytes(), {.timeout_seconds = s->timeout, .what = "timing " + what_});
     if (!a.ok) {
       error = a.error;
@@ -89,10 +71,7 @@ class RemoteReplay final : public Replay {
       Reader r(a.payload);
       const bool ok = r.boolean();
       error = r.str();
-      RunTiming t;
-      for (size_t i = 0, n = r.count(8); i < n; ++i) t.ms.push_back(r.f64());
-      t.launches = r.u32();
-      t.bytes = r.u64();
+      const RunTiming t = read_run_timing(r);
       out.ms.insert(out.ms.end(), t.ms.begin(), t.ms.end());
       out.launches = t.launches;
       out.bytes = t.bytes;
@@ -254,7 +233,7 @@ void serve_runs(Server& s, Catalog& catalog, PrepareFile prepare_file) {
   s.on(Kind::ReplayTime, [kept](const std::string& payload, const std::shared_ptr<std::atomic<bool>>&) {
     Reader r(payload);
     const uint64_t id = r.u64();
-    const TimingOptions o = read_timing(r);
+    const TimingOptions o = read_timing_options(r);
     RunTiming t;
     std::string error;
     bool ok = false;
@@ -265,10 +244,7 @@ void serve_runs(Server& s, Catalog& catalog, PrepareFile prepare_file) {
     Writer w;
     w.boolean(ok);
     w.str(error);
-    w.u64(t.ms.size());
-    for (double ms : t.ms) w.f64(ms);
-    w.u32(t.launches);
-    w.u64(t.bytes);
+    write_run_timing(w, t);
     return w.take();
   });
   s.on_notice(Kind::ReplayDrop, [kept](const std::string& payload) {

@@ -87,6 +87,41 @@ Dim3 read_dim(Reader& r) {
 
 }  // namespace
 
+void write_timing_options(Writer& w, const TimingOptions& o) {
+  w.u32(o.warmup);
+  w.u32(o.reps);
+  w.boolean(o.flush_l2);
+  w.f64(o.max_ms);
+  w.boolean(o.keep);
+}
+
+TimingOptions read_timing_options(Reader& r) {
+  TimingOptions o;
+  o.warmup = r.u32();
+  o.reps = r.u32();
+  o.flush_l2 = r.boolean();
+  o.max_ms = r.f64();
+  o.keep = r.boolean();
+  return o;
+}
+
+void write_run_timing(Writer& w, const RunTiming& t) {
+  w.u64(t.ms.size());
+  for (double ms : t.ms) w.f64(ms);
+  w.u32(t.launches);
+  w.u64(t.bytes);
+}
+
+RunTiming read_run_timing(Reader& r) {
+  RunTiming t;
+  const size_t samples = r.count(8);
+  t.ms.reserve(samples);
+  for (size_t i = 0; i < samples; ++i) t.ms.push_back(r.f64());
+  t.launches = r.u32();
+  t.bytes = r.u64();
+  return t;
+}
+
 void write_config(Writer& w, const RunConfig& c) {
   w.str(c.variant);
   w.u64(c.n);
@@ -113,11 +148,7 @@ void write_config(Writer& w, const RunConfig& c) {
   w.boolean(c.emu.defer_loads);
   w.boolean(c.emu.eager_shuffles);
   w.boolean(c.emu.converged_issue);
-  w.u32(c.timing.warmup);
-  w.u32(c.timing.reps);
-  w.boolean(c.timing.flush_l2);
-  w.f64(c.timing.max_ms);
-  w.boolean(c.timing.keep);
+  write_timing_options(w, c.timing);
   w.u64(c.memory_limit);
 }
 
@@ -147,11 +178,7 @@ RunConfig read_config(Reader& r) {
   c.emu.defer_loads = r.boolean();
   c.emu.eager_shuffles = r.boolean();
   c.emu.converged_issue = r.boolean();
-  c.timing.warmup = r.u32();
-  c.timing.reps = r.u32();
-  c.timing.flush_l2 = r.boolean();
-  c.timing.max_ms = r.f64();
-  c.timing.keep = r.boolean();
+  c.timing = read_timing_options(r);
   c.memory_limit = r.u64();
   return c;
 }
@@ -183,10 +210,7 @@ void write_result(Writer& w, const RunResult& r) {
   }
   w.u64(r.notes.size());
   for (const std::string& n : r.notes) w.str(n);
-  w.u64(r.timing.ms.size());
-  for (double ms : r.timing.ms) w.f64(ms);
-  w.u32(r.timing.launches);
-  w.u64(r.timing.bytes);
+  write_run_timing(w, r.timing);
   w.f64(r.emulate_seconds);
 }
 
@@ -225,11 +249,7 @@ RunResult read_result(Reader& r) {
     out.errors.push_back(std::move(d));
   }
   for (size_t i = 0, n = r.count(8); i < n; ++i) out.notes.push_back(r.str());
-  const size_t samples = r.count(8);
-  out.timing.ms.reserve(samples);
-  for (size_t i = 0; i < samples; ++i) out.timing.ms.push_back(r.f64());
-  out.timing.launches = r.u32();
-  out.timing.bytes = r.u64();
+  out.timing = read_run_timing(r);
   out.emulate_seconds = r.f64();
   return out;
 }

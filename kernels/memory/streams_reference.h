@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <unordered_map>
 #include <vector>
 
 namespace ws::reference::streams {
@@ -15,9 +17,19 @@ inline std::vector<float> input(uint64_t n) {
   return v;
 }
 
+// An element's result depends only on its value, so each distinct value is computed once: the
+// demo's input has 1000 of them, and 2^24 elements x 2048 rounds (its timing launch) costs 2 M
+// fused multiply-adds here instead of 34 G (over a minute and a half of CPU).
 inline std::vector<float> scaled(std::vector<float> v, uint32_t work) {
-  for (float& y : v)
-    for (uint32_t k = 0; k < work; ++k) y = std::fma(y, 0.999f, 0.5f);
+  std::unordered_map<uint32_t, float> done;
+  for (float& y : v) {
+    uint32_t bits;
+    std::memcpy(&bits, &y, sizeof bits);
+    auto [it, fresh] = done.try_emplace(bits, y);
+    if (fresh)
+      for (uint32_t k = 0; k < work; ++k) it->second = std::fma(it->second, 0.999f, 0.5f);
+    y = it->second;
+  }
   return v;
 }
 

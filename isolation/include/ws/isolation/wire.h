@@ -58,6 +58,13 @@ class Reader {
   size_t pos_ = 0;
 };
 
+// TimingOptions; RunTiming's samples, launches and bytes (not its replay): parts of a RunConfig
+// and a RunResult, and what timing a kept replay again sends and answers.
+void write_timing_options(Writer& w, const TimingOptions& o);
+TimingOptions read_timing_options(Reader& r);
+void write_run_timing(Writer& w, const RunTiming& t);
+RunTiming read_run_timing(Reader& r);
+
 // RunConfig without its cancel flag (the caller's process watches that and sends a cancel).
 void write_config(Writer& w, const RunConfig& c);
 RunConfig read_config(Reader& r);
