@@ -13,6 +13,8 @@
 #include "kernel_file_watch.h"
 #include "run_binary.h"
 #include "session.h"
+#include "ws/isolation/isolated_runs.h"
+#include "ws/kernel_file/build.h"
 
 namespace {
 
@@ -177,6 +179,64 @@ TEST(KernelFileCli, BadFilesAndBadUse) {
                     (t.dir / "shot.png").string());
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_TRUE(fs::exists(t.dir / "shot.png"));
+}
+
+// --timeout: the run goes to a run process; a host loop is stopped at the limit, a crash in host
+// code is said with its signal; both fail the command (exit 1), neither takes warpscope with it.
+TEST(KernelFileCli, TimeoutStopsAHostLoopAndSaysACrash) {
+  const std::string files = WS_ISOLATION_FILES;
+  const auto t0 = std::chrono::steady_clock::now();
+  ::RunResult r = run_warpscope("run --file " + files + "/host_loop.cu --param loop=1 --timeout 2");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("did not finish in 2 s"), std::string::npos) << r.out;
+  EXPECT_LT(took, 30.0);
+  r = run_warpscope("run --file " + files + "/host_crash.cu --param crash=1 --timeout 30");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("signal 11 (Segmentation fault)"), std::string::npos) << r.out;
+  r = run_warpscope("run --file " + files + "/host_crash.cu --timeout 30");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
+}
+
+// The viewer's session with the run process: a long run says how long it has taken and when it
+// will be stopped; stopped, the panels get the reason, and the next run goes on.
+TEST(KernelFileSession, ALongRunSaysItsTimeAndTheLimitStopsIt) {
+  std::string error;
+  const std::string kernel =
+      kernel_file::load(std::string(WS_ISOLATION_FILES) + "/host_loop.cu", Catalog::instance(), {}, error);
+  ASSERT_FALSE(kernel.empty()) << error;
+  isolation::IsolationOptions o;
+  o.exe = WARPSCOPE_EXE;
+  o.timeout_seconds = 30;
+  isolation::enable(o);
+  Session s;
+  RunRequest warm;  // (the run process builds the file once, from the build cache)
+  warm.kernel = kernel;
+  s.request(warm);
+  ASSERT_TRUE(s.wait_idle(std::chrono::seconds(60)));
+  s.poll();
+  ASSERT_TRUE(s.data() && s.data()->result.passed) << (s.data() ? s.data()->error : "no data");
+  o.timeout_seconds = 3;
+  isolation::enable(o);
+  RunRequest req = warm;
+  req.config.params["loop"] = 1;
+  s.request(req);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2300));
+  const std::string busy = s.busy_text();
+  EXPECT_NE(busy.find("running " + kernel), std::string::npos) << busy;
+  EXPECT_NE(busy.find(" s (stopped at 3 s)"), std::string::npos) << busy;
+  ASSERT_TRUE(s.wait_idle(std::chrono::seconds(30)));
+  s.poll();
+  ASSERT_TRUE(s.data());
+  EXPECT_NE(s.data()->error.find("did not finish in 3 s"), std::string::npos) << s.data()->error;
+  EXPECT_EQ(s.data()->error.find("the kernel stopped before it finished"), std::string::npos) << s.data()->error;
+  s.request(warm);
+  ASSERT_TRUE(s.wait_idle(std::chrono::seconds(30)));
+  s.poll();
+  EXPECT_TRUE(s.data() && s.data()->result.passed);
+  s.stop();
+  isolation::disable();
 }
 
 }  // namespace

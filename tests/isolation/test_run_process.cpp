@@ -91,8 +91,10 @@ TEST_F(RunProcess, ACrashInAKernelFilesHostCodeCostsOnlyTheRunProcess) {
   EXPECT_FALSE(crashed.passed);
   ASSERT_FALSE(crashed.errors.empty());
   EXPECT_EQ(crashed.errors[0].code, "run-process-ended");
-  EXPECT_NE(crashed.errors[0].message.find("signal 11"), std::string::npos) << crashed.errors[0].message;
-  EXPECT_NE(crashed.errors[0].message.find(kernel), std::string::npos) << crashed.errors[0].message;
+  // (By signal 11; under the sanitizers (scripts/test_asan.sh) the run process reports the null
+  // pointer itself and ends by abort or exit status: what counts is that it ended, and how.)
+  EXPECT_NE(crashed.errors[0].message.find("the run process ended during the run of " + kernel + " on emu, by "),
+            std::string::npos) << crashed.errors[0].message;
   // The next run starts a new process and passes.
   const RunResult again = Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu);
   EXPECT_TRUE(again.passed) << first_error(again);
