@@ -49,8 +49,11 @@ struct Start {
 
 void start(fc::transfer_t t) {
   SwitchNote note;
-  after_switch(note, nullptr);
   const Start s = *static_cast<const Start*>(t.data);
+  // Learn fiber_make's stack: the switch back to it below must name it. (Named as empty, ASan
+  // took the maker's thread for one with no stack, and the next exception thrown on that thread
+  // was reported as a stack overflow.)
+  after_switch(note, s.maker);
   before_switch(note, *s.maker);
   const fc::transfer_t first = fc::jump_fcontext(t.fctx, nullptr);  // back to fiber_make
   FiberContext* came_from = static_cast<FiberContext*>(first.data);
