@@ -40,9 +40,7 @@ std::shared_ptr<SessionData> execute(const RunRequest& req) {
         for (const Trace& t : d->result.launches) d->reports.push_back(analysis::analyze(t, opt));
         if (!d->result.completed) {
           // (The run process lost, or stopped at its time limit: that is the whole story.)
-          const bool process = !d->result.errors.empty() && (d->result.errors[0].code == "run-process-ended" ||
-                                                             d->result.errors[0].code == "time-limit" ||
-                                                             d->result.errors[0].code == "run-process");
+          const bool process = !d->result.errors.empty() && isolation::is_run_process_failure(d->result.errors[0]);
           d->error = process ? std::string() : "the kernel stopped before it finished";
           for (const Diagnostic& e : d->result.errors) d->error += (d->error.empty() ? "" : ": ") + e.message;
         }

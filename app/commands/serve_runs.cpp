@@ -8,7 +8,6 @@
 #include "ws/kernel_file/build.h"
 #include "ws/run/catalog.h"
 #include "ws/timing/run_process.h"
-#include "ws/trace/sources.h"
 
 #if WS_HAVE_CUDA
 #include "ws/gpu/device.h"
@@ -27,10 +26,7 @@ int g_fd = 3;
 std::string prepare_file(const std::string& path, const std::string& text, BackendKind backend) {
   Catalog& catalog = Catalog::instance();
   const bool gpu = backend != BackendKind::Emu;
-  for (const CatalogEntry& e : catalog.entries())
-    if (e.spec.file == path && (!gpu || e.runners.count(BackendKind::GpuFast)) &&
-        source_text(kernel_relative_path(path)) == text)
-      return e.spec.name;
+  if (std::string name = kernel_file::installed(catalog, path, text, gpu); !name.empty()) return name;
   kernel_file::BuildOptions bo;
   bo.gpu = gpu;
   bo.device = gpu ? probe_backend() : std::string();

@@ -139,6 +139,10 @@ std::optional<RunResult> run_in_child(const std::weak_ptr<State>& weak, const Ca
 
 }  // namespace
 
+bool is_run_process_failure(const Diagnostic& d) {
+  return d.code == "run-process-ended" || d.code == "time-limit" || d.code == "run-process";
+}
+
 void enable(const IsolationOptions& o) {
   auto s = std::make_shared<State>();
   s->options = o;

@@ -25,6 +25,11 @@ void Writer::str(std::string_view s) {
   out_.append(s);
 }
 
+void Writer::f64s(const std::vector<double>& v) {
+  u64(v.size());
+  for (double x : v) f64(x);
+}
+
 std::string_view Reader::need(size_t n) {
   if (n > in_.size() - pos_)
     throw WireError("a message from the run process ended early (" + std::to_string(in_.size() - pos_) +
@@ -60,6 +65,12 @@ double Reader::f64() {
 std::string Reader::str() {
   const uint64_t n = u64();
   return std::string(need(n));
+}
+
+std::vector<double> Reader::f64s() {
+  std::vector<double> v(count(8));
+  for (double& x : v) x = f64();
+  return v;
 }
 
 size_t Reader::count(size_t min_item_bytes) {
@@ -106,17 +117,14 @@ TimingOptions read_timing_options(Reader& r) {
 }
 
 void write_run_timing(Writer& w, const RunTiming& t) {
-  w.u64(t.ms.size());
-  for (double ms : t.ms) w.f64(ms);
+  w.f64s(t.ms);
   w.u32(t.launches);
   w.u64(t.bytes);
 }
 
 RunTiming read_run_timing(Reader& r) {
   RunTiming t;
-  const size_t samples = r.count(8);
-  t.ms.reserve(samples);
-  for (size_t i = 0; i < samples; ++i) t.ms.push_back(r.f64());
+  t.ms = r.f64s();
   t.launches = r.u32();
   t.bytes = r.u64();
   return t;

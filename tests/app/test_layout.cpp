@@ -38,7 +38,9 @@ TEST(Layout, PanelsTileWithoutOverlap) {
         // Panels that are there only in some states share a tile (never shown together).
         const auto& types = ws::app::view_types();
         for (size_t j = i + 1; j < L.panels.size(); ++j)
-          if (!types[i].present || !types[j].present) EXPECT_FALSE(overlap(r, L.panels[j])) << "with " << j;
+          if (!types[i].present || !types[j].present) {
+            EXPECT_FALSE(overlap(r, L.panels[j])) << "with " << j;
+          }
       }
     }
   }

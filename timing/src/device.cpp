@@ -97,10 +97,8 @@ void write_gpu_ceilings(Writer& w, const gpu::Ceilings& c) {
   w.u64(c.bytes);
   w.f64(c.copy_gbps);
   w.f64(c.read_gbps);
-  w.u64(c.copy_ms.size());
-  for (double x : c.copy_ms) w.f64(x);
-  w.u64(c.read_ms.size());
-  for (double x : c.read_ms) w.f64(x);
+  w.f64s(c.copy_ms);
+  w.f64s(c.read_ms);
   w.u32(c.read_blocks);
   w.u32(c.read_threads);
 }
@@ -112,8 +110,8 @@ gpu::Ceilings read_gpu_ceilings(Reader& r) {
   c.bytes = r.u64();
   c.copy_gbps = r.f64();
   c.read_gbps = r.f64();
-  for (size_t i = 0, n = r.count(8); i < n; ++i) c.copy_ms.push_back(r.f64());
-  for (size_t i = 0, n = r.count(8); i < n; ++i) c.read_ms.push_back(r.f64());
+  c.copy_ms = r.f64s();
+  c.read_ms = r.f64s();
   c.read_blocks = r.u32();
   c.read_threads = r.u32();
   return c;

@@ -476,6 +476,14 @@ std::string install(Build& b, Catalog& catalog) {
   return {};
 }
 
+std::string installed(const Catalog& catalog, const std::string& path, const std::string& text, bool gpu) {
+  for (const CatalogEntry& e : catalog.entries())
+    if (e.spec.file == path && (!gpu || e.runners.count(BackendKind::GpuFast)) &&
+        source_text(kernel_relative_path(path)) == text)
+      return e.spec.name;
+  return {};
+}
+
 std::string load(const std::string& path, Catalog& catalog, const BuildOptions& options, std::string& error) {
   // The catalog already runs this file as it is now (same text), with the backends asked: that
   // build (a lesson read again, each of its steps naming one file, loads nothing more).
@@ -483,10 +491,7 @@ std::string load(const std::string& path, Catalog& catalog, const BuildOptions& 
   const std::string canonical = fs::weakly_canonical(fs::absolute(path, ec), ec).string();
   std::string text, why;
   if (read_text(canonical, text, why))
-    for (const CatalogEntry& e : catalog.entries())
-      if (e.spec.file == canonical && (!options.gpu || e.runners.count(BackendKind::GpuFast)) &&
-          source_text(kernel_relative_path(canonical)) == text)
-        return e.spec.name;
+    if (std::string name = installed(catalog, canonical, text, options.gpu); !name.empty()) return name;
   Build b = build(path, options);
   if (!b.ok) {
     error.clear();

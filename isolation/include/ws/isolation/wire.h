@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ws/run/config.h"
 #include "ws/run/result.h"
@@ -31,6 +32,7 @@ class Writer {
   void f64(double v);
   void boolean(bool v) { u8(v ? 1 : 0); }
   void str(std::string_view s);
+  void f64s(const std::vector<double>& v);  // a count, then the values
   const std::string& bytes() const { return out_; }
   std::string take() { return std::move(out_); }
 
@@ -48,6 +50,7 @@ class Reader {
   double f64();
   bool boolean() { return u8() != 0; }
   std::string str();
+  std::vector<double> f64s();
   // A count of items of at least `min_item_bytes` each: refused when the bytes left cannot hold them.
   size_t count(size_t min_item_bytes);
   bool done() const { return pos_ == in_.size(); }

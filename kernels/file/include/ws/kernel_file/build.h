@@ -62,6 +62,10 @@ Build build(const std::string& path, const BuildOptions& options);
 // gives that name, which is refused (returns why). A name another kernel file had is taken over.
 std::string install(Build& b, Catalog& catalog);
 
+// The name of the kernel `catalog` already runs from exactly `text` of the file at `path` (a
+// canonical path), with the GPU builds when `gpu`; "" when none.
+std::string installed(const Catalog& catalog, const std::string& path, const std::string& text, bool gpu);
+
 // build() then install(): for the command line. Returns the kernel's name, or "" with `error`
 // holding every diagnostic, one per line.
 std::string load(const std::string& path, Catalog& catalog, const BuildOptions& options, std::string& error);
