@@ -54,6 +54,7 @@ bool render_headless(const HeadlessRun& run, ws::viz::Image& out, std::string& r
   if (run.lesson) {
     s.lesson = run.lesson;
     s.lesson_mode = true;
+    s.slide_report = run.slide_report;
     run.lesson->go(run.step, true);
     if (!run.lesson->wait_ready()) error = "the step's runs did not finish within two minutes";
     else error = run.lesson->prepare_pictures();

@@ -19,6 +19,7 @@
 namespace ws::app {
 
 class LessonPlayer;
+struct SlideReport;
 
 struct HeadlessRun {
   int width = 1600;
@@ -34,6 +35,8 @@ struct HeadlessRun {
   // A lesson's step instead of the panels (lesson mode), its runs in and selected first.
   std::shared_ptr<LessonPlayer> lesson;
   size_t step = 0;
+  // With a lesson: the last frame's slide report (lessons/slide_report.h) goes here.
+  SlideReport* slide_report = nullptr;
 };
 
 // Renders the shell; on success `out` is the last frame. `renderer` gets GL_RENDERER.

@@ -39,7 +39,7 @@ ws::viz::Look wanted_look(const ShellState& s) {
   // A lesson is a slide: in the presentation look, scaled to the display (lesson_frame.h).
   const bool slide = s.lesson_mode && s.lesson;
   return ws::viz::Look{s.dpi_scale * s.settings.user_scale * (slide ? slide_scale(s.display) : 1.0f),
-                       s.settings.presentation || slide, s.raster};
+                       s.settings.presentation || slide, s.raster, slide ? s.lesson->zooms() : std::vector<float>{}};
 }
 
 bool shell_prepare(ShellState& s, float dpi_scale) {
@@ -206,7 +206,8 @@ void shell_frame(ShellState& s, const FrameInput& in) {
   s.display = display;
   // A lesson fills the window: its step, nothing else (help still opens over it).
   if (s.lesson_mode && s.lesson) {
-    draw_lesson(*s.lesson, display, s.jump.c_str());
+    LessonFrameLayout L = draw_lesson(*s.lesson, display, s.jump.c_str(), s.slide_report != nullptr);
+    if (s.slide_report) *s.slide_report = std::move(L.report);
     if (s.help_open) draw_help_overlay(s);
     return;
   }

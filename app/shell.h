@@ -29,6 +29,7 @@ namespace ws::app {
 struct Rect;
 struct ShellLayout;
 class LessonPlayer;
+struct SlideReport;
 
 struct FrameInput {
   ImVec2 display_size{0, 0};
@@ -68,6 +69,8 @@ struct ShellState {
   std::shared_ptr<LessonPlayer> lesson;
   bool lesson_mode = false;
   std::string jump;  // digits of a step number being typed
+  // Where each frame's slide report goes (lessons/slide_report.h; null: not measured).
+  SlideReport* slide_report = nullptr;
   // The File menu's list of shipped lessons (file, title or why it does not load), read once.
   struct LessonChoice {
     std::filesystem::path file;

@@ -15,7 +15,7 @@ namespace {
 
 struct LessonOptions {
   CLI::App* cmd = nullptr;
-  std::string file, dir, size = "1920x1080";
+  std::string file, dir, size;  // size: 1920x1080 for --export, 1280x720 for the check
   float scale = 1.0f;
   bool list = false;
 };
@@ -39,17 +39,18 @@ int cmd_lesson(const LessonOptions& o) {
     std::cerr << "warpscope: lesson needs a FILE (the shipped ones: warpscope lesson --list)\n";
     return 2;
   }
-  if (o.dir.empty()) {
-    // Checked: it loads, and every step shows what it names and what it expects.
-    const int rc = check_lesson(o.file);
-    if (rc == 0) std::cout << "warpscope: " << o.file << ": every step holds (--export DIR renders them)\n";
-    return rc;
-  }
   std::string err;
-  const auto size = parse_size(o.size, err);
+  const auto size = parse_size(o.size.empty() ? (o.dir.empty() ? "1280x720" : "1920x1080") : o.size, err);
   if (!size) {
     std::cerr << "warpscope: --size " << err << "\n";
     return 2;
+  }
+  if (o.dir.empty()) {
+    // Checked: it loads, every step shows what it names and what it expects, and its slide holds
+    // for the back row at that size.
+    const int rc = check_lesson(o.file, size->width, size->height);
+    if (rc == 0) std::cout << "warpscope: " << o.file << ": every step holds (--export DIR renders them)\n";
+    return rc;
   }
   LessonExport e;
   e.file = o.file;
@@ -73,7 +74,7 @@ void register_lesson_command(CLI::App& app) {
                              "DIR/NN-step-title.png plus DIR/index.md (slides)");
   o.cmd->add_option("file", o.file, "The lesson (TOML; docs/lessons.md)")->type_name("FILE");
   o.cmd->add_option("--export", o.dir, "Write the steps' pictures and index.md here")->type_name("DIR");
-  o.cmd->add_option("--size", o.size, "Picture size at scale 1 (default 1920x1080)")->type_name("WxH");
+  o.cmd->add_option("--size", o.size, "Picture size at scale 1 (default 1920x1080; the check: 1280x720)")->type_name("WxH");
   o.cmd->add_option("--scale", o.scale, "2: the same pictures at twice the resolution (default 1)")
       ->check(scale_check());
   o.cmd->add_flag("--list", o.list, "The lessons that ship with warpscope");

@@ -12,6 +12,8 @@
 //   +----------------------------------------+---------------------------------------+
 #pragma once
 
+#include "lessons/slide_report.h"
+
 #include <imgui.h>
 
 #include <vector>
@@ -25,6 +27,8 @@ struct LessonFrameLayout {
   std::vector<ImVec2> view_min, view_max;  // main views, then the comparison's
   // Per view: its picture was larger than its box (it scrolls: something is cut off on a wall).
   std::vector<bool> view_clipped;
+  // What was drawn, measured (only when asked for: it reads back every glyph).
+  SlideReport report;
 };
 
 // A step is a slide laid out for 1920 x 1080 and scaled to the display: a 720p projector shows the
@@ -35,9 +39,9 @@ inline constexpr float kSlideWidth = 1920, kSlideHeight = 1080;
 float slide_scale(ImVec2 display);
 
 // Draws the step into the whole display (one window, no menu bar). `jump` is a step number being
-// typed ("" when none). Returns where things went (tests).
-LessonFrameLayout draw_lesson(LessonPlayer& p, ImVec2 display, const char* jump);
+// typed ("" when none). Returns where things went (tests), and with `measure` what was drawn.
+LessonFrameLayout draw_lesson(LessonPlayer& p, ImVec2 display, const char* jump, bool measure = false);
 // The same into the current window's content region (an export of the step alone).
-LessonFrameLayout draw_lesson_body(LessonPlayer& p, const char* jump);
+LessonFrameLayout draw_lesson_body(LessonPlayer& p, const char* jump, bool measure = false);
 
 }  // namespace ws::app

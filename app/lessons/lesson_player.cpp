@@ -83,6 +83,11 @@ void LessonPlayer::go(size_t k, bool as_written) {
   prefetch_around(k);
 }
 
+void LessonPlayer::want_zoom(float zoom) {
+  const auto at = std::lower_bound(zooms_.begin(), zooms_.end(), zoom);
+  if (at == zooms_.end() || *at != zoom) zooms_.insert(at, zoom);
+}
+
 void LessonPlayer::toggle_controls() {
   controls_ = !controls_;
   for (auto& v : views_) v->controls = controls_;

@@ -69,6 +69,13 @@ class LessonPlayer {
   // Replaces the lesson (after a step was saved into its file), staying on step `k`.
   void replace_lesson(Lesson lesson, size_t k);
 
+  // The larger fonts the step's views drew with this frame (a slide's views grow into their
+  // boxes): begin_frame() starts the list, want_zoom() adds to it, and the look builds those
+  // sizes for the next frame.
+  void begin_frame() { zooms_.clear(); }
+  void want_zoom(float zoom);
+  const std::vector<float>& zooms() const { return zooms_; }
+
   // Step k's runs were made ahead: going there shows them at once.
   bool is_cached(size_t k);
 
@@ -93,6 +100,7 @@ class LessonPlayer {
   Pending main_pending_, other_pending_;
   std::string error_;
   bool controls_ = false;
+  std::vector<float> zooms_;  // sorted, each once
 
   // Runs of the steps around the shown one, keyed by their request (Session::history_key and
   // the backend), made by one background thread.

@@ -2,16 +2,20 @@
 // it (shared: 32 banks, one row per wavefront; global: 32-byte sectors in 128-byte lines).
 #pragma once
 
+#include "views/access_map_layout.h"
 #include "views/view.h"
 
 #include <imgui.h>
 
 #include <cstdint>
+#include <string>
 
 namespace ws::app {
 
 struct AccessMapView final : View {
   void draw(Session& s) override;
+  ImVec2 natural_size(Session& s) override;
+  ImVec2 least_size(Session& s) override;
 
   // Last draw (screen coordinates of the current ImGui context).
   int64_t event = -1;           // the instruction drawn
@@ -23,6 +27,27 @@ struct AccessMapView final : View {
   float cell_w = 0, row_h = 0;  // one bank column / lane box width, one wavefront row height
   float label_px = 0;           // the size of the element numbers in the cells (hidden below 9 px)
   float lane_label_px = 0;      // the size of the lane and bank numbers
+  int pair_lane = -1;           // the lane of a racing pair's access drawn, outlined (-1: none)
+
+ private:
+  ImVec2 slide_size(Session& s, bool least);
+  // Where the picture's layout lengths land on screen, and the smallest type drawn.
+  struct Painter {
+    ImDrawList* dl;
+    ImVec2 o;
+    float min_label_px;
+    ImVec2 at(float x, float y) const { return ImVec2(o.x + x, o.y + y); }
+  };
+  void draw_words(Session& s, const Trace& t, int64_t ev, const AccessMapCaption& cap, int index, int count);
+  void draw_picture(Session& s, const Trace& t, const analysis::InstructionMetrics& m, const Event& e, const Allocation* a);
+  void paint_row_labels(const Painter& p, const AccessMapLayout& L);
+  int paint_lanes(const Painter& p, Session& s, const AccessMapLayout& L, const Event& e);
+  std::string paint_shared(const Painter& p, const AccessMapLayout& L, const Allocation* a);
+  std::string paint_global(const Painter& p, const AccessMapLayout& L, const analysis::InstructionMetrics& m);
+  void paint_links(const Painter& p, Session& s, const AccessMapLayout& L, int hovered_lane);
+  void draw_legend(bool elements_hidden, const char* wall_note);
+  void lane_tooltip(Session& s, const Trace& t, const analysis::InstructionMetrics& m, const Event& e, const Allocation* a,
+                    int lane);
 };
 
 }  // namespace ws::app

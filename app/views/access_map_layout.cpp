@@ -19,9 +19,25 @@ void lay_out_shared(const analysis::InstructionMetrics& m, const Allocation* a, 
     L.bank_headers.push_back({L.margin + b * cw, mem_y, L.margin + (b + 1) * cw - 1, grid_y});
   L.labels.push_back({0, mem_y, grid_y - mem_y, "bank", true});
   L.rows = int(m.shared.wavefronts);
+  // A label per row where rows are as tall as the type; where they are thinner, at the top of
+  // every row that is a line of type below the last label, and the last row's at the grid's foot.
+  const float grid_bottom = grid_y + float(L.rows) * L.row_h;
+  const float label_h = std::min(E, std::max(L.row_h, grid_bottom - grid_y));
+  float next_free = grid_y;
+  for (int r = 0; r < L.rows; ++r) {
+    const bool last = r == L.rows - 1;
+    const float y = last ? std::max(grid_y, std::min(grid_y + r * L.row_h, grid_bottom - label_h)) : grid_y + r * L.row_h;
+    const bool room_below = last || grid_bottom - label_h - (y + label_h) >= 0.05f * E;  // the last's label fits after it
+    if (y >= next_free - 0.5f && (L.row_h >= 0.95f * E || room_below)) {
+      L.labels.push_back({0, L.row_h >= 0.95f * E ? grid_y + r * L.row_h : y, L.row_h >= 0.95f * E ? L.row_h : label_h,
+                          "pass " + std::to_string(r + 1), false});
+      next_free = y + 1.05f * label_h;
+    } else {
+      ++L.row_labels_skipped;
+    }
+  }
   for (int r = 0; r < L.rows; ++r) {
     const float y0 = grid_y + r * L.row_h;
-    L.labels.push_back({0, y0, L.row_h, "pass " + std::to_string(r + 1), false});
     for (int b = 0; b < 32; ++b)
       L.empty_cells.push_back({L.margin + b * cw, y0, L.margin + (b + 1) * cw - 1, y0 + L.row_h - 1});
   }
@@ -193,22 +209,28 @@ AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const E
   L.row_h = std::floor(1.5f * E);
   float link_h = std::floor(2.6f * E);
   float head_h = std::floor(1.1f * E);  // the bank numbers / "lines" over the grid
-  // Everything shrinks to fit the room (a 32-way conflict is 32 rows; a lesson stacks two maps):
-  // first the gap for the links, then every height alike, down to `min_scale`; past that the
-  // picture is taller than the room and scrolls.
-  if (height_px > 0) {
-    const int rows = e.space == MemSpace::Shared ? int(m.shared.wavefronts)
-                                                 : std::max(1, std::min(8, (int(m.global.lines) + 3) / 4));
-    const float gaps = e.space == MemSpace::Shared ? 0.3f * E : 0.4f * E * float(rows);
-    auto need = [&] { return L.lane_h + link_h + head_h + L.row_h * float(rows) + gaps; };
+  // Everything shrinks to fit the room (a 32-way conflict is 32 rows; a lesson stacks two maps).
+  const int rows = e.space == MemSpace::Shared ? int(m.shared.wavefronts)
+                                               : std::max(1, std::min(8, (int(m.global.lines) + 3) / 4));
+  const float gaps = e.space == MemSpace::Shared ? 0.3f * E : 0.4f * E * float(rows);
+  auto need = [&] { return L.lane_h + link_h + head_h + L.row_h * float(rows) + gaps; };
+  if (height_px > 0 && need() > height_px && min_scale < 0.45f) {
+    // On a wall: the lanes and the bank numbers keep the type's size; the links' gap shrinks to
+    // one line, then the rows share what is left (their labels and numbers then thin out).
+    L.lane_h = std::floor(1.3f * E);
+    head_h = std::floor(1.15f * E);
+    link_h = std::floor(1.0f * E);
+    L.row_h = std::max(2.0f, std::floor((height_px - L.lane_h - link_h - head_h - gaps) / float(rows)));
+    if (need() < height_px) link_h = std::floor(height_px - (need() - link_h));
+  } else if (height_px > 0) {
+    // In a panel: first the gap for the links, then every height alike, down to `min_scale`; past
+    // that the picture is taller than the room and scrolls.
     if (need() > height_px) link_h = std::max(std::floor(1.2f * E), link_h - (need() - height_px));
     if (need() > height_px) {
-      // (The bank numbers stay readable where the rest can afford it.)
-      if (min_scale < 0.45f) head_h = std::floor(head_h * std::clamp((height_px - gaps) / (need() - gaps), min_scale, 1.0f));
       const float f = std::clamp((height_px - gaps - head_h) / (need() - gaps - head_h), min_scale, 1.0f);
       L.lane_h = std::max(1.0f, std::floor(L.lane_h * f));
       link_h = std::max(1.0f, std::floor(link_h * f));
-      if (min_scale >= 0.45f) head_h = std::floor(std::max(head_h * f, 0.7f * E));
+      head_h = std::floor(std::max(head_h * f, 0.7f * E));
       L.row_h = std::max(1.0f, std::floor(L.row_h * f));
     }
   }

@@ -84,6 +84,7 @@ struct AccessMapLayout {
   std::vector<Link> links;
   std::vector<Collision> collisions;  // global atomics: addresses with more than one lane
   int rows = 0;                    // shared: wavefronts
+  int row_labels_skipped = 0;      // shared: rows too thin for a label of their own
   int lines_drawn = 0, lines_total = 0;
   float width = 0, height = 0;     // the whole picture
 };
@@ -106,8 +107,10 @@ AccessMapCaption access_map_caption(const analysis::InstructionMetrics& m, const
 // `width_px`: the width available; `font_px`: the font size (1 em); `digit_px`: the width of
 // "999" at the font size (the cell numbers shrink until the widest of them fits a cell).
 // `height_px` (> 0): the room below; every height shrinks alike to fit it, down to `min_scale`
-// of its size (past that the picture is taller than the room: with controls, it scrolls; a picture
-// for a wall passes a small `min_scale` and fits, its numbers hidden once rows are too thin).
+// of its size (past that the picture is taller than the room: with controls, it scrolls). A
+// picture for a wall passes a `min_scale` under 0.45: its lanes and bank numbers keep the type's
+// size and the wavefront rows share the rest, their labels thinned to every k-th row and their
+// numbers hidden once rows are thinner than the type.
 AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc,
                                   float width_px, float font_px, float digit_px, float height_px = 0,
                                   float min_scale = 0.45f);

@@ -114,6 +114,8 @@ std::string listed(const std::vector<std::string_view>& items) {
 
 void View::set_option(std::string_view, int) {}
 std::string View::prepare_picture(Session&) { return {}; }
+ImVec2 View::natural_size(Session&) { return ImVec2(0, 0); }
+ImVec2 View::least_size(Session& s) { return natural_size(s); }
 
 std::span<const ViewType> view_types() { return kViews; }
 

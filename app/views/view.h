@@ -19,6 +19,9 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <imgui.h>
 
 namespace ws::app {
 
@@ -36,13 +39,24 @@ class View {
   // or why the picture cannot be made.
   virtual std::string prepare_picture(Session& s);
 
+  // For a slide (a lesson step, drawn for the room): the smallest box, in pixels at the current
+  // font, in which the view shows everything it means to with no text under the font's size.
+  // A lesson lays its views out so that each box is at least that (or as near as the wall
+  // allows), and then draws each view with a font as much larger as its box has room for
+  // (cells, lines and type grow together). 0 on an axis: any length will do there.
+  virtual ImVec2 natural_size(Session& s);
+  // The smallest box in which it still shows what matters at the font's size, having thinned
+  // what can be (rows without their numbers, every other label): a lesson short of room gives
+  // each view at least this before any view gets its natural size. The natural size by default.
+  virtual ImVec2 least_size(Session& s);
+
   // The view's own pickers and buttons above its picture (the "controls" option, where its row
   // lists it): off, the picture alone with one line saying what it shows, as lessons show it.
   bool controls = true;
-  // The height the last draw would have used at full size, from the top of its window's content
-  // (a picture that shrinks to fit its box says how tall it would rather be; a lesson gives it
-  // that share of the wall). 0: the view fills whatever box it gets.
-  float wanted_h = 0;
+  // What the last draw left out for want of room, each with what and why ("element numbers:
+  // 4 digits do not fit a 22 px cell"); the picture says so too. A lesson's layout report lists
+  // them, and its check fails a step whose caption names one of them.
+  std::vector<std::string> left_out;
   // Colour scales (heatmaps): the top of the scale the last draw used alone, and, where a lesson
   // shows two launches side by side, the top both pictures use (0: their own), so one colour
   // means one count on both sides.

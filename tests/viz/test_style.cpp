@@ -37,8 +37,9 @@ TEST(Fonts, TrueTypeAtTheRequestedPixelSize) {
   ASSERT_FALSE(paths.ui.empty()) << "configure found no UI font (fonts-dejavu-core)";
   ImFontAtlas atlas;
   EXPECT_EQ(ws::viz::build_fonts(atlas, 24.0f, paths), "");
-  ASSERT_EQ(atlas.Fonts.Size, 3);  // UI, mono, and the UI font for headings
-  EXPECT_FLOAT_EQ(atlas.Fonts[2]->FontSize, 36.0f);
+  ASSERT_EQ(atlas.Fonts.Size, 4);  // UI, mono, and the UI font for headings and captions
+  EXPECT_FLOAT_EQ(atlas.Fonts[2]->FontSize, 45.0f);
+  EXPECT_FLOAT_EQ(atlas.Fonts[3]->FontSize, 36.0f);
   EXPECT_FLOAT_EQ(atlas.Fonts[0]->FontSize, 24.0f);
   EXPECT_FLOAT_EQ(atlas.Fonts[1]->FontSize, 24.0f);
   EXPECT_NE(atlas.Fonts[0]->FindGlyphNoFallback(0x25B8), nullptr);  // the menu arrow we write

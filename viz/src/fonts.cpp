@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <span>
 
 namespace ws::viz {
 
@@ -38,7 +39,8 @@ FontPaths default_font_paths() {
           env_or("WARPSCOPE_MONO_FONT", WS_FONT_MONO_PATH)};
 }
 
-std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths, float raster) {
+std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths, float raster,
+                        std::span<const float> zooms) {
   atlas.Clear();
   std::string warning;
   if (!add_ttf(atlas, paths.ui, px * raster, kUiRanges)) {
@@ -54,22 +56,54 @@ std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths, fl
                 "): install fonts-jetbrains-mono";
     // No second font: mono_font() falls back to the UI font.
   } else {
-    // Headings (a lesson step's title) in the UI font at 1.5 times the size; only with both
-    // fonts, so that the mono font stays Fonts[1].
+    // Only with both fonts, so that the positions below hold: headings, captions, then the
+    // pictures' larger sizes, a UI and a mono font each.
     add_ttf(atlas, paths.ui, std::round(px * kHeadingFactor) * raster, kUiRanges);
+    add_ttf(atlas, paths.ui, std::round(px * kCaptionFactor) * raster, kUiRanges);
+    for (float z : zooms) {
+      add_ttf(atlas, paths.ui, std::round(px * z) * raster, kUiRanges);
+      add_ttf(atlas, paths.mono, std::round(px * z) * raster, kMonoRanges);
+    }
   }
   atlas.Build();
   return warning;
 }
 
-ImFont* mono_font() {
+namespace {
+
+constexpr int kFirstZoomFont = 4;
+
+ImFont* font_at(int i) {
   ImFontAtlas* atlas = ImGui::GetIO().Fonts;
-  return atlas->Fonts.Size > 1 ? atlas->Fonts[1] : atlas->Fonts[0];
+  return i < atlas->Fonts.Size ? atlas->Fonts[i] : atlas->Fonts[0];
 }
 
-ImFont* heading_font() {
+int font_index(const ImFont* f) {
   ImFontAtlas* atlas = ImGui::GetIO().Fonts;
-  return atlas->Fonts.Size > 2 ? atlas->Fonts[2] : atlas->Fonts[0];
+  for (int i = 0; i < atlas->Fonts.Size; ++i)
+    if (atlas->Fonts[i] == f) return i;
+  return -1;
+}
+
+}  // namespace
+
+ImFont* mono_font() {
+  // The mono font of the size in use: a zoomed picture's code grows with its labels.
+  const int i = font_index(ImGui::GetFont());
+  if (i >= kFirstZoomFont) return font_at((i - kFirstZoomFont) / 2 * 2 + kFirstZoomFont + 1);
+  return font_at(1);
+}
+
+ImFont* heading_font() { return font_at(2); }
+
+ImFont* caption_font() { return font_at(3); }
+
+ImFont* zoom_font(float zoom) {
+  ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  const float want = std::round(atlas->Fonts[0]->FontSize * ImGui::GetIO().FontGlobalScale * zoom);
+  for (int i = kFirstZoomFont; i < atlas->Fonts.Size; i += 2)
+    if (std::round(atlas->Fonts[i]->FontSize * ImGui::GetIO().FontGlobalScale) == want) return atlas->Fonts[i];
+  return nullptr;
 }
 
 }  // namespace ws::viz

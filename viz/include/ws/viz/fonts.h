@@ -5,6 +5,7 @@
 
 #include <imgui.h>
 
+#include <span>
 #include <string>
 
 namespace ws::viz {
@@ -18,17 +19,27 @@ FontPaths default_font_paths();
 // Clears `atlas` and adds the UI font (first, so it is the default) and the mono font at `px`
 // layout pixels, rasterized at `raster` output pixels per layout pixel (2 for a 2x export: the
 // caller then sets io.FontGlobalScale = 1 / raster, so that every glyph advance, and with it every
-// wrapped line, is exactly twice the 1x one). Returns "" when both TTFs loaded, else a warning
-// naming the missing file and the package to install; then ImGui's bitmap font stands in and the
-// caller must show the warning.
-std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths, float raster = 1.0f);
+// wrapped line, is exactly twice the 1x one); then the heading and caption fonts, and for each of
+// `zooms` (factors over `px`: a picture that grows into its box) a UI and a mono font at that
+// size. Returns "" when both TTFs loaded, else a warning naming the missing file and the package
+// to install; then ImGui's bitmap font stands in and the caller must show the warning.
+std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths, float raster = 1.0f,
+                        std::span<const float> zooms = {});
 
-// The mono font of the current ImGui context (the UI font if the mono one is missing).
+// The mono font of the current ImGui context at the size of the font in use (the UI font if the
+// mono one is missing).
 ImFont* mono_font();
 
-// Headings (a lesson step's title): the UI font at kHeadingFactor times the size (the UI font
-// itself if a TTF is missing).
-inline constexpr float kHeadingFactor = 1.5f;
+// Type for a lecture hall's last row: a lesson step's title at kHeadingFactor times the UI font,
+// its caption at kCaptionFactor (at 720p: 30 and 24 px over the 16 px of the pictures' labels).
+// Both are the UI font itself if a TTF is missing.
+inline constexpr float kHeadingFactor = 1.875f;
+inline constexpr float kCaptionFactor = 1.5f;
 ImFont* heading_font();
+ImFont* caption_font();
+
+// The UI font at `zoom` times the UI font's size, or null when the atlas was built without it
+// (the caller draws scaled this frame and asks for it: Look::zooms).
+ImFont* zoom_font(float zoom);
 
 }  // namespace ws::viz

@@ -9,6 +9,7 @@
 #include "ws/viz/theme.h"
 
 #include <string>
+#include <vector>
 
 namespace ws::viz {
 
@@ -18,6 +19,8 @@ struct Look {
   // Output pixels per layout pixel: 2 draws the 1x picture at twice the resolution (a 2x export;
   // the caller sets io.DisplayFramebufferScale to match). Layout, wrapping and sizes stay 1x.
   float raster = 1.0f;
+  // Larger sizes of the UI and mono fonts that pictures grow into (a lesson's views; sorted).
+  std::vector<float> zooms = {};
 
   float font_px() const {
     return kBaseFontPx * scale * (presentation ? kPresentationFontFactor : 1.0f);
