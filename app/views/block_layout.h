@@ -6,6 +6,7 @@
 #include "ws/trace/trace.h"
 
 #include "ws/viz/canvas.h"
+#include "ws/viz/colormap.h"
 #include "ws/viz/heatmap.h"
 
 #include <imgui.h>
@@ -34,6 +35,7 @@ BlockGrid block_grid(Dim3 block, int max_cols, int max_rows);
 
 struct BlockLayoutView final : View {
   void draw(Session& s) override;
+  ImVec2 natural_size(Session& s) override;
 
   ws::viz::Canvas canvas;
   ws::viz::HeatmapRenderer renderer;
@@ -47,6 +49,15 @@ struct BlockLayoutView final : View {
   ImVec2 grid_min{0, 0};
   float cell = 0;
   int cols = 0, rows = 0;
+  int64_t hovered_thread = -1;
+
+ private:
+  void draw_controls(Session& s, Dim3 b);
+  void paint_grid(Session& s, const BlockGrid& g, float cell_px, const ws::viz::ViewColors& vc);
+  void paint_lanes(const Trace& t, const BlockGrid& g, const Event* e, const ws::viz::ViewColors& vc);
+  void paint_warp_numbers(Dim3 b, const BlockGrid& g, bool bands);
+  void thread_tooltip(Session& s, const Trace& t, const Event* e);
+  void draw_footprint(const Trace& t, const Event* e);
 };
 
 }  // namespace ws::app

@@ -144,6 +144,26 @@ void SourceView::draw(Session& s) {
                       "lockstep); a pair of two lines counts on both, so the lines add up to more than the run's pairs");
   const float lh = ImGui::GetTextLineHeightWithSpacing();
   // One line of the file: gutter numbers, line number, code; hover and click.
+  // A line too long for the box on a wall is wrapped, its rest on rows of its own under the code
+  // (indented past the line's own indentation): what a step is about is never cut off.
+  auto wrapped = [&](int i, float row_w) {
+    std::vector<std::string> out;
+    const std::string& code = lines[size_t(i)];
+    const size_t per_row = row_w > gutter + 8 * ch ? size_t((row_w - gutter) / ch) : 0;
+    if (st.controls || per_row == 0 || code.size() <= per_row) return std::vector<std::string>{code};
+    const size_t indent = std::min(code.find_first_not_of(' ') == std::string::npos ? 0 : code.find_first_not_of(' '), per_row / 2) + 4;
+    size_t at = 0;
+    while (at < code.size()) {
+      const size_t room = out.empty() ? per_row : per_row - std::min(indent, per_row - 4);
+      size_t take = std::min(room, code.size() - at);
+      // at a space where there is one in the last third of the row
+      if (at + take < code.size())
+        if (const size_t sp = code.rfind(' ', at + take); sp != std::string::npos && sp > at + take * 2 / 3) take = sp + 1 - at;
+      out.push_back((out.empty() ? "" : std::string(std::min(indent, per_row - 4), ' ')) + code.substr(at, take));
+      at += take;
+    }
+    return out;
+  };
   auto draw_line = [&](int i, float row_w) {
         ImDrawList* dl = ImGui::GetWindowDrawList();
         const uint32_t ln = uint32_t(i + 1);
@@ -151,7 +171,9 @@ void SourceView::draw(Session& s) {
         ImGui::PushID(i);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const bool selected = ln == sel_line;
-        if (ImGui::Selectable("##line", selected, ImGuiSelectableFlags_SpanAllColumns, ImVec2(row_w, ImGui::GetTextLineHeight())) && lm) {
+        const std::vector<std::string> rows_of = wrapped(i, row_w);
+        const float text_h = ImGui::GetTextLineHeight() + float(rows_of.size() - 1) * lh;
+        if (ImGui::Selectable("##line", selected, ImGuiSelectableFlags_SpanAllColumns, ImVec2(row_w, text_h)) && lm) {
           // The line's first site with a recorded instruction; the selected warp's instance of it.
           for (uint32_t k = 0; k < t.sites.size(); ++k)
             if (t.sites[k].file == file && t.sites[k].line == ln) {
@@ -207,7 +229,8 @@ void SourceView::draw(Session& s) {
         char num[16];
         std::snprintf(num, sizeof num, "%*u", int(line_digits), ln);
         dl->AddText(ImVec2(p.x + gutter - ch * float(line_digits + 1), p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);
-        dl->AddText(ImVec2(p.x + gutter, p.y), ImGui::GetColorU32(ImGuiCol_Text), lines[size_t(i)].c_str());
+        for (size_t r = 0; r < rows_of.size(); ++r)
+          dl->AddText(ImVec2(p.x + gutter, p.y + float(r) * lh), ImGui::GetColorU32(ImGuiCol_Text), rows_of[r].c_str());
         if (lm && ImGui::IsItemHovered()) {
           ImGui::BeginTooltip();
           ImGui::Text("line %u: %llu warp instructions, %llu shared wavefronts (%llu bank conflicts)\n"
@@ -253,9 +276,15 @@ void SourceView::draw(Session& s) {
           focus = int(i);
           break;
         }
-    const int first = std::clamp(focus - int(float(rows) * 0.4f), 0, std::max(0, int(lines.size()) - rows));
     const float row_w = ImGui::GetContentRegionAvail().x;
-    for (int i = first; i < std::min(int(lines.size()), first + rows); ++i) draw_line(i, row_w);
+    // From 40% of the rows above the focus (wrapped lines take more than one), as many lines as fit.
+    int first = focus, used = int(wrapped(focus, row_w).size());
+    while (first > 0 && used + int(wrapped(first - 1, row_w).size()) <= int(float(rows) * 0.4f))
+      used += int(wrapped(--first, row_w).size());
+    int last = focus + 1;
+    while (last < int(lines.size()) && used + int(wrapped(last, row_w).size()) <= rows) used += int(wrapped(last++, row_w).size());
+    while (first > 0 && used + int(wrapped(first - 1, row_w).size()) <= rows) used += int(wrapped(--first, row_w).size());
+    for (int i = first; i < last; ++i) draw_line(i, row_w);
   } else if (ImGui::BeginChild("##source", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar)) {
     const uint64_t want = ws::viz::hash_mix(s.sel_version, s.sel.site);
     if (scroll_to_focus) {
