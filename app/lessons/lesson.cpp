@@ -228,14 +228,20 @@ void read_expect(const Reader& r, const toml::node& v, LessonExpect& e) {
     else if (key == "same_address") e.same_address = count();
     else if (key == "races") e.races = count();
     else if (key == "lockstep") e.lockstep = count();
-    else if (key == "verdict") {
+    else if (key == "end_to_end_ms") {
+      const auto* f = x.as_floating_point();
+      const auto* i = x.as_integer();
+      if (!f && !i) r.fail(x, "end_to_end_ms is a number of milliseconds, e.g. 21.9");
+      e.end_to_end_ms = f ? f->get() : double(i->get());
+    } else if (key == "verdict") {
       e.verdict = r.string(x, "verdict");
       static const char* const kWords[] = {"PASS", "RACE", "LOCKSTEP ONLY", "FAIL", "FAULT"};
       if (std::find(std::begin(kWords), std::end(kWords), e.verdict) == std::end(kWords))
         r.fail(x, "verdict is PASS, RACE, LOCKSTEP ONLY, FAIL or FAULT (not '" + e.verdict + "')");
     } else {
       unknown_key(r, x, key,
-                  {"wavefronts", "conflicts", "sectors", "lines", "active_lanes", "same_address", "races", "lockstep", "verdict"});
+                  {"wavefronts", "conflicts", "sectors", "lines", "active_lanes", "same_address", "races", "lockstep", "verdict",
+                   "end_to_end_ms"});
     }
   }
 }

@@ -79,6 +79,9 @@ struct LessonExpect {
   std::optional<uint64_t> wavefronts, conflicts, sectors, lines, active_lanes, races, lockstep;
   std::optional<uint64_t> same_address;  // an atomic's most lanes on one address
   std::string verdict;  // "PASS", "RACE", "LOCKSTEP ONLY", "FAIL", "FAULT"
+  // A stream view's scenario: from its first host call to its last operation's completion, in
+  // milliseconds as the caption rounds them (within 0.05 ms). Checked on the views (views_expect).
+  std::optional<double> end_to_end_ms;
 };
 
 struct LessonCompare {

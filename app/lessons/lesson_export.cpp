@@ -95,6 +95,7 @@ int check_lesson(const std::filesystem::path& file, int width, int height) {
       } else {
         for (std::string& p : slide_problems(report, step, rules))
           problems.push_back("at " + std::to_string(width) + "x" + std::to_string(height) + ": " + std::move(p));
+        if (std::string d = views_expect(step.expect, player->views()); !d.empty()) problems.push_back(d);
       }
     }
     for (const std::string& p : problems) std::cerr << "warpscope: " << where << p << "\n";

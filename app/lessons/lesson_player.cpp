@@ -1,4 +1,5 @@
 #include "lessons/lesson_player.h"
+#include "views/stream_timeline.h"
 
 #include "view_export.h"
 
@@ -6,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 
 namespace ws::app {
 
@@ -336,6 +339,23 @@ void LessonPlayer::replace_lesson(Lesson lesson, size_t k) {
   lesson_ = std::move(lesson);
   index_ = std::min(k, lesson_.steps.empty() ? size_t(0) : lesson_.steps.size() - 1);
   prefetch_around(index_);
+}
+
+std::string views_expect(const LessonExpect& e, const std::vector<std::unique_ptr<View>>& views) {
+  if (!e.end_to_end_ms) return {};
+  for (const auto& v : views)
+    if (auto* st = dynamic_cast<StreamTimelineView*>(v.get())) {
+      if (st->scenario < 0 || size_t(st->scenario) >= st->timeline.scenarios.size())
+        return "end_to_end_ms needs a streams view of one scenario";
+      const double got = st->timeline.scenarios[size_t(st->scenario)].end_to_end_us() / 1000.0;
+      if (std::abs(got - *e.end_to_end_ms) > 0.05) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "end to end %.2f ms, expected %.1f", got, *e.end_to_end_ms);
+        return buf;
+      }
+      return {};
+    }
+  return "end_to_end_ms needs a streams view";
 }
 
 }  // namespace ws::app

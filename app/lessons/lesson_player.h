@@ -117,6 +117,10 @@ class LessonPlayer {
 // (a loop's next trip starts a new pass). Each pass lists its events.
 std::vector<std::vector<int64_t>> line_passes(const Trace& t, const LessonSelect& sel);
 
+// What differs between a step's expectations and what its views show ("" when all agree): the
+// claims about a view's own data (a stream timeline's end to end), not about the run.
+std::string views_expect(const LessonExpect& e, const std::vector<std::unique_ptr<View>>& views);
+
 // The key of a run in the lesson's cache.
 std::string run_key(const RunRequest& r);
 

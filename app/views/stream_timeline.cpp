@@ -33,9 +33,20 @@ ImVec4 kind_color(StreamOpKind k, const ws::viz::ViewColors& vc) {
 
 std::string us_text(double us) {
   char b[32];
-  if (us >= 10000) std::snprintf(b, sizeof b, "%.1f ms", us / 1000);
+  if (us >= 1000) std::snprintf(b, sizeof b, "%.1f ms", us / 1000);
   else std::snprintf(b, sizeof b, "%.0f us", us);
   return b;
+}
+
+// The rows a band draws: all of them, or (compact: every scenario in one picture) the host's and
+// the streams' (the engines' rows repeat what the streams show), without the host's where asked.
+std::vector<StreamRow> band_rows(const StreamScenario& sc, bool compact, bool host) {
+  std::vector<StreamRow> rows = stream_rows(sc);
+  if (compact)
+    std::erase_if(rows, [&](const StreamRow& r) {
+      return r.label.rfind("copy ", 0) == 0 || r.label == "kernels" || (!host && r.label == "host");
+    });
+  return rows;
 }
 
 // A tick step of 1, 2 or 5 x 10^k that gives about `count` ticks over `span`.
@@ -108,12 +119,8 @@ void StreamTimelineView::draw_scenario(const StreamScenario& sc, double axis_us,
   const ws::viz::ViewColors vc = ws::viz::view_colors();
   const float E = em();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  std::vector<StreamRow> rows = stream_rows(sc);
-  // Compact (every scenario in one picture): the host and the streams; the engines' rows repeat
-  // what the streams show.
-  if (compact)
-    std::erase_if(rows, [](const StreamRow& r) { return r.label.rfind("copy ", 0) == 0 || r.label == "kernels"; });
-  const float label_w = 8 * E, gap = 0.25f * E;
+  const std::vector<StreamRow> rows = band_rows(sc, compact, host_rows);
+  const float label_w = 8 * E, gap = (compact ? 0.15f : 0.25f) * E;
   const float row_h = row_height > 0 ? row_height : 1.5f * E;
   const float plot_w = std::max(4 * E, width - label_w);
   const double e2e = sc.end_to_end_us(), busy = sc.busy_us();
@@ -181,9 +188,55 @@ void StreamTimelineView::draw_scenario(const StreamScenario& sc, double axis_us,
   }
 }
 
+ImVec2 StreamTimelineView::natural_size(Session&) {
+  if (controls) return ImVec2(0, 0);
+  if (!loaded) load_default();
+  if (timeline.scenarios.empty()) return ImVec2(0, 0);
+  const float E = em(), line = ImGui::GetTextLineHeightWithSpacing();
+  // The source and legend lines, then a band (its name, rows of 1.5 em, the axis and the summary)
+  // for the one scenario shown; the overview fills whatever it gets.
+  if (scenario >= 0 && size_t(scenario) < timeline.scenarios.size()) {
+    const float rows = float(band_rows(timeline.scenarios[size_t(scenario)], false, true).size());
+    return ImVec2(48 * E, 4 * line + rows * 1.75f * E + 1.5f * E + line);
+  }
+  // The overview: every band's name line and its rows as low as their labels.
+  float h = 4 * line + 2 * E;
+  for (const StreamScenario& sc : timeline.scenarios)
+    h += line + 0.8f * E + float(band_rows(sc, true, true).size()) * (std::ceil(1.05f * E) + 0.25f * E);
+  return ImVec2(48 * E, h);
+}
+
+size_t StreamTimelineView::fit_overview() {
+  // Every band in the room, its rows no lower than their labels: first lower rows, then without
+  // the host's rows, then fewer scenarios (each said).
+  const float E = em(), line = ImGui::GetTextLineHeightWithSpacing(), gap = 0.15f * E;
+  const float least = std::ceil(1.05f * E);
+  const float room = ImGui::GetContentRegionAvail().y - 2 * E - line;  // the axis, the note
+  auto need = [&](size_t bands, bool host, float row) {
+    float h = 0;
+    for (size_t i = 0; i < bands; ++i)
+      h += line + 0.4f * E + float(band_rows(timeline.scenarios[i], true, host).size()) * (row + gap);
+    return h;
+  };
+  const size_t all = timeline.scenarios.size();
+  size_t shown = all;
+  if (need(all, true, least) > room) {
+    host_rows = false;
+    left_out.push_back("the host rows of the overview (no room: each scenario's own slide has them)");
+  }
+  while (shown > 1 && need(shown, host_rows, least) > room) --shown;
+  if (shown < all) left_out.push_back(std::to_string(all - shown) + " scenarios of the overview (no room)");
+  // The rows as tall as the room allows, up to 1.5 em.
+  float row = least;
+  while (row + 1 <= 1.5f * E && need(shown, host_rows, row + 1) <= room) row += 1;
+  row_height = row;
+  return shown;
+}
+
 void StreamTimelineView::draw(Session&) {
   const ws::viz::ViewColors vc = ws::viz::view_colors();
   const float E = em();
+  left_out.clear();
   if (!loaded) load_default();
   poll_recording();
   if (controls) {
@@ -249,7 +302,7 @@ void StreamTimelineView::draw(Session&) {
   swatch(vc.sync, "copy DtoH");
   ImGui::SameLine();
   swatch(vc.active, "kernel");
-  ImGui::NewLine();
+  if (controls) ImGui::NewLine();
   const float width = ImGui::GetContentRegionAvail().x;
   row_height = 0;
   if (scenario >= 0 && size_t(scenario) < timeline.scenarios.size()) {
@@ -260,23 +313,24 @@ void StreamTimelineView::draw(Session&) {
     return;
   }
   // All scenarios on one axis: the longest sets it. A picture (no controls) fits every band in
-  // its box: rows get lower, down to a readable minimum.
-  if (!controls) {
-    size_t rows = 0;
-    for (const StreamScenario& sc : timeline.scenarios) rows += 1 + sc.streams().size();
-    const float fixed = float(timeline.scenarios.size()) * (1.0f * ImGui::GetTextLineHeightWithSpacing() + 0.8f * E) + 2 * E;
-    const float room = ImGui::GetContentRegionAvail().y - fixed;
-    row_height = std::clamp(room / std::max<float>(1, float(rows)) - 0.25f * E, 0.55f * E, 1.5f * E);
-  }
+  // its box: rows get lower, down to the height of their labels; past that the host's rows are
+  // left out (and said).
+  host_rows = true;
+  size_t shown = timeline.scenarios.size();
+  if (!controls) shown = fit_overview();
   double axis = 0;
   for (const StreamScenario& sc : timeline.scenarios)
     for (const StreamOp& op : sc.ops) axis = std::max(axis, op.end_us);
   if (controls) ImGui::BeginChild("##scenarios");
-  for (size_t i = 0; i < timeline.scenarios.size(); ++i) {
+  for (size_t i = 0; i < shown; ++i) {
     draw_scenario(timeline.scenarios[i], axis, width - (controls ? ImGui::GetStyle().ScrollbarSize : 0), !controls,
-                  controls || i + 1 == timeline.scenarios.size());
-    ImGui::Spacing();
+                  controls || i + 1 == shown);
+    if (controls) ImGui::Spacing();
   }
+  if (!host_rows) ImGui::TextColored(vc.text_dim, "The host's calls are left out here for room: each scenario's own slide shows them.");
+  if (shown < timeline.scenarios.size())
+    ImGui::TextColored(vc.text_dim, "and %zu more scenario%s, on their own slides (no room here at this type size)",
+                       timeline.scenarios.size() - shown, timeline.scenarios.size() - shown == 1 ? "" : "s");
   if (controls) ImGui::EndChild();
 }
 

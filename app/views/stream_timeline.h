@@ -19,6 +19,7 @@ struct StreamTimelineView final : View {
   void draw(Session& s) override;
   void set_option(std::string_view key, int choice) override;
   std::string prepare_picture(Session& s) override;
+  ImVec2 natural_size(Session& s) override;
 
   StreamTimeline timeline;
   std::string source;           // where `timeline` came from ("assets/streams_h100.json", "recorded here")
@@ -29,6 +30,7 @@ struct StreamTimelineView final : View {
   bool record_asked = false;    // option source=record: a picture records on this GPU first
   std::future<std::pair<std::string, StreamTimeline>> recording;
   float row_height = 0;          // a band's row height for this draw (0: the default 1.5 em)
+  bool host_rows = true;         // the overview draws the host's rows (there was room)
   char path[512] = "streams.json";
   char perfetto_path[512] = "streams.perfetto.json";
 
@@ -36,6 +38,9 @@ struct StreamTimelineView final : View {
   void load_default();
   void start_recording();
   void poll_recording();
+  // The overview on a slide: sets row_height and host_rows so that the bands fit the room, and
+  // returns how many scenarios fit (the rest are said left out).
+  size_t fit_overview();
   // `compact`: only the host's and the streams' rows; `axis_labels`: the time axis's numbers.
   void draw_scenario(const StreamScenario& sc, double axis_us, float width, bool compact, bool axis_labels);
 };

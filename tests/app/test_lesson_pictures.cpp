@@ -68,6 +68,7 @@ TEST_F(LessonPictures, EveryShippedStepFitsTheWallAndHolds) {
         ASSERT_EQ(s.layout.report.views.size(), views) << where;
         for (const std::string& problem : slide_problems(s.layout.report, step, back_row_rules(float(h))))
           ADD_FAILURE() << where << " at " << w << "x" << h << ": " << problem;
+        EXPECT_EQ(views_expect(step.expect, p.views()), "") << where;
         if (const char* keep = std::getenv("WS_KEEP_PNG"))
           (void)ws::viz::save_png(std::string(keep) + "/" + f.stem().string() + "-" + std::to_string(i + 1) + "-" +
                                       std::to_string(w) + ".png",

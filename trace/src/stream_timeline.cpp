@@ -22,6 +22,12 @@ const char* to_string(StreamOpKind k) {
 
 double StreamScenario::end_to_end_us() const {
   double lo = INFINITY, hi = -INFINITY;
+  for (const StreamOp& o : ops) lo = std::min(lo, o.start_us), hi = std::max(hi, o.end_us);
+  return hi > lo ? hi - lo : 0.0;
+}
+
+double StreamScenario::device_span_us() const {
+  double lo = INFINITY, hi = -INFINITY;
   for (const StreamOp& o : ops)
     if (o.on_device()) lo = std::min(lo, o.start_us), hi = std::max(hi, o.end_us);
   return hi > lo ? hi - lo : 0.0;

@@ -47,8 +47,11 @@ struct StreamScenario {
   std::string name;         // "pinned, 2 streams x 8 chunks"
   std::string description;  // one line: what it does
   std::vector<StreamOp> ops;
-  // The device's work: first device operation's start to the last one's end.
+  // What the program waits: from its first host call to the completion of its last operation
+  // (a copy, a kernel, or the synchronize that waits for them), whichever is later.
   double end_to_end_us() const;
+  // The device's span: first device operation's start to the last one's end.
+  double device_span_us() const;
   // The device operations' durations summed: what the work takes end to end with no overlap.
   double busy_us() const;
   // The host thread's span: first call to the last return.
