@@ -185,13 +185,15 @@ LessonLayout fit_layout(LessonLayout wanted, Box area, const std::vector<Need>& 
 }
 
 // How much larger than the slide's font a view with `natural` box draws in `box`: as large as
-// fits on both axes, in eighths, from 1 (never smaller: a view short of room shows less) to 3.
+// fits on both axes, in eighths, from 1 (never smaller: a view short of room shows less) to the
+// caption's size (a picture's words never outgrow the caption over it; its cells and lines may
+// still grow to fill the box).
 float zoom_for(ImVec2 natural, Box box) {
-  float z = 3.0f;
+  float z = ws::viz::kCaptionFactor;
   if (natural.x > 0) z = std::min(z, box.w() / natural.x);
   if (natural.y > 0) z = std::min(z, box.h() / natural.y);
   if (natural.x <= 0 && natural.y <= 0) z = 1.0f;
-  return std::clamp(std::floor(z * 8.0f) / 8.0f, 1.0f, 3.0f);
+  return std::clamp(std::floor(z * 8.0f) / 8.0f, 1.0f, ws::viz::kCaptionFactor);
 }
 
 // The name of a launch for a comparison's heading: "reduce 3 (sequential addressing), block 256".
@@ -387,6 +389,7 @@ LessonFrameLayout draw_lesson_body(LessonPlayer& p, const char* jump, bool measu
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float right = origin.x + avail.x, bottom = origin.y + avail.y;
   L.report.size = avail;
+  L.report.group_views = p.views().size();
   L.header_min = origin;
   const float header_bottom = draw_header(p, jump, origin, right, L, measure);
   L.header_max = ImVec2(right, header_bottom);

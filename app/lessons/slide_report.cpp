@@ -86,16 +86,37 @@ std::vector<Token> tokens(const std::string& text) {
   return out;
 }
 
+// Whether the caption points at a picture by its place: "(left)", "(right, one pass)", "on the
+// left", "at the bottom", or a sentence that starts "Left:" / "Right, ...". Not "is left:" or
+// "top to bottom, ...", which say something else.
 bool layout_phrase(const std::string& caption, const std::vector<std::string>& words) {
   const std::string c = lower(caption);
-  for (const std::string& w : words)
-    for (const std::string& form : {"(" + w + ")", w + ":", w + ",", "on the " + w, "at the " + w, "at " + w})
-      for (size_t at = c.find(form); at != std::string::npos; at = c.find(form, at + 1)) {
-        // a whole word: not "upright:" or "copyright,"
-        const bool starts = at == 0 || !std::isalpha(static_cast<unsigned char>(c[at - 1])) || form[0] == '(';
-        if (starts) return true;
-      }
+  auto sentence_start = [&](size_t at) {
+    size_t k = at;
+    while (k > 0 && c[k - 1] == ' ') --k;
+    return k == 0 || c[k - 1] == '.' || c[k - 1] == ';' || c[k - 1] == '!' || c[k - 1] == '?';
+  };
+  for (const std::string& w : words) {
+    for (const std::string& form : {"(" + w + ")", "(" + w + ",", "on the " + w, "at the " + w})
+      for (size_t at = c.find(form); at != std::string::npos; at = c.find(form, at + 1))
+        if (at == 0 || !std::isalpha(static_cast<unsigned char>(c[at - 1]))) return true;
+    for (const std::string& form : {w + ":", w + ","})
+      for (size_t at = c.find(form); at != std::string::npos; at = c.find(form, at + 1))
+        if (sentence_start(at)) return true;
+  }
   return false;
+}
+
+// Nouns a number counts ("8 trips", "32 passes"): a number followed by one is a count, not the
+// name of a lane, bank or warp.
+bool counts_something(const std::string& word) {
+  static const char* const kNouns[] = {"trip",  "trips",   "pass",  "passes", "lane",  "lanes",    "bank",  "banks",
+                                       "warp",  "warps",   "word",  "words",  "byte",  "bytes",    "sector", "sectors",
+                                       "line",  "lines",   "thread", "threads", "block", "blocks", "element", "elements",
+                                       "time",  "times",   "row",   "rows",   "column", "columns", "way",   "ways",
+                                       "step",  "steps",   "instruction", "instructions", "wavefront", "wavefronts",
+                                       "conflict", "conflicts", "cycle", "cycles", "ms", "us", "kb", "mb", "gb", "b"};
+  return std::find(std::begin(kNouns), std::end(kNouns), word) != std::end(kNouns);
 }
 
 bool drawn(const SlideReport& r, const NamedLabel& l) {
@@ -131,19 +152,15 @@ std::vector<NamedLabel> caption_labels(const std::string& caption) {
     std::vector<long> values;
     size_t j = i + 1;
     bool range = false;
-    bool after_comma = false;
     while (j < t.size() && t[j].number) {
-      // "bank 0, 32 passes": a number after a comma that a noun follows starts a phrase of its own
-      if (after_comma && j + 1 < t.size() && std::isalpha(static_cast<unsigned char>(t[j + 1].word[0])) &&
-          t[j + 1].word != "and" && t[j + 1].word != "or" && t[j + 1].word != "to")
-        break;
+      // "bank 0, 32 passes", "the warp 8 trips": a number that counts something is no label
+      if (j + 1 < t.size() && counts_something(t[j + 1].word)) break;
       const long v = std::stol(t[j].word.substr(0, 9));
       if (range && !values.empty() && v > values.back() && v - values.back() <= 32)
         for (long x = values.back() + 1; x < v; ++x) values.push_back(x);
       values.push_back(v);
       range = false;
       ++j;
-      after_comma = j < t.size() && t[j].word == ",";
       if (j < t.size() && (t[j].word == "," || t[j].word == "and" || t[j].word == "or")) {
         ++j;
         if (j < t.size() && (t[j].word == "and" || t[j].word == "or")) ++j;  // "1, 3, and 5"
@@ -194,8 +211,8 @@ std::vector<std::string> slide_problems(const SlideReport& r, const LessonStep& 
       out.push_back(why);
     }
   // Words of layout against the layout drawn.
-  const bool across = (r.layout == "row" && r.views.size() > 1) || r.compare_layout == "row" || r.layout == "grid";
-  const bool stacked = (r.layout == "column" && r.views.size() > 1) || r.compare_layout == "column" || r.layout == "grid";
+  const bool across = (r.layout == "row" && r.group_views > 1) || r.compare_layout == "row" || r.layout == "grid";
+  const bool stacked = (r.layout == "column" && r.group_views > 1) || r.compare_layout == "column" || r.layout == "grid";
   if (layout_phrase(caption, {"left", "right"}) && !across)
     out.push_back("the caption says left/right, but the pictures are drawn one under another");
   if (layout_phrase(caption, {"top", "bottom", "above", "below"}) && !stacked)
@@ -212,6 +229,7 @@ std::string slide_report_json(const SlideReport& r, float factor) {
   j["title_px"] = r.title_px * factor;
   j["caption_px"] = r.caption_px * factor;
   j["layout"] = r.layout;
+  j["group_views"] = r.group_views;
   if (!r.compare_layout.empty()) j["compare_layout"] = r.compare_layout;
   j["views"] = nlohmann::json::array();
   for (const ViewReport& v : r.views) {

@@ -52,6 +52,7 @@ struct SlideReport {
   std::string layout;             // the views as drawn: "row", "column" or "grid"
   std::string compare_layout;     // the two launches as drawn ("" without a comparison)
   std::vector<ViewReport> views;  // the step's, then the comparison's
+  size_t group_views = 0;         // how many of them are the step's (one group's)
 };
 
 // The rules at a display `height` (pixels): type a projector carries to the last row.

@@ -170,7 +170,11 @@ ImVec2 AccessMapView::slide_size(Session& s, bool least) {
   if (least && e.space == MemSpace::Shared && rows > 4)
     picture = std::floor(1.3f * E) + std::floor(1.0f * E) + std::floor(1.15f * E) + 0.3f * E +
               std::max(rows * std::max(2.0f, std::floor(0.15f * E)), 4 * std::floor(1.5f * E));
-  return ImVec2(width, words * line + 0.3f * E + picture + legend);
+  // (global: rows of lines as low as half the type)
+  const float line_rows = float(std::max(1, std::min(8, (int(m.global.lines) + 3) / 4)));
+  if (least && e.space == MemSpace::Global && line_rows > 1)
+    picture = std::floor(1.3f * E) + std::floor(1.0f * E) + std::floor(1.15f * E) + line_rows * (std::floor(0.5f * E) + 0.4f * E);
+  return ImVec2(width, (words + 0.5f) * line + 0.3f * E + picture + legend);  // (half a line: the code font's lines)
 }
 
 ImVec2 AccessMapView::natural_size(Session& s) { return slide_size(s, false); }
@@ -245,7 +249,7 @@ void AccessMapView::draw_picture(Session& s, const Trace& t, const analysis::Ins
     const float legend_lines = std::ceil((ImGui::CalcTextSize(legend_text(shared)).x + 4 * E) / room_w) + std::ceil(note_w / room_w);
     const float legend_h = legend_lines * ImGui::GetTextLineHeightWithSpacing() + 1.2f * E;
     return std::pair{access_map_layout(m, e, a, ImGui::GetContentRegionAvail().x, E, ImGui::CalcTextSize("999").x,
-                                       std::max(ImGui::GetContentRegionAvail().y - legend_h, 0.0f), controls ? 0.45f : 0.05f),
+                                       std::max(ImGui::GetContentRegionAvail().y - legend_h - 0.3f * E, 0.0f), controls ? 0.45f : 0.05f),
                      legend_h};
   };
   auto [L, legend_h] = lay_out(false);
@@ -267,7 +271,7 @@ void AccessMapView::draw_picture(Session& s, const Trace& t, const analysis::Ins
   paint_row_labels(paint, L);
   const int hovered_lane = paint_lanes(paint, s, L, e);
   std::string hover_text = shared ? paint_shared(paint, L, a) : paint_global(paint, L, m);
-  ImGui::Dummy(ImVec2(L.width, L.height));
+  ImGui::Dummy(ImVec2(L.width, L.height + 0.3f * E));  // (the picture starts 0.3 em down)
   if (!shared && L.lines_total > L.lines_drawn)
     ImGui::TextDisabled("... and %d more lines (the numbers above count them all)", L.lines_total - L.lines_drawn);
   paint_links(paint, s, L, hovered_lane);

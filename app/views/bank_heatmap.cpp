@@ -28,6 +28,37 @@ void BankHeatmapView::set_option(std::string_view key, int choice) {
   if (key == "scope") scope = BankScope(choice);
 }
 
+// On a slide: the bank numbers over 32 columns that hold two digits, the rows (an instruction or a
+// site each) as tall as the type, or (least) a third of it, the legend, the per-site table beside.
+ImVec2 BankHeatmapView::slide_size(Session& s, float row_em) {
+  if (controls || !s.trace()) return ImVec2(0, 0);
+  const float E = em(), line = ImGui::GetTextLineHeightWithSpacing();
+  const float column = std::ceil(ImGui::CalcTextSize("31").x + 0.25f * E);
+  const float rows = float(std::clamp<size_t>(rows_shown(s), 1, 48));
+  return ImVec2(std::floor(3.2f * E) + 32 * column + 23 * E, 2 * line + rows * row_em * E + 4.4f * line);
+}
+
+ImVec2 BankHeatmapView::natural_size(Session& s) { return slide_size(s, 1.3f); }
+ImVec2 BankHeatmapView::least_size(Session& s) { return slide_size(s, 0.15f); }
+
+// How many rows the scope has (instructions of the warp or block, or shared sites).
+size_t BankHeatmapView::rows_shown(Session& s) {
+  const Trace& t = *s.trace();
+  if (scope == BankScope::Launch) {
+    size_t n = 0;
+    if (const analysis::Report* rep = s.report())
+      for (const auto& m : rep->sites) n += m.space == MemSpace::Shared && m.instructions;
+    return n;
+  }
+  size_t n = 0;
+  auto [first, last] = analysis::block_events(t, s.sel.block);
+  for (size_t i = first; i < last; ++i) {
+    const Event& e = t.events[i];
+    n += e.type == EventType::Access && e.space == MemSpace::Shared && (scope != BankScope::Warp || e.warp == s.sel.warp);
+  }
+  return n;
+}
+
 void BankHeatmapView::draw(Session& s) {
   BankHeatmapView& st = *this;
   st.visible_rows = 0;
@@ -107,9 +138,13 @@ void BankHeatmapView::draw(Session& s) {
   // The color strip and its ticks, then its caption (wrapped to the heatmap's width).
   const char* caption = st.scope == BankScope::Launch ? "words served, summed over the site's instructions"
                                                       : "distinct words served by the bank (1 = no conflict)";
+  // (viridis_legend: a strip and its ticks 2.1 lines tall, the caption beside it where it fits,
+  // else under it)
+  const float legend_room = side ? label_w + map_w : avail.x, strip_w = std::min(legend_room, 16 * E);
+  const bool caption_beside = legend_room > strip_w + ImGui::CalcTextSize(caption).x + E;
   const float legend_h =
-      (2.4f + std::ceil(ImGui::CalcTextSize(caption).x / std::max(label_w + map_w - 12 * E, E))) *
-      ImGui::GetTextLineHeightWithSpacing();
+      2.1f * ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.y +
+      (caption_beside ? 0.0f : std::ceil(ImGui::CalcTextSize(caption).x / std::max(legend_room, E)) * ImGui::GetTextLineHeightWithSpacing());
   // The per-site table: a row per shared site and the launch total under it. Beside the heatmap it
   // has the whole height; under it, with controls, 8 lines (it scrolls with the panel); as a
   // picture, what its rows need, at most 45% of the height, and the sites that do not fit are
@@ -131,7 +166,11 @@ void BankHeatmapView::draw(Session& s) {
                                          ImGui::GetTextLineHeightWithSpacing() - (side ? 0 : table_h),
                                      (st.controls ? 6 : 3) * E);
   const int rows = int(st.rows.size());
-  float cell_h = std::floor(std::clamp(map_h_avail / float(rows), 0.1f * E, 1.3f * E));
+  // (on a slide the rows grow into the room, up to 3 em: a few instructions fill their box)
+  // (whole pixels where the rows are tall enough for grid lines; below that, rows may share a
+  // pixel: the picture still fills its room)
+  float cell_h = std::clamp(map_h_avail / float(rows), 0.1f * E, (controls ? 1.3f : 3.0f) * E);
+  if (cell_h >= 6) cell_h = std::floor(cell_h);
   const int visible = std::min(rows, std::max(1, int(map_h_avail / cell_h)));
   // Scroll so the selected instruction's row is visible.
   int sel_row = -1;

@@ -20,6 +20,8 @@ enum class BankScope : int { Warp = 0, Block = 1, Launch = 2 };
 struct BankHeatmapView final : View {
   void draw(Session& s) override;
   void set_option(std::string_view key, int choice) override;  // scope
+  ImVec2 natural_size(Session& s) override;
+  ImVec2 least_size(Session& s) override;
 
   BankScope scope = BankScope::Warp;
   ws::viz::Canvas canvas;
@@ -33,6 +35,10 @@ struct BankHeatmapView final : View {
   float cell_w = 0, cell_h = 0;
   int first_row = 0, visible_rows = 0;
   float vmax = 1;
+
+ private:
+  ImVec2 slide_size(Session& s, float row_em);
+  size_t rows_shown(Session& s);
 };
 
 }  // namespace ws::app

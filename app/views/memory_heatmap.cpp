@@ -26,6 +26,33 @@ void MemoryHeatmapView::set_option(std::string_view key, int choice) {
   if (key == "scale") log_scale = choice == 1;
 }
 
+ImVec2 MemoryHeatmapView::natural_size(Session& s) { return slide_size(s, 0.5f); }
+ImVec2 MemoryHeatmapView::least_size(Session& s) { return slide_size(s, 0.15f); }
+
+ImVec2 MemoryHeatmapView::slide_size(Session& s, float row_em) {
+  if (controls || !s.trace()) return ImVec2(0, 0);
+  // Each array at cells of half an em (its own row length), its title line, then the legend: the
+  // shape of the picture, which grows with the box.
+  const Trace& t = *s.trace();
+  const float E = em(), cell = 0.5f * E, line = ImGui::GetTextLineHeightWithSpacing();
+  float w = 0, h = 4.5f * line;
+  // (the arrays the last draw showed, where it drew this run in this colour: some colours leave
+  // arrays out)
+  const bool known = s.data() && shown_for == ws::viz::hash_mix(s.data()->generation, uint64_t(mode));
+  for (size_t a = 0; a < t.allocations.size(); ++a) {
+    if (known && std::find(shown.begin(), shown.end(), a) == shown.end()) continue;
+    const Allocation& al = t.allocations[a];
+    const uint64_t n = al.extent > kMaxElements ? 4096 : al.extent;
+    const uint64_t cols = std::min<uint64_t>(std::max<uint64_t>(n, 1), al.row_length && al.extent <= kMaxElements ? al.row_length
+                                                                       : al.space == MemSpace::Shared ? 32
+                                                                       : n > 2048 ? 128 : 64);
+    const uint64_t rows = (n + cols - 1) / cols;
+    w = std::max(w, float(cols) * cell + E);
+    h += line + float(std::min<uint64_t>(rows, 96)) * std::max(2.0f, std::floor(row_em * E));
+  }
+  return ImVec2(w, h);
+}
+
 void MemoryHeatmapView::draw(Session& s) {
   MemoryHeatmapView& st = *this;
   if (!view_ready(s, "the memory heatmap shows each array's elements colored by access count.", !controls)) return;
@@ -154,6 +181,14 @@ void MemoryHeatmapView::draw(Session& s) {
       if ((st.mode == 3 && !raced(a)) || (st.mode == 4 && !atomic_target(a))) ++left_out;
       else order.push_back(a);
     }
+  // A recording of some blocks only: a global element no recorded block touched may still be
+  // touched by the others; the picture says so instead of calling it untouched.
+  const uint64_t grid_blocks = t.launch.grid.count();
+  const bool partial = t.recorded_blocks.size() < grid_blocks;
+  const std::string partial_note =
+      !partial ? ""
+               : std::to_string(t.recorded_blocks.size()) + " of " + std::to_string(grid_blocks) +
+                     " blocks recorded: a blank global element may be touched by the blocks not recorded";
   const std::string left_out_note =
       !left_out ? ""
       : st.mode == 4 ? std::to_string(left_out) + " array" + (left_out > 1 ? "s" : "") + " without atomics not shown"
@@ -170,7 +205,9 @@ void MemoryHeatmapView::draw(Session& s) {
            (st.mode == 1 && al.space != MemSpace::Shared ? "  (global memory has no banks)"
                                                            : "");
   };
-  auto cell_w_of = [&](size_t a) { return std::clamp(std::floor((avail_w - E) / float(st.allocs[a]->cols)), 2.0f, 1.6f * E); };
+  // (on a slide the cells grow into the box, up to 3 em)
+  const float cell_max = (st.controls ? 1.6f : 3.0f) * E;
+  auto cell_w_of = [&](size_t a) { return std::clamp(std::floor((avail_w - E) / float(st.allocs[a]->cols)), 2.0f, cell_max); };
   // With controls the arrays scroll; a picture (controls off) fits them all in its box: cells get
   // flatter, one height for all, so that rows still compare across arrays.
   float cell_h_max = 1e9f;
@@ -181,11 +218,11 @@ void MemoryHeatmapView::draw(Session& s) {
       fixed += ImGui::CalcTextSize(title_of(a).c_str(), nullptr, false, avail_w).y + 3 * style.ItemSpacing.y;
       rows_total += float(st.allocs[a]->map.rows);
     }
-    if (!left_out_note.empty())
-      fixed += ImGui::CalcTextSize(left_out_note.c_str(), nullptr, false, avail_w).y + style.ItemSpacing.y;
+    for (const std::string* note : {&left_out_note, &partial_note})
+      if (!note->empty()) fixed += ImGui::CalcTextSize(note->c_str(), nullptr, false, avail_w).y + style.ItemSpacing.y;
     const float room = ImGui::GetContentRegionAvail().y - legend_h - fixed;
     // The largest height h with sum(rows x min(cell width, h)) <= room.
-    float lo = 0.25f, hi = 1.6f * E;
+    float lo = 0.25f, hi = cell_max;
     for (int it = 0; it < 30; ++it) {
       const float mid = 0.5f * (lo + hi);
       float used = 0;
@@ -194,6 +231,8 @@ void MemoryHeatmapView::draw(Session& s) {
     }
     cell_h_max = rows_total > 0 ? lo : hi;
   }
+  shown = order;
+  shown_for = ws::viz::hash_mix(s.data()->generation, uint64_t(st.mode));
   if (!st.controls || ImGui::BeginChild("##allocs", ImVec2(0, -legend_h))) {
     for (size_t a : order) {
       auto& A = *st.allocs[a];
@@ -252,11 +291,12 @@ void MemoryHeatmapView::draw(Session& s) {
       ImGui::PopID();
       ImGui::Spacing();
     }
-    if (!left_out_note.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
-      ImGui::TextWrapped("%s", left_out_note.c_str());
-      ImGui::PopStyleColor();
-    }
+    for (const std::string* note : {&left_out_note, &partial_note})
+      if (!note->empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
+        ImGui::TextWrapped("%s", note->c_str());
+        ImGui::PopStyleColor();
+      }
   }
   if (st.controls) ImGui::EndChild();
   viridis_legend(vmin, global_max, captions[st.mode], true, 0.0f, st.log_scale);

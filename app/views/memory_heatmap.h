@@ -19,6 +19,8 @@ namespace ws::app {
 struct MemoryHeatmapView final : View {
   void draw(Session& s) override;
   void set_option(std::string_view key, int choice) override;  // color
+  ImVec2 natural_size(Session& s) override;
+  ImVec2 least_size(Session& s) override;
 
   struct Alloc {
     ws::viz::Canvas canvas;
@@ -36,6 +38,11 @@ struct MemoryHeatmapView final : View {
   // pass, summed), 2 first touch (the event that touched the element first).
   int mode = 0;
   bool log_scale = false;  // the "scale" option
+  std::vector<size_t> shown;  // the arrays the last draw showed, in order
+  uint64_t shown_for = 0;     // for this run and colour (hash of the data's generation and the mode)
+
+ private:
+  ImVec2 slide_size(Session& s, float row_em);  // cells half an em wide, rows `row_em` tall
 };
 
 }  // namespace ws::app

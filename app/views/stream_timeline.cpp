@@ -211,7 +211,7 @@ size_t StreamTimelineView::fit_overview() {
   // the host's rows, then fewer scenarios (each said).
   const float E = em(), line = ImGui::GetTextLineHeightWithSpacing(), gap = 0.15f * E;
   const float least = std::ceil(1.05f * E);
-  const float room = ImGui::GetContentRegionAvail().y - 2 * E - line;  // the axis, the note
+  const float room = ImGui::GetContentRegionAvail().y - 2 * E - 2 * line;  // the axis, the notes
   auto need = [&](size_t bands, bool host, float row) {
     float h = 0;
     for (size_t i = 0; i < bands; ++i)
