@@ -41,6 +41,25 @@ std::pair<size_t, size_t> block_events(const Trace& trace, uint32_t block) {
   return {first, last};
 }
 
+std::array<uint8_t, 32> grouped_lanes(const Trace& trace, const BlockTimeline& tl, uint32_t warp) {
+  std::array<uint8_t, 32> order{};
+  for (int l = 0; l < 32; ++l) order[size_t(l)] = uint8_t(l);
+  if (warp >= tl.per_warp.size()) return order;
+  std::vector<uint32_t> masks;
+  for (const TimelineEntry& en : tl.per_warp[warp]) {
+    const Event& e = trace.events[size_t(en.event)];
+    if (e.type != EventType::Barrier) masks.push_back(e.mask);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](uint8_t a, uint8_t b) {
+    for (uint32_t m : masks) {
+      const bool in_a = (m >> a) & 1u, in_b = (m >> b) & 1u;
+      if (in_a != in_b) return in_a;
+    }
+    return false;
+  });
+  return order;
+}
+
 BlockTimeline block_timeline(const Trace& trace, uint32_t block, TimelineMode mode) {
   BlockTimeline t;
   t.block = block;

@@ -156,6 +156,7 @@ void read_select(const Reader& r, const toml::node& v, LessonSelect& s) {
     else if (key == "lane") s.lane = int(whole("lane", 0, 31));
     else if (key == "hazard") s.hazard = whole("hazard", 0, 1 << 20);
     else if (key == "cursor") s.cursor = whole("cursor", 0, int64_t(1) << 40);
+    else if (key == "nth") s.nth = int(whole("nth", 0, 63));
     else if (key == "line") {
       if (const auto* n = x.as_integer()) {
         if (n->get() < 1) r.fail(x, "line is a line number from 1, or text the line contains");
@@ -184,7 +185,7 @@ void read_select(const Reader& r, const toml::node& v, LessonSelect& s) {
       if (s.array.empty()) r.fail(x, "array is the name of one of the kernel's arrays (not empty)");
     } else {
       unknown_key(r, x, key,
-                  {"launch", "block", "warp", "lane", "line", "access", "array", "occurrence", "hazard", "cursor"});
+                  {"launch", "block", "warp", "lane", "line", "access", "array", "nth", "occurrence", "hazard", "cursor"});
     }
   }
 }
@@ -503,6 +504,7 @@ std::string step_toml(const LessonStep& step) {
   else if (!s.line_text.empty()) o << ", line = " << quoted(s.line_text);
   if (!s.access.empty()) o << ", access = " << quoted(s.access);
   if (!s.array.empty()) o << ", array = " << quoted(s.array);
+  if (s.nth >= 0) o << ", nth = " << s.nth;
   if (s.occurrence == LessonSelect::Occurrence::First) o << ", occurrence = \"first\"";
   if (s.occurrence == LessonSelect::Occurrence::Index) o << ", occurrence = " << s.index;
   if (s.hazard >= 0) o << ", hazard = " << s.hazard;

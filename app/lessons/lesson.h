@@ -61,6 +61,9 @@ struct LessonSelect {
   // Of the line's instructions, only these: "load", "store" or "atomic" ("" any), of the array
   // named so ("" any): the store of `tile[ty][tx] = in[...]`, the NsubT read of a line with two.
   std::string access, array;
+  // Of those, the n-th in the line's source order (0-based, by column): `cache[tid] += cache[tid +
+  // 128]` has two loads of cache; nth = 1 is cache[tid + 128]. -1: any (the costliest).
+  int nth = -1;
   int64_t hazard = -1;         // select the n-th hazard pair instead (races first)
   int64_t cursor = -1;         // playback: the block's first `cursor` instructions issued (-1: all)
 };

@@ -368,12 +368,15 @@ void draw_comparison(LessonPlayer& p, Box area, float gap, LessonFrameLayout& L,
   const LessonLayout inner = draw_group(p, halves[0], p.views(), step.views, p.session(), step.layout, first, "main", gap, L, measure);
   if (other) draw_group(p, halves[1], p.compare_views(), step.views, *other, step.layout, second, "other", gap, L, measure);
   L.report.layout = layout_name(inner);
-  // The same view of both launches on one colour scale (the next frame draws with it).
+  // The same view of both launches on one colour scale and one x scale (the next frame draws with
+  // them).
   auto& a = p.views();
   auto& b = p.compare_views();
   for (size_t i = 0; other && i < std::min(a.size(), b.size()); ++i) {
     const float top = std::max(a[i]->scale_top, b[i]->scale_top);
     a[i]->common_scale_top = b[i]->common_scale_top = top;
+    const float extent = std::max(a[i]->extent, b[i]->extent);
+    a[i]->common_extent = b[i]->common_extent = extent;
   }
 }
 

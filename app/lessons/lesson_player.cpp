@@ -180,6 +180,20 @@ std::vector<std::vector<int64_t>> line_passes(const Trace& t, const LessonSelect
     sites.push_back(id);
     if (matches(t, e, sel)) passes.back().push_back(int64_t(i));
   }
+  // nth: in each pass, only the instructions of the n-th of its matching sites in source order.
+  if (sel.nth >= 0)
+    for (std::vector<int64_t>& p : passes) {
+      std::vector<uint32_t> columns;
+      for (int64_t i : p) columns.push_back(t.sites[t.events[size_t(i)].site].column);
+      std::sort(columns.begin(), columns.end());
+      columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+      if (size_t(sel.nth) >= columns.size()) {
+        p.clear();
+        continue;
+      }
+      const uint32_t want = columns[size_t(sel.nth)];
+      std::erase_if(p, [&](int64_t i) { return t.sites[t.events[size_t(i)].site].column != want; });
+    }
   std::erase_if(passes, [](const std::vector<int64_t>& p) { return p.empty(); });
   return passes;
 }
@@ -204,9 +218,9 @@ std::string LessonPlayer::apply_select(Session& s, const LessonSelect& sel) {
     const Trace& t = *s.trace();
     const std::vector<std::vector<int64_t>> passes = line_passes(t, sel);
     std::string what = sel.line_number ? "line " + std::to_string(sel.line_number) : "a line containing '" + sel.line_text + "'";
-    if (!sel.access.empty() || !sel.array.empty())
-      what += " (" + (sel.access.empty() ? std::string("any access") : sel.access) +
-              (sel.array.empty() ? "" : " of " + sel.array) + ")";
+    if (!sel.access.empty() || !sel.array.empty() || sel.nth >= 0)
+      what += " (" + (sel.nth >= 0 ? "access " + std::to_string(sel.nth) + ": the " : std::string()) +
+              (sel.access.empty() ? std::string("any access") : sel.access) + (sel.array.empty() ? "" : " of " + sel.array) + ")";
     if (passes.empty()) {
       if (!sel.array.empty() && std::none_of(t.allocations.begin(), t.allocations.end(),
                                              [&](const Allocation& a) { return a.name == sel.array; })) {
@@ -328,7 +342,16 @@ LessonStep LessonPlayer::current_as_step() const {
       s.occurrence = LessonSelect::Occurrence::Index;
       const auto passes = line_passes(*t, s);
       for (size_t k = 0; k < passes.size(); ++k)
-        if (std::find(passes[k].begin(), passes[k].end(), sel.event) != passes[k].end()) s.index = uint32_t(k);
+        if (std::find(passes[k].begin(), passes[k].end(), sel.event) != passes[k].end()) {
+          s.index = uint32_t(k);
+          // Two accesses of one array on the line (a[i] += a[i + s]): which one, by column.
+          std::vector<uint32_t> columns;
+          for (int64_t i : passes[k]) columns.push_back(t->sites[t->events[size_t(i)].site].column);
+          std::sort(columns.begin(), columns.end());
+          columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+          if (columns.size() > 1)
+            s.nth = int(std::lower_bound(columns.begin(), columns.end(), t->sites[e.site].column) - columns.begin());
+        }
     }
   }
   out.title = step().title + " (as shown)";

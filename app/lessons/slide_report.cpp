@@ -146,6 +146,19 @@ std::vector<NamedLabel> caption_labels(const std::string& caption) {
   std::vector<NamedLabel> out;
   const std::vector<Token> t = tokens(caption);
   for (size_t i = 0; i < t.size(); ++i) {
+    // "cache[128 .. 159]": a range of an array's elements, each drawn with its number.
+    if (i + 7 < t.size() + 1 && t[i].word == "[" && i > 0 && std::isalpha(static_cast<unsigned char>(t[i - 1].word[0])) &&
+        i + 1 < t.size() && t[i + 1].number) {
+      size_t j = i + 2;
+      if (j + 2 < t.size() && t[j].word == "." && t[j + 1].word == "." && t[j + 2].number && j + 3 < t.size() &&
+          t[j + 3].word == "]") {
+        const long a = std::stol(t[i + 1].word.substr(0, 9)), b = std::stol(t[j + 2].word.substr(0, 9));
+        if (b >= a && b - a < 64)
+          for (long v = a; v <= b; ++v) out.push_back({"element", v});
+        i = j + 3;
+        continue;
+      }
+    }
     const auto kind = label_words().find(t[i].word);
     if (kind == label_words().end()) continue;
     // A list of numbers after the word: "0, 8, 16 and 24", "8 to 11", "0 - 3", "0 .. 7".
@@ -203,13 +216,20 @@ std::vector<std::string> slide_problems(const SlideReport& r, const LessonStep& 
   }
   // What the caption names must be on the slide, labelled.
   const std::string& caption = step.caption;
+  std::vector<NamedLabel> missing;
   for (const NamedLabel& l : caption_labels(caption))
-    if (!drawn(r, l)) {
-      std::string why = "the caption names " + l.kind + " " + std::to_string(l.value) + ", which no view labels";
-      for (const ViewReport& v : r.views)
-        for (const std::string& lo : v.left_out) why += " (" + v.id + " left out " + lo + ")";
-      out.push_back(why);
-    }
+    if (!drawn(r, l)) missing.push_back(l);
+  // One line per run of consecutive numbers of a kind: "elements 128-159".
+  for (size_t i = 0; i < missing.size();) {
+    size_t j = i + 1;
+    while (j < missing.size() && missing[j].kind == missing[i].kind && missing[j].value == missing[j - 1].value + 1) ++j;
+    std::string why = "the caption names " + missing[i].kind + (j - i > 1 ? "s " : " ") + std::to_string(missing[i].value) +
+                      (j - i > 1 ? "-" + std::to_string(missing[j - 1].value) : "") + ", which no view labels";
+    for (const ViewReport& v : r.views)
+      for (const std::string& lo : v.left_out) why += " (" + v.id + " left out " + lo + ")";
+    out.push_back(why);
+    i = j;
+  }
   // Words of layout against the layout drawn.
   const bool across = (r.layout == "row" && r.group_views > 1) || r.compare_layout == "row" || r.layout == "grid";
   const bool stacked = (r.layout == "column" && r.group_views > 1) || r.compare_layout == "column" || r.layout == "grid";

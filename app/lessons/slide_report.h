@@ -69,7 +69,8 @@ SlideRules back_row_rules(float height);
 std::vector<std::string> slide_problems(const SlideReport& r, const LessonStep& step, const SlideRules& rules);
 
 // The numbers a caption names for a kind of label: "banks 0, 8, 16 and 24" -> bank 0, 8, 16, 24;
-// "lanes 8 to 11" -> 8, 9, 10, 11 (ranges of at most 32).
+// "lanes 8 to 11" -> 8, 9, 10, 11 (ranges of at most 32); "cache[128 .. 159]" -> elements 128 to
+// 159. A number that counts something ("8 trips", "32 passes") names nothing.
 struct NamedLabel {
   std::string kind;  // "lane", "bank", "warp", "pass", "element", "block"
   long value = 0;

@@ -42,6 +42,7 @@ void TimelineView::set_option(std::string_view key, int choice) {
   if (key == "x") mode = analysis::TimelineMode(choice);
   if (key == "compare") compare = choice == 1;
   if (key == "zoom") zoom_times = 1 << choice, zoom = 0;  // fit|2|4|8
+  if (key == "lanes") grouped = choice == 0, cache_key = ~0ull;
 }
 
 std::string TimelineView::prepare_picture(Session& s) {
@@ -94,13 +95,50 @@ void TimelineView::draw(Session& s) {
   ImGui::BeginChild("##other-timeline", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
   ImGui::TextColored(vc.text_dim, emu_main ? "GPU (gpu-trace), the same launch: what the hardware grouped"
                                            : "Emulator, the same launch: the textbook SIMT model");
-  ov.zoom = st.zoom > 0 && ov.timeline.columns == st.timeline.columns ? st.zoom : ov.zoom;
+  // One x scale for both: each fits the longer of the two.
+  st.common_extent = ov.common_extent = float(std::max(st.timeline.columns, ov.timeline.columns));
   ov.col0 = st.col0;
   draw_one_timeline(o, ov, false);
   ImGui::EndChild();
 }
 
 namespace {
+
+// Over the bands, at each column where a warp splits (its mask a part of its last one's), the
+// source line of that instruction: the branch's line, read where the picture changes. Labels that
+// would overlap the one before are left out (a panel's tooltip has them).
+void split_labels(const Trace& t, const analysis::BlockTimeline& tl, float x0, float width, float col_px, float col0) {
+  std::vector<std::pair<uint32_t, uint32_t>> splits;  // (column, line)
+  for (size_t w = 0; w < tl.per_warp.size(); ++w) {
+    const auto& warp = tl.per_warp[w];
+    const uint32_t live = w < tl.live_lanes.size() ? tl.live_lanes[w] : 32;
+    uint32_t last = live >= 32 ? 0xffffffffu : (1u << live) - 1u;  // (a warp may start split)
+    for (const auto& en : warp) {
+      const Event& e = t.events[size_t(en.event)];
+      if (e.type == EventType::Barrier) continue;
+      if (last && e.mask != last && (e.mask & ~last) == 0 && e.site < t.sites.size())
+        splits.push_back({en.column, t.sites[e.site].line});
+      last = e.mask;
+    }
+  }
+  std::sort(splits.begin(), splits.end());
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  float next_free = x0;
+  uint32_t shown_line = 0;
+  for (const auto& [column, line] : splits) {
+    const float x = x0 + (float(column) - col0) * col_px;
+    if (x < x0 || x > x0 + width) continue;
+    char lab[16];
+    std::snprintf(lab, sizeof lab, ":%u", line);
+    const float tw = ImGui::CalcTextSize(lab).x;
+    if (x < next_free || (line == shown_line && x < next_free + 4 * tw)) continue;
+    dl->AddText(ImVec2(std::min(x, x0 + width - tw), p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), lab);
+    next_free = x + tw + 0.5f * ImGui::GetFontSize();
+    shown_line = line;
+  }
+  ImGui::Dummy(ImVec2(1, ImGui::GetTextLineHeight()));
+}
 
 void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   if (!view_ready(s, "the timeline shows which lanes of each warp were active at every step.", !st.controls)) return;
@@ -144,6 +182,7 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   key = ws::viz::hash_mix(key, s.sel.launch);
   key = ws::viz::hash_mix(key, s.sel.block);
   key = ws::viz::hash_mix(key, uint64_t(st.mode));
+  key = ws::viz::hash_mix(key, uint64_t(st.grouped));
   if (key != st.cache_key) {
     st.cache_key = key;
     st.timeline = analysis::block_timeline(t, s.sel.block, st.mode);
@@ -155,13 +194,24 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
     g.kinds.assign(size_t(g.warps) * size_t(g.columns), 0);
     g.column_flags.assign(size_t(g.columns), 0);
     g.live.assign(size_t(g.warps), 0);
+    st.lane_order.assign(size_t(g.warps), {});
+    // Row k of a warp's band shows lane order[k]: grouped, a branch's sides are solid blocks.
+    auto permuted = [](uint32_t mask, const std::array<uint8_t, 32>& order) {
+      uint32_t out = 0;
+      for (int k = 0; k < 32; ++k) out |= ((mask >> order[size_t(k)]) & 1u) << k;
+      return out;
+    };
     for (int w = 0; w < g.warps; ++w) {
+      auto& order = st.lane_order[size_t(w)];
+      if (st.grouped) order = analysis::grouped_lanes(t, tl, uint32_t(w));
+      else
+        for (int l = 0; l < 32; ++l) order[size_t(l)] = uint8_t(l);
       const uint32_t live = tl.live_lanes[size_t(w)];
-      g.live[size_t(w)] = live >= 32 ? 0xffffffffu : ((1u << live) - 1u);
+      g.live[size_t(w)] = permuted(live >= 32 ? 0xffffffffu : ((1u << live) - 1u), order);
       for (const auto& en : tl.per_warp[size_t(w)]) {
         const Event& e = t.events[size_t(en.event)];
         const size_t i = size_t(w) * size_t(g.columns) + en.column;
-        g.masks[i] = e.mask;
+        g.masks[i] = permuted(e.mask, order);
         g.kinds[i] = kind_of(e);
       }
     }
@@ -178,11 +228,12 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   // Block SIMD efficiency and the per-warp numbers (from the report) on the left of each band.
   const analysis::Report* rep = s.report();
   if (main && !st.controls)  // a picture: what it shows and its axes, in one sentence
-    ImGui::TextWrapped("block %u: %llu instructions, SIMD efficiency %.0f%%; x: %s, y: 32 lanes per warp", s.sel.block,
+    ImGui::TextWrapped("block %u: %llu instructions, SIMD efficiency %.0f%%; x: %s, y: 32 lanes per warp%s", s.sel.block,
                        static_cast<unsigned long long>(tl.instructions), 100.0 * tl.simd_efficiency(),
                        st.mode == analysis::TimelineMode::AlignedSteps ? "issue steps aligned at barriers"
                        : st.mode == analysis::TimelineMode::IssueClock ? "the block's issue clock"
-                                                                        : "time (ns)");
+                                                                        : "time (ns)",
+                       st.grouped ? ", lanes that took the same path together" : "");
   else
     ImGui::TextWrapped("block %u: %llu instructions, SIMD efficiency %.0f%% (active lanes / 32)", s.sel.block,
                        static_cast<unsigned long long>(tl.instructions), 100.0 * tl.simd_efficiency());
@@ -197,7 +248,9 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   const float legend_h = ImGui::GetTextLineHeightWithSpacing() *
                          (std::ceil(legend_w / std::max(avail.x, E)) + (st.controls ? 1.0f : 0.0f)) + 0.2f * E;
   float gap_px = std::floor(std::max(0.35f * E, 3.0f));
-  const float room = std::max(avail.y - legend_h, st.controls ? 4 * E : E);
+  // A line over the bands for the source lines of the columns where warps split.
+  const float splits_h = ImGui::GetTextLineHeightWithSpacing();
+  const float room = std::max(avail.y - legend_h - splits_h, st.controls ? 4 * E : E);
   // A picture (controls off) shows every warp: the gaps and the lanes shrink until the bands fit
   // (a warp's band at least a pixel). With controls, lanes stay readable and the bands scroll.
   if (!st.controls && g.warps > 1) gap_px = std::clamp(std::floor(0.25f * room / float(g.warps - 1)), 1.0f, gap_px);
@@ -211,8 +264,11 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   const bool scrolls = height + 2 > room;
   const float canvas_w =
       std::floor(std::max(avail.x - label_w - (scrolls ? ImGui::GetStyle().ScrollbarSize + 2 : 0.0f), 8 * E));
-  // The zoom is kept in font units: an export at twice the font shows the same columns.
-  const float fit = canvas_w / float(g.columns) / E;
+  // The zoom is kept in font units: an export at twice the font shows the same columns. Compared
+  // with another launch, both fit the longer one (one step as wide on both sides).
+  st.extent = float(g.columns);
+  const float fit = canvas_w / std::max(float(g.columns), st.common_extent) / E;
+  if (!st.controls && st.common_extent > 0 && st.zoom_times == 1 && std::abs(st.zoom - fit) > 1e-6f) st.zoom = 0;
   if (st.zoom <= 0) {
     st.zoom = fit * float(st.zoom_times);
     // Zoomed in by an option: the selected instruction's column in the middle of the picture.
@@ -228,6 +284,7 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
   const float col_px = st.zoom * E;
   const float visible_cols = canvas_w / col_px;
   st.col0 = std::clamp(st.col0, 0.0f, std::max(0.0f, float(g.columns) - visible_cols));
+  split_labels(t, tl, ImGui::GetCursorScreenPos().x + label_w, canvas_w, col_px, st.col0);
   // Taller than the panel (many warps): the bands scroll, the legend stays.
   ImGui::BeginChild("##bands", ImVec2(0, std::min(height + 2, room)), false,
                     scrolls ? ImGuiWindowFlags_AlwaysVerticalScrollbar : ImGuiWindowFlags_None);
@@ -315,7 +372,8 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
     const int col = int(std::floor(st.col0 + (mp.x - gmin.x) / col_px));
     const int w = int((mp.y - gmin.y) / band);
     const float within = mp.y - gmin.y - float(w) * band;
-    const int lane = int(within / lane_px);
+    const int row = int(within / lane_px);
+    const int lane = w >= 0 && w < g.warps && row >= 0 && row < 32 ? int(st.lane_order[size_t(w)][size_t(row)]) : -1;
     if (w >= 0 && w < g.warps && lane >= 0 && lane < 32 && col >= 0 && col < g.columns) {
       const analysis::TimelineEntry* hit = nullptr;
       for (const auto& en : tl.per_warp[size_t(w)])
@@ -370,7 +428,9 @@ void draw_timeline_body(Session& s, TimelineView& st, bool main) {
                         static_cast<unsigned long long>(tl.ns_per_column), visible_ns,
                         static_cast<unsigned long long>(uint64_t(tl.columns) * tl.ns_per_column));
   } else {
-    ImGui::TextDisabled("x: %s, y: lanes 0-31 per warp", st.mode == analysis::TimelineMode::AlignedSteps ? "issue steps" : "issue clock");
+    ImGui::TextDisabled("x: %s, y: %s per warp (over the bands: the source line where a warp splits)",
+                        st.mode == analysis::TimelineMode::AlignedSteps ? "issue steps" : "issue clock",
+                        st.grouped ? "its 32 lanes, those that took the same path together" : "lanes 0-31");
   }
   ImGui::PopTextWrapPos();
 }

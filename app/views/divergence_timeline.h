@@ -12,7 +12,9 @@
 
 #include <imgui.h>
 
+#include <array>
 #include <cstdint>
+#include <vector>
 #include <memory>
 
 namespace ws::app {
@@ -23,6 +25,8 @@ struct TimelineView final : View {
   std::string prepare_picture(Session& s) override;               // waits for the comparison run
 
   analysis::TimelineMode mode = analysis::TimelineMode::AlignedSteps;
+  bool grouped = true;  // the "lanes" option: each warp's lanes grouped by their paths (else 0-31)
+  std::vector<std::array<uint8_t, 32>> lane_order;  // per warp: the lane drawn in each row
   float zoom = 0;     // font sizes (ems) per column; 0 = fit the width
   float col0 = 0;     // first visible column (pan)
   // The "zoom" option: times the fit, around the selected instruction (applied at the next draw).

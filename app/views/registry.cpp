@@ -41,6 +41,8 @@ constexpr ViewOption kTimelineOptions[] = {
                               "or real time in ns (gpu-trace)"},
     {"compare", "off|on", "draw the same launch on the other backend below (emulator above, GPU below)"},
     {"zoom", "fit|2|4|8", "the whole block's width, or 2, 4 or 8 times closer around the selected instruction"},
+    {"lanes", "grouped|0-31", "each warp's lanes grouped by the paths they took (a branch's sides are solid blocks), "
+                             "or in lane order"},
     WS_CONTROLS_OPTION};
 constexpr ViewAlias kLayoutAliases[] = {{"layout"}};
 constexpr ViewAlias kMemoryAliases[] = {{"memory"}};

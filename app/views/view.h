@@ -62,6 +62,10 @@ class View {
   // means one count on both sides.
   float scale_top = 0;
   float common_scale_top = 0;
+  // The same for the x axis (a timeline's columns): where a lesson compares two launches, both
+  // pictures use the longer one's scale, so one step is as wide on both sides.
+  float extent = 0;
+  float common_extent = 0;
 };
 
 // Where a view goes in the default tiled layout (layout.cpp):

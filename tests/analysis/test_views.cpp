@@ -241,3 +241,31 @@ TEST(Views, SectorByteMasks) {
   for (uint32_t x : masks) used += uint64_t(std::popcount(x));
   EXPECT_EQ(used, m.global.bytes_unique);
 }
+
+// Lanes grouped by what they did: an if/else on odd and even lanes puts the even lanes (the if's)
+// in a solid block above the odd ones (the else's); a nested split splits the block again; a warp
+// that never splits keeps lane order.
+TEST(Views, GroupedLanesMakeEachBranchASolidBlock) {
+  TraceBuilder b({64, 1, 1});
+  uint32_t s = b.alloc("s", MemSpace::Shared, 4, 64);
+  uint32_t site = b.site(10, "s[t] = 1;");
+  auto st = [&](uint32_t w, uint32_t mask) {
+    b.access_fn(0, w, site, s, AccessKind::Store, 4, mask, [&](uint32_t l) { return 4ull * (32 * w + l); });
+  };
+  st(0, kFull);
+  st(0, 0x55555555u);  // if: even lanes
+  st(0, 0x11111111u);  //   nested: lanes 0, 4, 8, ...
+  st(0, 0xaaaaaaaau);  // else: odd lanes
+  st(1, kFull);
+  const ws::Trace t = b.finish();
+  const BlockTimeline tl = block_timeline(t, 0);
+  const auto g = grouped_lanes(t, tl, 0);
+  // Expected from the masks by hand: multiples of 4, then the other even lanes, then the odd ones.
+  std::vector<uint8_t> want;
+  for (int l = 0; l < 32; l += 4) want.push_back(uint8_t(l));
+  for (int l = 2; l < 32; l += 4) want.push_back(uint8_t(l));
+  for (int l = 1; l < 32; l += 2) want.push_back(uint8_t(l));
+  EXPECT_EQ(std::vector<uint8_t>(g.begin(), g.end()), want);
+  const auto flat = grouped_lanes(t, tl, 1);
+  for (int l = 0; l < 32; ++l) EXPECT_EQ(flat[size_t(l)], l);
+}

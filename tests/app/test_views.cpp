@@ -147,8 +147,10 @@ TEST_F(Views, TimelineCellsAreTheActiveMasks) {
       for (const auto& en : st.timeline.per_warp[w]) {
         const ws::Event& e = t.events[size_t(en.event)];
         const float x = st.grid_min.x + (float(en.column) + 0.4f) * st.col_px;
-        for (int lane = 0; lane < 32; ++lane) {
-          const float y = st.grid_min.y + float(w) * band + (float(lane) + 0.5f) * st.lane_px;
+        for (int row = 0; row < 32; ++row) {
+          // Row `row` draws the lane the view grouped there; the rows are a permutation of the lanes.
+          const int lane = st.lane_order[w][size_t(row)];
+          const float y = st.grid_min.y + float(w) * band + (float(row) + 0.5f) * st.lane_px;
           ImVec4 want;
           if (e.type == ws::EventType::Barrier) want = vc.barrier;
           else if (!((e.mask >> lane) & 1u)) want = vc.inactive, ++dark;
@@ -158,6 +160,11 @@ TEST_F(Views, TimelineCellsAreTheActiveMasks) {
       }
     EXPECT_GT(lit, 100);
     EXPECT_GT(dark, 100);  // variant 1's staircase, variant 3's halving: lanes sit out
+    for (uint32_t w = 0; w < 2; ++w) {
+      std::array<uint8_t, 32> sorted = st.lane_order[w];
+      std::sort(sorted.begin(), sorted.end());
+      for (int l = 0; l < 32; ++l) EXPECT_EQ(sorted[size_t(l)], l);
+    }
   }
 }
 
@@ -205,6 +212,50 @@ TEST_F(Views, AccessMapDrawsOneRowPerWavefront) {
     EXPECT_FALSE(std::abs(below[1] - int(ok.y * 255)) <= 2 && std::abs(below[0] - int(ok.x * 255)) <= 2) << rgb(below);
     EXPECT_FALSE(std::abs(below[1] - int(bad.y * 255)) <= 2 && std::abs(below[0] - int(bad.x * 255)) <= 2) << rgb(below);
   }
+}
+
+// An if/else on odd and even lanes, as the back row sees it: in the if's column the lit rows are
+// one solid block, in the else's column the other block, not 16 one-row stripes that make both
+// columns look alike. Counted on the picture's pixels, against the masks in the trace.
+TEST_F(Views, TimelineDrawsABranchAsTwoSolidBlocks) {
+  Session s;
+  RunRequest r = default_request();
+  r.kernel = "divergence";
+  r.config.variant = "odd-even";
+  r.config.n = 64;
+  r.config.block = {64, 1, 1};
+  r.config.record.blocks = {0};
+  run(s, r);
+  TimelineView st;
+  st.controls = false;
+  ws::viz::ViewColors vc;
+  ws::viz::Image img = render(1000, 700, [&] {
+    vc = ws::viz::view_colors();
+    st.draw(s);
+  });
+  const ws::Trace& t = *s.trace();
+  const float band = 32 * st.lane_px + st.gap_px;
+  int split_columns = 0;
+  for (const auto& en : st.timeline.per_warp[0]) {
+    const ws::Event& e = t.events[size_t(en.event)];
+    if (e.type == ws::EventType::Barrier || std::popcount(e.mask) != 16) continue;
+    ++split_columns;
+    // The rows lit in this column, top to bottom: how many separate runs of lit rows.
+    const float x = st.grid_min.x + (float(en.column) + 0.4f) * st.col_px;
+    int runs = 0, lit_rows = 0;
+    bool was_lit = false;
+    for (int row = 0; row < 32; ++row) {
+      const uint8_t* p = img.pixel(int(x), int(st.grid_min.y + (float(row) + 0.5f) * st.lane_px));
+      const bool lit = std::abs(p[0] - int(vc.inactive.x * 255)) > 12 || std::abs(p[2] - int(vc.inactive.z * 255)) > 12;
+      lit_rows += lit;
+      runs += lit && !was_lit;
+      was_lit = lit;
+    }
+    EXPECT_EQ(lit_rows, 16) << "column " << en.column;
+    EXPECT_EQ(runs, 1) << "column " << en.column << ": the 16 working lanes are not one block";
+  }
+  EXPECT_GE(split_columns, 2);  // the if's and the else's
+  (void)band;
 }
 
 // A global load: coalesced 4-byte loads are 4 sectors of one line.
@@ -656,7 +707,7 @@ TEST(ViewCli, RendersOneView) {
   // An option the view does not have is refused too, with the options it has.
   RunResult other = run_warpscope("--headless --view timeline --color conflicts --screenshot " + png.string());
   EXPECT_EQ(other.exit_code, 2);
-  EXPECT_NE(other.out.find("has no option 'color' (options: x, compare, zoom or controls)"), std::string::npos) << other.out;
+  EXPECT_NE(other.out.find("has no option 'color' (options: x, compare, zoom, lanes or controls)"), std::string::npos) << other.out;
   RunResult scope = run_warpscope("--headless --view banks --view-option scope=everything --screenshot " + png.string());
   EXPECT_EQ(scope.exit_code, 2);
   EXPECT_NE(scope.out.find("scope is warp, block or launch"), std::string::npos) << scope.out;

@@ -66,6 +66,14 @@ struct BlockTimeline {
 
 BlockTimeline block_timeline(const Trace& trace, uint32_t block, TimelineMode mode = TimelineMode::AlignedSteps);
 
+// A warp's lanes in the order a picture groups them: lanes active at the same instructions next
+// to each other, at each of the warp's instructions in turn the active ones before the inactive
+// ones, ties by lane number. What a divergent branch splits becomes solid blocks of rows:
+//
+//   if (lane % 2) a(); else b();   ->  0, 2, 4, ..., 30, 1, 3, ..., 31
+//   (the if's lanes above, the else's below; without a split: 0, 1, ..., 31)
+std::array<uint8_t, 32> grouped_lanes(const Trace& trace, const BlockTimeline& tl, uint32_t warp);
+
 // One row of the bank-conflict heatmap: a shared-memory warp instruction.
 struct BankRow {
   uint64_t event = 0;                  // index in trace.events
