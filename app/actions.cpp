@@ -20,6 +20,8 @@ const Shortcut kShortcuts[] = {
     {Action::Confirm, "number, Enter", "Lesson: go to that step"},
     {Action::StepReset, "R", "Lesson: the step as written again"},
     {Action::StepControls, "C", "Lesson: show or hide the views' pickers (to change a warp, a block...)"},
+    {Action::InstructionNext, ". (period)", "Lesson: the warp's next memory instruction (the arrows move between steps)"},
+    {Action::InstructionPrev, ", (comma)", "Lesson: the warp's previous memory instruction"},
     {Action::StepSave, "Ctrl+S", "Lesson: save what is shown as a new step after this one"},
     {Action::CloseOverlay, "Esc", "Close this help; in a lesson, leave it"},
 };

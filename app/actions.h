@@ -23,6 +23,8 @@ enum class Action {
   StepReset,     // R: the step as written
   StepSave,      // Ctrl+S: the state on screen as a new step after this one, in the lesson's file
   StepControls,  // C: the views' own pickers and buttons, shown or hidden
+  InstructionNext,  // '.': the selected warp's next memory instruction (the arrows are the steps')
+  InstructionPrev,  // ',
   Digit0, Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,  // a step number...
   Confirm,       // ...and Enter jumps to it
 };

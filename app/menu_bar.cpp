@@ -127,6 +127,10 @@ void view_menu(ShellState& s) {
   if (ImGui::MenuItem("Presentation mode", shortcut_keys(Action::TogglePresentation),
                       s.settings.presentation))
     apply_action(s, Action::TogglePresentation);
+  if (ImGui::MenuItem("Start in presentation mode", nullptr, s.settings.start_in_presentation)) {
+    s.settings.start_in_presentation = !s.settings.start_in_presentation;
+    s.settings_dirty = true;
+  }
   if (ImGui::MenuItem("Reset layout")) apply_action(s, Action::ResetLayout);
 }
 

@@ -374,6 +374,26 @@ void Session::fix_selection() {
   if (sel.event >= 0) sel.site = t->events[size_t(sel.event)].site;
 }
 
+int64_t Session::neighbour_instruction(int dir) const {
+  const Trace* t = trace();
+  const int64_t from = sel.event;
+  if (!t || from < 0 || size_t(from) >= t->events.size()) return -1;
+  const Event& e0 = t->events[size_t(from)];
+  for (int64_t i = from + dir; i >= 0 && i < int64_t(t->events.size()); i += dir) {
+    const Event& e = t->events[size_t(i)];
+    if (e.block != e0.block) break;
+    if (e.warp == e0.warp && e.type == EventType::Access) return i;
+  }
+  return -1;
+}
+
+bool Session::step_instruction(int dir) {
+  const int64_t next = neighbour_instruction(dir);
+  if (next < 0) return false;
+  select_event(next);
+  return true;
+}
+
 void Session::select_event(int64_t event) {
   const Trace* t = trace();
   if (!t || event < 0 || size_t(event) >= t->events.size()) return;

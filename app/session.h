@@ -123,6 +123,10 @@ class Session {
   Selection sel;
   uint64_t sel_version = 0;  // bump when the selection changes (views redraw their caches)
   void select_event(int64_t event);  // also sets warp, block, site from the event
+  // The selected warp's previous (-1) or next (+1) memory instruction in its block, or -1.
+  int64_t neighbour_instruction(int dir) const;
+  // Selects it; false (nothing changes) at either end.
+  bool step_instruction(int dir);
   // Selects a hazard's first access (launch, block, warp, instruction) and remembers the pair:
   // the source view marks both lines, the access map both instructions.
   void select_hazard(const analysis::Hazard& h);

@@ -43,7 +43,7 @@ Settings parse_settings(const std::string& text) {
       float v = std::strtof(value.c_str(), &end);
       if (end && *end == '\0' && v >= kMinUserScale && v <= kMaxUserScale) s.user_scale = v;
     } else if (key == "presentation") {
-      s.presentation = value == "1" || value == "true";
+      s.presentation = s.start_in_presentation = value == "1" || value == "true";
     } else if (key == "user_arranged") {
       s.user_arranged = value == "1" || value == "true";
     } else if (key == "hidden") {
@@ -62,7 +62,8 @@ std::string format_settings(const Settings& s) {
   std::ostringstream out;
   out << "# warpscope settings (window positions are in imgui.ini)\n";
   out << "scale = " << s.user_scale << "\n";
-  out << "presentation = " << (s.presentation ? 1 : 0) << "\n";
+  out << "# presentation: start in presentation mode (F11 turns it on and off for one run)\n";
+  out << "presentation = " << (s.start_in_presentation ? 1 : 0) << "\n";
   out << "user_arranged = " << (s.user_arranged ? 1 : 0) << "\n";
   out << "hidden = ";
   bool first = true;

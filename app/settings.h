@@ -16,7 +16,10 @@ inline constexpr float kMaxUserScale = 4.0f;
 
 struct Settings {
   float user_scale = 1.0f;
+  // Presentation mode now (F11, --presentation and --lesson change it for this run only), and
+  // whether a run starts in it (the View menu's choice: the only one the file keeps).
   bool presentation = false;
+  bool start_in_presentation = false;
   bool user_arranged = false;        // windows moved by hand: keep them, don't re-tile
   std::set<std::string> hidden;      // ids of closed panels
 };

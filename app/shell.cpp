@@ -82,6 +82,8 @@ void apply_lesson_action(ShellState& s, Action a) {
     case Action::StepFirst: p.first(); break;
     case Action::StepReset: p.reset_step(); break;
     case Action::StepControls: p.toggle_controls(); break;
+    case Action::InstructionNext: p.session().step_instruction(+1); break;
+    case Action::InstructionPrev: p.session().step_instruction(-1); break;
     case Action::Confirm:
       if (!jump.empty()) p.go(size_t(std::max(1, std::stoi(jump))) - 1);
       break;
@@ -132,6 +134,8 @@ void apply_action(ShellState& s, Action a) {
     case Action::StepReset:
     case Action::StepSave:
     case Action::StepControls:
+    case Action::InstructionNext:
+    case Action::InstructionPrev:
     case Action::Digit0: case Action::Digit1: case Action::Digit2: case Action::Digit3: case Action::Digit4:
     case Action::Digit5: case Action::Digit6: case Action::Digit7: case Action::Digit8: case Action::Digit9:
     case Action::Confirm:
@@ -140,6 +144,7 @@ void apply_action(ShellState& s, Action a) {
     case Action::SaveScreenshot: s.want_screenshot = true; break;
     case Action::Quit: s.quit = true; break;
     case Action::TogglePresentation:
+      // For this run: what the settings file keeps is whether to start in it (View menu).
       st.presentation = !st.presentation;
       st.user_arranged = false;
       s.settings_dirty = true;

@@ -57,6 +57,8 @@ void on_key(GLFWwindow* window, int key, int, int action, int mods) {
     if (key == GLFW_KEY_HOME) push(Action::StepFirst);
     if (!ctrl && key == GLFW_KEY_R) push(Action::StepReset);
     if (!ctrl && key == GLFW_KEY_C) push(Action::StepControls);
+    if (!ctrl && key == GLFW_KEY_PERIOD) push(Action::InstructionNext);
+    if (!ctrl && key == GLFW_KEY_COMMA) push(Action::InstructionPrev);
     if (ctrl && key == GLFW_KEY_S) push(Action::StepSave);
     if (!ctrl && key >= GLFW_KEY_0 && key <= GLFW_KEY_9) push(Action(int(Action::Digit0) + (key - GLFW_KEY_0)));
     if (!ctrl && key >= GLFW_KEY_KP_0 && key <= GLFW_KEY_KP_9) push(Action(int(Action::Digit0) + (key - GLFW_KEY_KP_0)));
@@ -73,6 +75,22 @@ float content_scale(GLFWwindow* window) {
   return xs > 0 ? xs : 1.0f;
 }
 
+// `w` x `h` shrunk (keeping its shape) to fit the primary monitor's work area, where GLFW knows it.
+void fit_to_monitor(int& w, int& h) {
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  if (!monitor) return;
+  int mx = 0, my = 0, mw = 0, mh = 0;
+  glfwGetMonitorWorkarea(monitor, &mx, &my, &mw, &mh);
+  if (mw <= 0 || mh <= 0) {
+    const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+    if (!mode) return;
+    mw = mode->width, mh = mode->height;
+  }
+  if (w <= mw && h <= mh) return;
+  const double k = std::min(double(mw) / w, double(mh) / h);
+  w = std::max(1, int(w * k)), h = std::max(1, int(h * k));
+}
+
 // Fullscreen follows presentation mode; the windowed position and size come back afterwards.
 struct Fullscreen {
   bool on = false;
@@ -87,6 +105,9 @@ struct Fullscreen {
       glfwGetWindowSize(window, &w, &h);
       glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
     } else {
+      // (never larger than the monitor it comes back to: a window made for a bigger screen, or
+      // sized while fullscreen, would hang off a 720p projector's edge)
+      fit_to_monitor(w, h);
       glfwSetWindowMonitor(window, nullptr, x, y, w, h, GLFW_DONT_CARE);
     }
     on = want;
@@ -133,7 +154,9 @@ int run_window(const Options& opt) {
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // the default size grows with the DPI
-  GLFWwindow* window = glfwCreateWindow(opt.width, opt.height, "warpscope", nullptr, nullptr);
+  int width = opt.width, height = opt.height;
+  fit_to_monitor(width, height);
+  GLFWwindow* window = glfwCreateWindow(width, height, "warpscope", nullptr, nullptr);
   if (!window) {
     std::cerr << "warpscope: cannot open an OpenGL 3.3 window: " << g_glfw_error << "\n";
     glfwTerminate();
@@ -172,7 +195,7 @@ int run_window(const Options& opt) {
   if (!opt.lesson.empty()) {
     // The lesson was checked before the window opened (cli.cpp): it loads.
     if (std::string err = open_lesson(s, opt.lesson); !err.empty()) notify(s, err, true);
-    s.settings.presentation = true;  // a lesson is for the projector (F11 turns it off)
+    s.settings.presentation = true;  // a lesson is for the projector (F11 turns it off; this run only)
   }
 
   ImGui_ImplGlfw_InitForOpenGL(window, true);

@@ -69,6 +69,7 @@ void LessonPlayer::go(size_t k, bool as_written) {
       const bool asked = std::any_of(v.options.begin(), v.options.end(),
                                      [](const std::string& o) { return o.rfind("controls=", 0) == 0; });
       if (!asked) m.view->controls = controls_;
+      m.view->in_lesson = true;
       out.push_back(std::move(m.view));
     }
   };

@@ -31,18 +31,6 @@ ImU32 u32(ImVec4 c, float alpha = 1.0f) {
   return ImGui::ColorConvertFloat4ToU32(c);
 }
 
-// The previous / next Access event of the same warp and block.
-int64_t step_event(const Trace& t, int64_t from, int dir) {
-  if (from < 0) return -1;
-  const Event& e0 = t.events[size_t(from)];
-  for (int64_t i = from + dir; i >= 0 && i < int64_t(t.events.size()); i += dir) {
-    const Event& e = t.events[size_t(i)];
-    if (e.block != e0.block) break;
-    if (e.warp == e0.warp && e.type == EventType::Access) return i;
-  }
-  return -1;
-}
-
 // "reduce.cuh:51  sdata[index] += sdata[index + s];": where the instruction is and its line.
 std::string site_text(const Trace& t, const Event& e) {
   const Site* site = e.site < t.sites.size() ? &t.sites[e.site] : nullptr;
@@ -192,27 +180,22 @@ void AccessMapView::draw(Session& s) {
     ImGui::TextDisabled("No instruction selected: click a cell in the bank heatmap or the timeline, or pick a warp.");
     return;
   }
-  // Arrow keys step through the warp's memory instructions (when this panel has focus; never on a
-  // slide, where the arrows move between steps).
-  if (controls && ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows)) {
+  // Arrow keys step through the warp's memory instructions (when this panel has focus; never in a
+  // lesson, where the arrows move between steps and ',' '.' step the instruction).
+  if (controls && !in_lesson && ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows)) {
     int dir = 0;
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) dir = 1;
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) dir = -1;
-    if (dir) {
-      const int64_t next = step_event(t, ev, dir);
-      if (next >= 0) s.select_event(next), ev = next;
-    }
+    if (dir && s.step_instruction(dir)) ev = s.sel.event;
   }
   const Shown shown = find_shown(t, ev);
   const Event& e = *shown.e;
   event = ev;
   if (controls) {
     ImGui::SameLine();
-    if (ImGui::ArrowButton("##prev", ImGuiDir_Left))
-      if (int64_t p = step_event(t, ev, -1); p >= 0) s.select_event(p);
+    if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) s.step_instruction(-1);
     ImGui::SameLine();
-    if (ImGui::ArrowButton("##next", ImGuiDir_Right))
-      if (int64_t n = step_event(t, ev, +1); n >= 0) s.select_event(n);
+    if (ImGui::ArrowButton("##next", ImGuiDir_Right)) s.step_instruction(+1);
     ImGui::SameLine();
     ImGui::Text("instruction %d of %d", shown.index + 1, shown.count);
   }

@@ -53,6 +53,8 @@ class View {
   // The view's own pickers and buttons above its picture (the "controls" option, where its row
   // lists it): off, the picture alone with one line saying what it shows, as lessons show it.
   bool controls = true;
+  // Shown in a lesson: the arrow keys and Space belong to the steps, never to the view.
+  bool in_lesson = false;
   // What the last draw left out for want of room, each with what and why ("element numbers:
   // 4 digits do not fit a 22 px cell"); the picture says so too. A lesson's layout report lists
   // them, and its check fails a step whose caption names one of them.

@@ -5,6 +5,7 @@
 #include "options.h"
 #include "commands/launch_options.h"
 #include "ws/timing/timing.h"
+#include "ws/viz/png.h"
 
 #include <gtest/gtest.h>
 
@@ -244,6 +245,33 @@ TEST(Window, OpensUnderXvfbAndSavesAScreenshot) {
   EXPECT_TRUE(fs::exists(png)) << r.out;
   EXPECT_TRUE(fs::exists(dir / "warpscope" / "settings.ini")) << "settings not saved";
   EXPECT_TRUE(fs::exists(dir / "warpscope" / "imgui.ini")) << "layout not saved";
+  fs::remove_all(dir);
+}
+
+// A window never opens larger than its screen (a 1600x900 request on a 720p projector), and a
+// lesson's presentation mode is for its run: the settings it leaves behind start the next run
+// in the normal look.
+TEST(Window, FitsItsScreenAndALessonDoesNotLeavePresentationOn) {
+  if (!fs::exists("/usr/bin/xvfb-run")) GTEST_SKIP() << "xvfb-run not installed";
+  fs::path dir = fs::temp_directory_path() / "ws-window-lesson-test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path png = dir / "window.png";
+  const std::string screen = "XDG_CONFIG_HOME=" + dir.string() + " xvfb-run -a -s '-screen 0 1280x720x24'";
+  RunResult r = run_warpscope("--size 1600x900 --frames 5 --screenshot " + png.string(), screen);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  ws::viz::Image img;
+  std::string err;
+  ASSERT_TRUE(ws::viz::load_png(png, img, err)) << err;
+  EXPECT_LE(img.width, 1280);
+  EXPECT_LE(img.height, 720);
+  RunResult lesson = run_warpscope(std::string("--lesson ") + WS_LESSONS_DIR + "/divergence.toml --frames 5 --screenshot " +
+                                       png.string(),
+                                   screen);
+  ASSERT_EQ(lesson.exit_code, 0) << lesson.out;
+  std::ifstream in(dir / "warpscope" / "settings.ini");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("presentation = 0"), std::string::npos) << text;
   fs::remove_all(dir);
 }
 

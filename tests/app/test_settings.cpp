@@ -9,14 +9,22 @@
 TEST(Settings, RoundTrip) {
   ws::app::Settings s;
   s.user_scale = 1.75f;
-  s.presentation = true;
+  s.start_in_presentation = true;
   s.user_arranged = true;
   s.hidden = {"timing", "memory-lab"};
   ws::app::Settings back = ws::app::parse_settings(ws::app::format_settings(s));
   EXPECT_FLOAT_EQ(back.user_scale, 1.75f);
-  EXPECT_TRUE(back.presentation);
+  EXPECT_TRUE(back.start_in_presentation);
+  EXPECT_TRUE(back.presentation);  // a run starts in it
   EXPECT_TRUE(back.user_arranged);
   EXPECT_EQ(back.hidden, s.hidden);
+}
+
+// Presentation mode turned on for a run (F11, --lesson) is not what the next run starts with.
+TEST(Settings, PresentationForARunIsNotKept) {
+  ws::app::Settings s;
+  s.presentation = true;
+  EXPECT_FALSE(ws::app::parse_settings(ws::app::format_settings(s)).presentation);
 }
 
 TEST(Settings, BadValuesAreIgnored) {
