@@ -258,6 +258,50 @@ TEST_F(Views, TimelineDrawsABranchAsTwoSolidBlocks) {
   (void)band;
 }
 
+// In a lesson the arrow keys are the steps': an access map shown there never moves its
+// instruction on them (in a panel it does), so going back a slide never shows numbers that
+// contradict the caption. Keys fed to a plain ImGui context, two frames: up, then down.
+TEST(LessonKeys, ArrowsMoveTheInstructionInAPanelButNeverInALesson) {
+  Session s;
+  run(s, reduce("2"));
+  const ws::Trace& t = *s.trace();
+  int64_t ev = -1;
+  for (size_t i = 0; i < t.events.size() && ev < 0; ++i)
+    if (t.events[i].type == ws::EventType::Access && t.events[i].warp == 0) ev = int64_t(i);
+  ASSERT_GE(ev, 0);
+  for (bool in_lesson : {false, true}) {
+    s.select_event(ev);
+    AccessMapView v;
+    v.controls = true;
+    v.in_lesson = in_lesson;
+    ImGuiContext* ctx = ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1000, 700);
+    io.DeltaTime = 1.0f / 60;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->AddFontDefault();
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    io.KeyMap[ImGuiKey_RightArrow] = 262;
+    for (int frame = 0; frame < 2; ++frame) {
+      io.KeysDown[262] = frame == 1;
+      ImGui::NewFrame();
+      ImGui::SetNextWindowFocus();
+      ImGui::Begin("map");
+      v.draw(s);
+      ImGui::End();
+      ImGui::Render();
+    }
+    ImGui::DestroyContext(ctx);
+    if (in_lesson) {
+      EXPECT_EQ(s.sel.event, ev) << "the arrow moved the instruction in a lesson";
+    } else {
+      EXPECT_GT(s.sel.event, ev) << "in a panel the arrow steps to the warp's next instruction";
+    }
+  }
+}
+
 // A global load: coalesced 4-byte loads are 4 sectors of one line.
 TEST_F(Views, AccessMapGlobalSectors) {
   Session s;
