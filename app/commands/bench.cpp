@@ -16,7 +16,12 @@
 #include <nlohmann/json.hpp>
 
 #include "ws/run/launch_text.h"
+#include "ws/timing/recording.h"
 #include "ws/timing/timing.h"
+
+#include <ctime>
+#include <fstream>
+#include <iterator>
 
 namespace ws::app {
 
@@ -31,99 +36,54 @@ struct BenchOptions {
   unsigned reps = 30, warmup = 3;
   std::string kernel;
   std::vector<std::string> variants, params;
+  std::string save;          // --save FILE: a timing recording (ws/timing/recording.h)
 };
+
+// This run's command line, as the recording's label says how it was made ("warpscope bench ...").
+std::string command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), out;
+  size_t at = 0;
+  for (int k = 0; at < all.size(); ++k) {
+    const size_t end = std::min(all.find('\0', at), all.size());
+    const std::string word = all.substr(at, end - at);
+    out += (k ? " " : "") + (k == 0 ? std::string("warpscope") : word);
+    at = end + 1;
+  }
+  return out;
+}
 
 BenchOptions& options() {
   static BenchOptions o;
   return o;
 }
 
-nlohmann::json stats_json(const analysis::TimingStats& s) {
-  return {{"count", s.count}, {"median_ms", s.median}, {"p10_ms", s.p10}, {"p90_ms", s.p90}, {"min_ms", s.min},
-          {"max_ms", s.max},  {"mean_ms", s.mean},     {"outliers", s.outliers}};
-}
-
-// What every timed row says: its check, its times, its bytes and bandwidth.
-void measurement_json(const timing::Measurement& m, nlohmann::json& row) {
-  row["passed"] = m.passed;
-  row["check"] = m.check;
-  row["time"] = stats_json(m.stats);
-  row["bytes"] = m.bytes;
-  row["gbps"] = m.gbps;
-}
-
-nlohmann::json table_json(const timing::ReductionTable& t) {
-  nlohmann::json j;
-  j["n"] = t.n;
-  j["dtype"] = t.dtype;
-  j["block"] = t.block;
-  if (t.same_size.ok)
-    j["read_same_size"] = {{"bytes", t.same_size.bytes}, {"read_gbps", t.same_size.read_gbps}, {"grid", t.same_size.read_grid}};
-  for (const timing::TableRow& r : t.rows) {
-    const timing::Measurement& m = r.m;
-    nlohmann::json row = {{"variant", m.variant}, {"name", m.variant_name}, {"ok", m.ok}};
-    if (!m.ok) {
-      row["error"] = m.error;
-    } else {
-      measurement_json(m, row);
-      row["pct_of_read_ceiling"] = r.pct_of_read;
-      row["vs_cub"] = r.vs_cub;
-      row["step_speedup"] = r.step_speedup;
-      row["cumulative_speedup"] = r.cumulative_speedup;
-      row["launches"] = m.launches;
-      if (!m.tuning.empty()) row["tuning"] = m.tuning;
-      row["params"] = m.config.params;
-    }
-    if (const timing::G80Row* g = timing::g80_row(m.variant))
-      row["g80"] = {{"ms_2_22", g->ms}, {"gbps", g->gbps}, {"step_speedup", g->step_speedup},
-                    {"cumulative_speedup", g->cumulative_speedup}};
-    j["rows"].push_back(std::move(row));
+// `--save FILE`: the tables measured, with the card, the date and the command (recording.h).
+int save_recording(const BenchOptions& o, const nlohmann::json& out) {
+  if (o.save.empty()) return 0;
+  timing::TimingRecording r;
+  r.device = timing::device().name;
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  r.recorded = stamp;
+  r.command = command_line();
+  try {
+    if (out.contains("tables"))
+      for (const nlohmann::json& t : out["tables"]) r.reductions.push_back(timing::reduction_table_from_json(t));
+    if (out.contains("kernel_tables"))
+      for (const nlohmann::json& t : out["kernel_tables"]) r.kernels.push_back(timing::kernel_table_from_json(t));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "warpscope: bench --save: %s\n", e.what());
+    return 1;
   }
-  if (const timing::TableRow* b = t.best())
-    j["best"] = {{"variant", b->m.variant}, {"gbps", b->m.gbps}, {"pct_of_read_ceiling", b->pct_of_read},
-                 {"vs_cub", b->vs_cub}};
-  return j;
-}
-
-nlohmann::json device_json(const timing::Device& d) {
-  return {{"name", d.name},
-          {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
-          {"sm_count", d.sm_count},
-          {"l2_bytes", d.l2_bytes},
-          {"memory_bytes", d.memory_bytes},
-          {"sm_clock_mhz", d.sm_clock_mhz},
-          {"mem_clock_mhz", d.mem_clock_mhz},
-          {"bus_width_bits", d.bus_width_bits},
-          {"datasheet_gbps", d.theoretical_gbps()},
-          {"datasheet_fp32_gflops", d.fp32_peak_gflops()}};
-}
-
-nlohmann::json kernel_table_json(const timing::KernelTable& t) {
-  nlohmann::json j;
-  j["kernel"] = t.kernel;
-  j["launch"] = t.launch.name;
-  j["changes"] = t.launch.changes;
-  j["ceiling"] = t.ceiling_name();
-  if (t.compute()) j["fp32_peak_gflops"] = t.fp32_peak_gflops;
-  else if (t.same_size.ok)
-    j["same_size"] = {{"bytes", t.same_size.bytes}, {"read_gbps", t.same_size.read_gbps}, {"copy_gbps", t.same_size.copy_gbps}};
-  j["reference"] = t.reference;
-  for (const timing::KernelRow& r : t.rows) {
-    const timing::Measurement& m = r.m;
-    nlohmann::json row = {{"variant", m.variant}, {"name", m.variant_name}, {"block", t.block_of(r)}, {"ok", m.ok}};
-    if (!m.ok) {
-      row["error"] = m.error;
-    } else {
-      measurement_json(m, row);
-      if (m.flops > 0) row["gflops"] = m.gflops;
-      row["pct_of_ceiling"] = r.pct_of_ceiling;
-      if (r.vs_reference > 0) row["vs_reference"] = r.vs_reference;
-      row["params"] = m.config.params;
-      row["n"] = m.config.n;
-    }
-    j["rows"].push_back(std::move(row));
+  if (std::string err = timing::save_timing_recording(o.save, r); !err.empty()) {
+    std::fprintf(stderr, "warpscope: bench --save: %s\n", err.c_str());
+    return 1;
   }
-  return j;
+  std::fprintf(stderr, "warpscope: wrote %s (%zu tables, recorded on %s)\n", o.save.c_str(),
+               r.reductions.size() + r.kernels.size(), r.device.c_str());
+  return 0;
 }
 
 // -k KERNEL: that kernel's variants (or -v), block shapes (--block, repeatable), sizes (--n).
@@ -182,7 +142,7 @@ int bench_kernel(const BenchOptions& o, nlohmann::json& out) {
     std::fprintf(stderr, "warpscope: bench times kernels on a CUDA GPU, and there is none: %s\n", d.why_not.c_str());
     return 1;
   }
-  out["device"] = device_json(d);
+  out["device"] = timing::to_json(d);
   bool all_pass = true;
   for (uint64_t n : sizes) {
     auto progress = [&](const std::string& what) {
@@ -195,8 +155,8 @@ int bench_kernel(const BenchOptions& o, nlohmann::json& out) {
       return 2;
     }
     for (const timing::KernelRow& r : t.rows) all_pass &= r.m.ok && r.m.passed;
-    if (o.json) out["kernel_tables"].push_back(kernel_table_json(t));
-    else std::printf("%s\n", timing::format_kernel_table(t, timing::device()).c_str());
+    out["kernel_tables"].push_back(timing::to_json(t));
+    if (!o.json) std::printf("%s\n", timing::format_kernel_table(t, timing::device()).c_str());
   }
   return all_pass ? 0 : 1;
 }
@@ -206,7 +166,9 @@ int cmd_bench(const BenchOptions& o) {
     nlohmann::json out;
     const int rc = bench_kernel(o, out);
     if (o.json && !out.is_null()) std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-    return rc;
+    if (rc == 2 || out.is_null()) return rc;
+    const int saved = save_recording(o, out);
+    return saved ? saved : rc;
   }
   if (o.kernel.empty() && (!o.variants.empty() || !o.params.empty())) {
     std::fprintf(stderr, "warpscope: bench: -v and --param choose a kernel's variants and parameters: name the kernel with -k\n");
@@ -251,9 +213,8 @@ int cmd_bench(const BenchOptions& o) {
     return 1;
   }
   nlohmann::json out;
-  out["device"] = device_json(d);
-  out["ceilings"] = {{"bytes", c.bytes},         {"read_gbps", c.read_gbps}, {"read_grid", c.read_grid},
-                     {"copy_gbps", c.copy_gbps}, {"read", stats_json(c.read)}, {"copy", stats_json(c.copy)}};
+  out["device"] = timing::to_json(d);
+  out["ceilings"] = timing::to_json(c);
   bool all_pass = true;
   const std::string dtype = o.dtype.empty() ? "int" : o.dtype;
   for (uint64_t n : sizes) {
@@ -262,11 +223,12 @@ int cmd_bench(const BenchOptions& o) {
     };
     const timing::ReductionTable t = timing::time_reductions(n, dtype, block, c, {o.warmup, o.reps, true}, progress);
     for (const timing::TableRow& r : t.rows) all_pass &= r.m.ok && r.m.passed;
-    if (o.json) out["tables"].push_back(table_json(t));
-    else std::printf("%s\n", timing::format_table(t).c_str());
+    out["tables"].push_back(timing::to_json(t));
+    if (!o.json) std::printf("%s\n", timing::format_table(t).c_str());
   }
   if (o.json) std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-  return all_pass ? 0 : 1;
+  const int saved = save_recording(o, out);
+  return saved ? saved : all_pass ? 0 : 1;
 }
 
 }  // namespace
@@ -278,6 +240,10 @@ void register_bench(CLI::App& app) {
                              "ceilings (or its FP32 peak) and a library reference. Without -k: every reduction variant and "
                              "CUB, the lecture's table (needs a CUDA GPU)");
   o.cmd->add_flag("--json", o.json, "Machine-readable output");
+  o.cmd->add_option("--save", o.save,
+                    "Also write the tables as a timing recording (card, date, command): what the Timing panel shows "
+                    "where there is no GPU (assets/timing/)")
+      ->type_name("FILE");
   o.cmd->add_option("-k,--kernel", o.kernel, "Time this kernel's variants at its timing size (see `warpscope list`)");
   o.cmd->add_option("-v,--variant", o.variants, "With -k: only these variants (repeatable; the reference is added)");
   o.cmd->add_option("--n", o.sizes,

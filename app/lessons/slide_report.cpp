@@ -167,7 +167,7 @@ std::vector<NamedLabel> caption_labels(const std::string& caption) {
     bool range = false;
     while (j < t.size() && t[j].number) {
       // "bank 0, 32 passes", "the warp 8 trips": a number that counts something is no label
-      if (j + 1 < t.size() && counts_something(t[j + 1].word)) break;
+      if (j + 1 < t.size() && (counts_something(t[j + 1].word) || t[j + 1].word == "%")) break;
       const long v = std::stol(t[j].word.substr(0, 9));
       if (range && !values.empty() && v > values.back() && v - values.back() <= 32)
         for (long x = values.back() + 1; x < v; ++x) values.push_back(x);

@@ -6,6 +6,7 @@
 // [SECTION] Variants of any other kernel: against its ceiling and its reference
 // [SECTION] Live: a rolling series of the run the labs selected
 // [SECTION] Sweep: block size or a kernel parameter on the x axis
+// [SECTION] Without a GPU: a recording made on one
 // [SECTION] The view
 // [SECTION] A picture without a window: ask, then wait
 //
@@ -23,6 +24,7 @@
 #include "views/view_common.h"
 
 #include "ws/analysis/views.h"
+#include "ws/timing/recording.h"
 #include "ws/util/atomic_file.h"
 #include "ws/viz/colormap.h"
 
@@ -68,6 +70,29 @@ void export_csv(Session& s, TimingView& st, const viz::PlotSpec& spec, const cha
   st.message = err.empty() ? "saved " + p.string() : err;
   st.message_is_error = !err.empty();
   s.notify(st.message, st.message_is_error);  // the status bar says it too, as for PNG exports
+}
+
+// Removes the rows that were not timed (refused, faulted) and returns the footnote that says
+// which and why in a few words: "not timed: 10 (needs more than 1 block), cub (no GPU)".
+template <typename Row>
+std::string drop_untimed(std::vector<Row>& rows) {
+  std::string note;
+  for (const Row& r : rows)
+    if (!r.m.ok) {
+      std::string why = r.m.error.substr(0, r.m.error.find_first_of(".:;\n"));
+      if (why.size() > 60) why = why.substr(0, 57) + "...";
+      note += (note.empty() ? "not timed: " : ", ") + r.m.variant + (why.empty() ? "" : " (" + why + ")");
+    }
+  std::erase_if(rows, [](const Row& r) { return !r.m.ok; });
+  return note;
+}
+
+// The height a table of `rows` rows and its header take: with controls, rows of widgets; as a
+// picture, rows of text.
+float table_height(size_t rows, bool controls) {
+  const float row = controls ? ImGui::GetFrameHeightWithSpacing()
+                             : ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y + 1;
+  return (float(rows) + 1.5f) * row;
 }
 
 // A plot with its CSV button under it.
@@ -261,7 +286,10 @@ void draw_variants(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timi
                                     "DeviceReduce::Sum are run, checked and timed on this GPU.");
     return;
   }
-  const timing::ReductionTable& t = *snap.table;
+  // A picture leaves out the rows that were not timed (a refused variant) and says so under it.
+  timing::ReductionTable shown = *snap.table;
+  const std::string not_timed = st.controls ? std::string() : drop_untimed(shown.rows);
+  const timing::ReductionTable& t = shown;
   viz::PlotSpec spec;
   spec.title = "reduce, n = " + pow2_text(t.n) + " " + t.dtype + ", block " + std::to_string(t.block) +
                ": bandwidth per variant (labels: speedup over the previous step)";
@@ -285,7 +313,7 @@ void draw_variants(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timi
     spec.lines.push_back({t.same_size.read_gbps, "read-only stream over the same " + pow2_text(t.n) + " elements " +
                                                      gbps_text(t.same_size.read_gbps)});
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float table_h = (float(t.rows.size()) + 1.5f) * ImGui::GetFrameHeightWithSpacing();
+  const float table_h = table_height(t.rows.size(), st.controls);
   // The plot takes what the table leaves, but never less than 55% (the table scrolls then); a
   // picture shows every row of the table and gives the plot the rest.
   const float plot_h = st.controls ? std::max({12 * E, 0.55f * avail.y, avail.y - table_h - 3.5f * E})
@@ -346,6 +374,7 @@ void draw_variants(Session& s, TimingRunner& r, const TimingSnapshot& snap, Timi
   ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
   ImGui::TextWrapped("* of the read-only stream over the same bytes (%s); vs CUB > 1: faster than CUB",
                      gbps_text(t.read_reference().read_gbps).c_str());
+  if (!not_timed.empty()) ImGui::TextWrapped("%s", not_timed.c_str());
   ImGui::PopStyleColor();
 }
 
@@ -382,7 +411,9 @@ void draw_kernel_table(Session& s, TimingRunner& r, const TimingSnapshot& snap, 
                                     "and timed on this GPU.", req.kernel.c_str());
     return;
   }
-  const timing::KernelTable& t = *snap.kernel_table;
+  timing::KernelTable shown = *snap.kernel_table;
+  const std::string not_timed = st.controls ? std::string() : drop_untimed(shown.rows);
+  const timing::KernelTable& t = shown;
   const bool fl = t.compute();
   ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
   ImGui::TextWrapped("%s", t.launch.name.c_str());
@@ -408,7 +439,7 @@ void draw_kernel_table(Session& s, TimingRunner& r, const TimingSnapshot& snap, 
     else spec.lines.push_back({t.same_size.read_gbps, "read stream " + gbps_text(t.same_size.read_gbps)});
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float table_h = (float(t.rows.size()) + 1.5f) * ImGui::GetFrameHeightWithSpacing();
+  const float table_h = table_height(t.rows.size(), st.controls);
   const float plot_h = st.controls ? std::max({12 * E, 0.55f * avail.y, avail.y - table_h - 3.5f * E})
                                    : std::max(6 * E, avail.y - table_h - 2 * ImGui::GetTextLineHeightWithSpacing());
   plot_with_csv(s, st, "kernel-variants", spec, st.variants_plot, ImVec2(avail.x, plot_h), "variants");
@@ -452,6 +483,7 @@ void draw_kernel_table(Session& s, TimingRunner& r, const TimingSnapshot& snap, 
   }
   ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
   ImGui::TextWrapped("%% ceiling: of the %s", t.ceiling_name().c_str());
+  if (!not_timed.empty()) ImGui::TextWrapped("%s", not_timed.c_str());
   ImGui::PopStyleColor();
 }
 
@@ -647,6 +679,44 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
 }  // namespace
 
 // =================================================================================================
+// [SECTION] Without a GPU: a recording made on one
+// =================================================================================================
+
+// The tables that ship recorded on a GPU (assets/timing/), loaded once.
+const std::vector<timing::TimingRecording>& recordings() {
+  static const std::vector<timing::TimingRecording> r = timing::shipped_timing_recordings();
+  return r;
+}
+
+// Where a recording has the lab's kernel: its table, drawn as a live one would be, under a line
+// that says it is a recording and where it was made. False when none has it.
+bool draw_recorded(Session& s, TimingRunner& r, TimingView& st) {
+  RunRequest req = s.last_request();
+  if (req.kernel.empty()) req = default_request();
+  const timing::TimingRecording* from = nullptr;
+  TimingSnapshot snap;
+  for (const timing::TimingRecording& rec : recordings()) {
+    if (req.kernel == "reduce" && !rec.reductions.empty()) {
+      snap.table = *rec.reduction_table(req.config.n ? req.config.n : 1ull << 22);
+      from = &rec;
+      break;
+    }
+    if (const timing::KernelTable* t = rec.kernel_table(req.kernel)) {
+      snap.kernel_table = *t;
+      from = &rec;
+      break;
+    }
+  }
+  if (!from) return false;
+  const viz::ViewColors vc = viz::view_colors();
+  ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
+  ImGui::TextWrapped("No GPU here: recorded on %s, %s (%s).", from->device.c_str(), from->recorded.c_str(), from->command.c_str());
+  ImGui::PopStyleColor();
+  draw_variants(s, r, snap, st);
+  return true;
+}
+
+// =================================================================================================
 // [SECTION] The view
 // =================================================================================================
 
@@ -658,6 +728,7 @@ void TimingView::draw(Session& s) {
   const timing::Device& d = timing::device();
   // Timings in hand are shown even where there is no GPU now (tests, results kept from earlier).
   const bool gpu_results = d.present || snap->table || snap->kernel_table || !snap->live.empty() || !snap->sweep.empty();
+  if (!gpu_results && draw_recorded(s, r, st)) return;
   if (!gpu_results) {
     draw_counts(s, r, *snap, st);
   } else if (!d.present) {

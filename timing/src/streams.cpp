@@ -79,9 +79,8 @@ void serve_streams(isolation::Server& s) {
   });
 }
 
-std::filesystem::path shipped_stream_recording() {
+std::filesystem::path shipped_asset(const std::string& name) {
   namespace fs = std::filesystem;
-  const char* name = "streams_h100.json";
   std::error_code ec;
   std::vector<fs::path> places;
   if (const char* env = std::getenv("WARPSCOPE_ASSETS")) places.push_back(fs::path(env) / name);
@@ -95,8 +94,14 @@ std::filesystem::path shipped_stream_recording() {
   }
   places.push_back(fs::path(WS_SOURCE_ASSETS) / name);
   for (const fs::path& p : places)
-    if (fs::is_regular_file(p, ec)) return p;
+    if (fs::exists(p, ec)) return p;
   return {};
+}
+
+std::filesystem::path shipped_stream_recording() {
+  const std::filesystem::path p = shipped_asset("streams_h100.json");
+  std::error_code ec;
+  return std::filesystem::is_regular_file(p, ec) ? p : std::filesystem::path();
 }
 
 }  // namespace ws::timing

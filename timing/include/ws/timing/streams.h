@@ -20,4 +20,8 @@ std::string record_streams(const StreamPlan& plan, StreamTimeline& out, const st
 // it cannot be found next to the executable or in the source tree).
 std::filesystem::path shipped_stream_recording();
 
+// A file or folder that ships in assets/: $WARPSCOPE_ASSETS/NAME, else beside the executable (or
+// an installed share/warpscope/), else in the source tree; empty when none has it.
+std::filesystem::path shipped_asset(const std::string& name);
+
 }  // namespace ws::timing
