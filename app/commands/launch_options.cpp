@@ -25,6 +25,9 @@ void LaunchOptions::add_to(CLI::App& cmd, bool kernel_required) {
       ->check(CLI::IsMember({"emu", "gpu-fast", "gpu-trace"}))
       ->capture_default_str();
   cmd.add_option("--workers", launch.workers, "Emulator worker threads, 0 (one per core, the default) to 1024");
+  cmd.add_option("--step-budget", launch.step_budget,
+                 "Emulator: warp instructions one block may issue before it is stopped as a runaway (default 4194304; "
+                 "1000 to 2^40)");
   cmd.add_option("--blocks", launch.blocks, "Blocks to record in full: all, or a list like 0,1,7 (default: all)");
   cmd.add_flag("--no-counters", no_counters,
                "With --blocks: record only those blocks, without the per-site counters of every block that give "

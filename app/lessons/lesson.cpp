@@ -111,6 +111,7 @@ bool read_launch_key(const Reader& r, const std::string& key, const toml::node& 
   else if (key == "seed") l.text.seed = r.number_text(v, "seed");
   else if (key == "blocks") l.text.blocks = r.shape_text(v, "blocks");
   else if (key == "max_events") l.text.max_events = r.number_text(v, "max_events");
+  else if (key == "step_budget") l.text.step_budget = r.number_text(v, "step_budget");
   else if (key == "backend") {
     const std::string b = r.string(v, "backend");
     if (b == "emu") l.backend = BackendKind::Emu;
@@ -134,7 +135,7 @@ bool read_launch_key(const Reader& r, const std::string& key, const toml::node& 
   return true;
 }
 
-#define WS_LAUNCH_KEYS "kernel", "file", "variant", "n", "block", "grid", "dtype", "seed", "params", "backend", "blocks", "max_events"
+#define WS_LAUNCH_KEYS "kernel", "file", "variant", "n", "block", "grid", "dtype", "seed", "params", "backend", "blocks", "max_events", "step_budget"
 
 // =================================================================================================
 // [SECTION] A step: select, views, layout, compare
@@ -477,6 +478,8 @@ void write_launch(std::ostringstream& o, const LessonLaunch& l) {
   if (!t.dtype.empty()) o << "dtype = " << quoted(t.dtype) << "\n";
   if (!t.seed.empty()) o << "seed = " << t.seed << "\n";
   if (!t.blocks.empty()) o << "blocks = " << quoted(t.blocks) << "\n";
+  if (!t.max_events.empty()) o << "max_events = " << t.max_events << "\n";
+  if (!t.step_budget.empty()) o << "step_budget = " << t.step_budget << "\n";
   if (l.backend != BackendKind::Emu) o << "backend = " << quoted(to_string(l.backend)) << "\n";
   if (!t.params.empty()) {
     o << "params = { ";

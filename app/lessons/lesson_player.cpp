@@ -181,13 +181,19 @@ std::vector<std::vector<int64_t>> line_passes(const Trace& t, const LessonSelect
     sites.push_back(id);
     if (matches(t, e, sel)) passes.back().push_back(int64_t(i));
   }
-  // nth: in each pass, only the instructions of the n-th of its matching sites in source order.
+  // nth: in each pass, only the instructions of the n-th of its matching sites in source order
+  // (by column; where the compiler gave the line's accesses one column, in issue order).
   if (sel.nth >= 0)
     for (std::vector<int64_t>& p : passes) {
       std::vector<uint32_t> columns;
       for (int64_t i : p) columns.push_back(t.sites[t.events[size_t(i)].site].column);
       std::sort(columns.begin(), columns.end());
       columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+      if (columns.size() == 1) {
+        if (size_t(sel.nth) < p.size()) p = {p[size_t(sel.nth)]};
+        else p.clear();
+        continue;
+      }
       if (size_t(sel.nth) >= columns.size()) {
         p.clear();
         continue;

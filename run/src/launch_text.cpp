@@ -114,6 +114,10 @@ std::string apply_launch_text(const LaunchText& t, RunConfig& cfg) {
       return err;
     cfg.record.max_events = v;
   }
+  if (!t.step_budget.empty()) {
+    if (!(err = parse_whole(t.step_budget, "step-budget", 1000, uint64_t(1) << 40, v)).empty()) return err;
+    cfg.emu.step_budget = v;
+  }
   if (!t.workers.empty()) {
     if (!(err = parse_whole(t.workers, "workers", 0, 1024, v)).empty()) return err;
     cfg.emu.workers = unsigned(v);

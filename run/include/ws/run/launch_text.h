@@ -30,6 +30,7 @@ struct LaunchText {
   std::string blocks;      // recorded blocks: "all" or a list such as "0,1,7"
   std::string max_events;  // whole number >= 1
   std::string workers;     // emulator worker threads: 0 (one per core) to 1024
+  std::string step_budget;  // emulator: warp instructions one block may issue, 1000 to 2^40
   std::vector<std::string> params;  // NAME=VALUE, VALUE a whole number (may be negative)
 };
 
