@@ -82,9 +82,13 @@ int run_headless_cli(const Options& opt) {
   }
   HeadlessRun run;
   if (!opt.lesson.empty()) {
-    LessonLoad l = load_lesson(opt.lesson);
+    LessonLoad l = load_lesson(opt.lesson, {opt.trust, opt.trust_outside});
     if (!l.ok()) {
       std::cerr << "warpscope: " << l.error << "\n";
+      return 2;
+    }
+    if (std::string m = untrusted_message(l, opt.lesson); !m.empty()) {
+      std::cerr << "warpscope: " << m << "\n";
       return 2;
     }
     if (opt.step < 1 || size_t(opt.step) > l.lesson.steps.size()) {
@@ -307,6 +311,11 @@ int run_command_line(int argc, char** argv) {
                                         "render its --step to --screenshot")
       ->type_name("FILE");
   app.add_option("--step", opt.step, "With --lesson --headless: the step to render (from 1)")->type_name("N");
+  app.add_flag("--trust", opt.trust,
+               "With --lesson: build and run the lesson's kernel files (its steps' file = ...). Without it a lesson "
+               "that names kernel files is refused headless, and the window asks first");
+  app.add_flag("--trust-outside", opt.trust_outside,
+               "With --lesson: allow kernel files outside the lesson's folder (an absolute path, ../)");
   app.add_option("--mouse", opt.mouse,
                  "With --headless: the mouse rests at pixel X,Y of the picture, so it shows the hover highlight "
                  "and the tooltip there (e.g. --mouse 400,300)")
@@ -369,8 +378,9 @@ int run_command_line(int argc, char** argv) {
   if (!opt.view.empty()) return run_view_cli(opt);
   if (opt.headless) return run_headless_cli(opt);
   if (!opt.lesson.empty()) {
-    // A lesson that does not load is said before a window opens.
-    if (const LessonLoad l = load_lesson(opt.lesson); !l.ok()) {
+    // A lesson that does not load is said before a window opens. (Untrusted, it is read without
+    // building anything; the window asks before its kernel files run.)
+    if (const LessonLoad l = load_lesson(opt.lesson, {false, opt.trust_outside}); !l.ok()) {
       std::cerr << "warpscope: " << l.error << "\n";
       return 2;
     }

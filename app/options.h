@@ -34,6 +34,8 @@ struct Options {
   std::string backend;              // "", emu, gpu-trace
   std::string mouse;                // --mouse X,Y: hover there in the picture ("" = nowhere)
   std::string lesson;               // --lesson FILE: open in lesson mode
+  bool trust = false;               // --trust: build and run the lesson's kernel files
+  bool trust_outside = false;       // --trust-outside: ...even those outside its folder
   std::string kernel_file;          // `open FILE.cu`: a kernel file, built and watched
   int step = 1;                     // --step N: with --headless --lesson, the step to render
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 
 namespace ws::app {
 
@@ -46,6 +47,14 @@ Settings parse_settings(const std::string& text) {
       s.presentation = s.start_in_presentation = value == "1" || value == "true";
     } else if (key == "user_arranged") {
       s.user_arranged = value == "1" || value == "true";
+    } else if (key == "trusted") {
+      // Folders, separated by '|' (a path may hold commas); only absolute ones are taken.
+      std::istringstream dirs(value);
+      std::string dir;
+      while (std::getline(dirs, dir, '|')) {
+        dir = trim(dir);
+        if (!dir.empty() && dir[0] == '/') s.trusted_folders.insert(dir);
+      }
     } else if (key == "hidden") {
       std::istringstream ids(value);
       std::string id;
@@ -65,6 +74,11 @@ std::string format_settings(const Settings& s) {
   out << "# presentation: start in presentation mode (F11 turns it on and off for one run)\n";
   out << "presentation = " << (s.start_in_presentation ? 1 : 0) << "\n";
   out << "user_arranged = " << (s.user_arranged ? 1 : 0) << "\n";
+  out << "# trusted: folders whose lessons may build and run their kernel files\n";
+  out << "trusted = ";
+  bool first_dir = true;
+  for (const std::string& dir : s.trusted_folders) out << (std::exchange(first_dir, false) ? "" : "|") << dir;
+  out << "\n";
   out << "hidden = ";
   bool first = true;
   for (const std::string& id : s.hidden) {

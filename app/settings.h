@@ -22,6 +22,8 @@ struct Settings {
   bool start_in_presentation = false;
   bool user_arranged = false;        // windows moved by hand: keep them, don't re-tile
   std::set<std::string> hidden;      // ids of closed panels
+  // Folders whose lessons may build and run their kernel files (asked once per folder).
+  std::set<std::string> trusted_folders;
 };
 
 std::filesystem::path config_dir();

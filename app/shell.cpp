@@ -92,7 +92,7 @@ void apply_lesson_action(ShellState& s, Action a) {
       LessonStep step = p.current_as_step();
       std::string err = insert_step(p.lesson().file, at, step);
       if (err.empty()) {
-        LessonLoad again = load_lesson(p.lesson().file);
+        LessonLoad again = load_lesson(p.lesson().file, {s.lesson_trusted, s.trust_outside});
         err = again.error;
         if (again.ok()) {
           p.replace_lesson(std::move(again.lesson), at);
@@ -110,9 +110,15 @@ void apply_lesson_action(ShellState& s, Action a) {
 
 }  // namespace
 
-std::string open_lesson(ShellState& s, const std::filesystem::path& file) {
-  LessonLoad l = load_lesson(file);
+std::string open_lesson(ShellState& s, const std::filesystem::path& file, bool trusted) {
+  std::error_code ec;
+  const std::string folder = std::filesystem::weakly_canonical(file, ec).parent_path().string();
+  trusted = trusted || s.settings.trusted_folders.count(folder);
+  LessonLoad l = load_lesson(file, {trusted, s.trust_outside});
   if (!l.ok()) return l.error;
+  s.trust_prompt.reset();
+  if (!l.untrusted_files.empty()) s.trust_prompt = ShellState::TrustPrompt{file, l.untrusted_files, ""};
+  s.lesson_trusted = l.untrusted_files.empty();
   s.lesson = std::make_shared<LessonPlayer>(std::move(l.lesson));
   s.lesson->go(0, true);
   s.lesson_mode = true;
@@ -214,6 +220,7 @@ void shell_frame(ShellState& s, const FrameInput& in) {
     LessonFrameLayout L = draw_lesson(*s.lesson, display, s.jump.c_str(), s.slide_report != nullptr);
     if (s.slide_report) *s.slide_report = std::move(L.report);
     if (s.help_open) draw_help_overlay(s);
+    if (s.trust_prompt) draw_trust_prompt(s);
     return;
   }
   if (display.x != s.last_display.x || display.y != s.last_display.y) {
@@ -235,6 +242,7 @@ void shell_frame(ShellState& s, const FrameInput& in) {
   }
   draw_status_bar(s, layout);
   if (s.help_open) draw_help_overlay(s);
+  if (s.trust_prompt) draw_trust_prompt(s);
   s.layout_dirty = false;
 }
 

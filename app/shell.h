@@ -68,6 +68,16 @@ struct ShellState {
   // the panels (lessons/lesson_frame.h).
   std::shared_ptr<LessonPlayer> lesson;
   bool lesson_mode = false;
+  bool lesson_trusted = false;  // the open lesson's kernel files were built (trusted)
+  bool trust_outside = false;   // --trust-outside: a lesson's files may lie outside its folder
+  // A lesson that names kernel files, opened from an untrusted folder: the files, and a look at
+  // each, until the user trusts the folder or says not now (trust_prompt.h).
+  struct TrustPrompt {
+    std::filesystem::path lesson;
+    std::vector<std::filesystem::path> files;
+    std::string preview;
+  };
+  std::optional<TrustPrompt> trust_prompt;
   std::string jump;  // digits of a step number being typed
   // Where each frame's slide report goes (lessons/slide_report.h; null: not measured).
   SlideReport* slide_report = nullptr;
@@ -101,8 +111,12 @@ void shell_frame(ShellState& s, const FrameInput& in);
 void shell_after_render(ShellState& s);
 
 void apply_action(ShellState& s, Action a);
-// Opens `file` as the lesson (step 1, lesson mode on); "" or why not (the file's error).
-std::string open_lesson(ShellState& s, const std::filesystem::path& file);
+// Opens `file` as the lesson (step 1, lesson mode on); "" or why not (the file's error). Its
+// kernel files are built only when `trusted` or its folder is in the trusted settings; else the
+// lesson opens with those steps off and the trust prompt asks.
+std::string open_lesson(ShellState& s, const std::filesystem::path& file, bool trusted = false);
+// The trust prompt (an open lesson's kernel files, a look at each, trust the folder or not now).
+void draw_trust_prompt(ShellState& s);
 void notify(ShellState& s, std::string message, bool is_error);
 // A fresh export file name in s.export_dir: warpscope-<what>-YYYYmmdd-HHMMSS[@2x].png
 std::filesystem::path export_path(const ShellState& s, const std::string& what, float factor);

@@ -194,7 +194,8 @@ int run_window(const Options& opt) {
   s.layout_dirty = !s.settings.user_arranged;
   if (!opt.lesson.empty()) {
     // The lesson was checked before the window opened (cli.cpp): it loads.
-    if (std::string err = open_lesson(s, opt.lesson); !err.empty()) notify(s, err, true);
+    s.trust_outside = opt.trust_outside;
+    if (std::string err = open_lesson(s, opt.lesson, opt.trust); !err.empty()) notify(s, err, true);
     s.settings.presentation = true;  // a lesson is for the projector (F11 turns it off; this run only)
   }
 

@@ -18,6 +18,7 @@ struct LessonOptions {
   std::string file, dir, size;  // size: 1920x1080 for --export, 1280x720 for the check
   float scale = 1.0f;
   bool list = false;
+  bool trust = false, trust_outside = false;
 };
 
 LessonOptions& options() {
@@ -48,7 +49,7 @@ int cmd_lesson(const LessonOptions& o) {
   if (o.dir.empty()) {
     // Checked: it loads, every step shows what it names and what it expects, and its slide holds
     // for the back row at that size.
-    const int rc = check_lesson(o.file, size->width, size->height);
+    const int rc = check_lesson(o.file, size->width, size->height, {o.trust, o.trust_outside});
     if (rc == 0) std::cout << "warpscope: " << o.file << ": every step holds (--export DIR renders them)\n";
     return rc;
   }
@@ -58,6 +59,7 @@ int cmd_lesson(const LessonOptions& o) {
   e.width = size->width;
   e.height = size->height;
   e.scale = o.scale;
+  e.trust = {o.trust, o.trust_outside};
   if (float(e.width) * e.scale > float(kMaxImageSide) || float(e.height) * e.scale > float(kMaxImageSide)) {
     std::cerr << "warpscope: --size x --scale is over " << kMaxImageSide << " pixels a side\n";
     return 2;
@@ -78,6 +80,10 @@ void register_lesson_command(CLI::App& app) {
   o.cmd->add_option("--scale", o.scale, "2: the same pictures at twice the resolution (default 1)")
       ->check(scale_check());
   o.cmd->add_flag("--list", o.list, "The lessons that ship with warpscope");
+  o.cmd->add_flag("--trust", o.trust,
+                  "Build and run the lesson's kernel files (its steps' file = ...): without it a lesson that names "
+                  "kernel files is refused (exit 2). The lessons that ship with warpscope are trusted");
+  o.cmd->add_flag("--trust-outside", o.trust_outside, "Allow kernel files outside the lesson's folder (an absolute path, ../)");
 }
 
 int run_lesson_if_selected() {

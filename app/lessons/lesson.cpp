@@ -37,6 +37,8 @@ struct Failure {
 struct Reader {
   std::string file;
   std::string context;  // "step 3: " while a step is read
+  LessonTrust trust = {};
+  std::vector<std::filesystem::path>* untrusted = nullptr;  // kernel files not built (untrusted)
 
   [[noreturn]] void fail(const toml::node& at, const std::string& what) const { fail(at.source(), what); }
   [[noreturn]] void fail(const toml::source_region& where, const std::string& what) const {
@@ -84,10 +86,28 @@ struct Reader {
 // Applies one launch key to `l`; false when `key` is no launch key.
 // file = "kernel.cu": a kernel file (docs/writing-kernels.md), found beside the lesson, built when
 // the lesson is read (the build cache makes a second reading quick) and run as its kernel.
-std::string kernel_from_file(const Reader& r, const toml::node& v) {
+std::string kernel_from_file(const Reader& r, const toml::node& v, LessonLaunch& l) {
+  namespace fs = std::filesystem;
   const std::string given = r.string(v, "file");
-  std::filesystem::path path(given);
-  if (path.is_relative()) path = std::filesystem::path(r.file).parent_path() / path;
+  if (given.empty()) r.fail(v, "file is the path of a kernel file (.cu) beside the lesson");
+  const fs::path folder = fs::path(r.file).parent_path();
+  fs::path path(given);
+  if (path.is_relative()) path = folder / path;
+  std::error_code ec;
+  path = fs::weakly_canonical(path, ec);
+  // Its files live in its folder or below: a lesson mailed to you cannot reach ~/.ssh or /etc.
+  const fs::path base = fs::weakly_canonical(folder.empty() ? fs::path(".") : folder, ec);
+  const auto [end, at] = std::mismatch(base.begin(), base.end(), path.begin(), path.end());
+  if (end != base.end() && !r.trust.outside_ok)
+    r.fail(v, "file = \"" + given + "\" is outside the lesson's folder (" + base.string() +
+                  "): a lesson's kernel files live in its folder or below (--trust-outside allows others)");
+  l.file = path;
+  if (!r.trust.run_files) {
+    // Not trusted: nothing is built or loaded; the step says so, and trusting the lesson builds it.
+    if (r.untrusted && std::find(r.untrusted->begin(), r.untrusted->end(), path) == r.untrusted->end())
+      r.untrusted->push_back(path);
+    return {};
+  }
   std::string error;
   const std::string name = kernel_file::load(path.string(), Catalog::instance(), {}, error);
   if (name.empty()) r.fail(v, "kernel file " + given + " does not build: " + error.substr(0, error.find('\n')));
@@ -101,8 +121,8 @@ void kernel_or_file(const Reader& r, const toml::table& t) {
 }
 
 bool read_launch_key(const Reader& r, const std::string& key, const toml::node& v, LessonLaunch& l) {
-  if (key == "kernel") l.kernel = r.string(v, "kernel");
-  else if (key == "file") l.kernel = kernel_from_file(r, v);
+  if (key == "kernel") l.kernel = r.string(v, "kernel"), l.file.clear();
+  else if (key == "file") l.kernel = kernel_from_file(r, v, l);
   else if (key == "variant") l.text.variant = r.number_text(v, "variant");
   else if (key == "n") l.text.n = r.number_text(v, "n");
   else if (key == "block") l.text.block = r.shape_text(v, "block");
@@ -312,6 +332,7 @@ void read_step(const Reader& r, const toml::table& t, LessonStep& step) {
 
 // The step's launches must be ones the catalog runs (kernel, variant, values within its rules).
 void check_launch(const Reader& r, const toml::source_region& at, const LessonLaunch& l, const char* which) {
+  if (l.kernel.empty() && !l.file.empty()) return;  // a kernel file not built (untrusted): checked once trusted
   RunRequest req;
   req.kernel = l.kernel;
   if (std::string err = apply_launch_text(l.text, req.config); !err.empty()) r.fail(at, std::string(which) + err);
@@ -325,8 +346,11 @@ void check_launch(const Reader& r, const toml::source_region& at, const LessonLa
 // [SECTION] The file: title, defaults, steps; checking what it names
 // =================================================================================================
 
-Lesson read_lesson(const toml::table& root, const std::string& name) {
+Lesson read_lesson(const toml::table& root, const std::string& name, LessonTrust trust,
+                   std::vector<std::filesystem::path>& untrusted) {
   Reader r{name, ""};
+  r.trust = trust;
+  r.untrusted = &untrusted;
   Lesson lesson;
   LessonStep defaults;
   defaults.views = {LessonView{"warp-access-map", {}}};
@@ -371,11 +395,12 @@ Lesson read_lesson(const toml::table& root, const std::string& name) {
 
 }  // namespace
 
-LessonLoad parse_lesson(const std::string& text, const std::string& name) {
+LessonLoad parse_lesson(const std::string& text, const std::string& name, LessonTrust trust) {
   LessonLoad out;
   try {
     const toml::table root = toml::parse(text, name);
-    out.lesson = read_lesson(root, name);
+    out.lesson = read_lesson(root, name, trust, out.untrusted_files);
+    std::sort(out.untrusted_files.begin(), out.untrusted_files.end());
     if (out.lesson.title.empty()) {
       const std::filesystem::path p(name);
       out.lesson.title = p.stem().string();
@@ -390,12 +415,29 @@ LessonLoad parse_lesson(const std::string& text, const std::string& name) {
   return out;
 }
 
-LessonLoad load_lesson(const std::filesystem::path& file) {
+LessonLoad load_lesson(const std::filesystem::path& file, LessonTrust trust) {
   std::string text, err;
-  if (!read_file(file, text, err)) return LessonLoad{{}, err};
-  LessonLoad l = parse_lesson(text, file.string());
+  if (!read_file(file, text, err)) return LessonLoad{{}, err, {}};
+  if (is_shipped_lesson(file)) trust = {true, true};  // installed with warpscope: trusted
+  LessonLoad l = parse_lesson(text, file.string(), trust);
   l.lesson.file = file;
   return l;
+}
+
+std::string untrusted_message(const LessonLoad& l, const std::filesystem::path& file) {
+  if (l.untrusted_files.empty()) return {};
+  std::string list;
+  for (const auto& f : l.untrusted_files) list += (list.empty() ? "" : ", ") + f.string();
+  return file.string() + " builds and runs code: its steps' kernel files " + list +
+         ". Read them; then pass --trust to build and run them (warpscope runs a lesson's code only when asked)";
+}
+
+bool is_shipped_lesson(const std::filesystem::path& file) {
+  std::error_code ec;
+  const auto me = std::filesystem::weakly_canonical(file, ec);
+  for (const auto& p : shipped_lessons())
+    if (std::filesystem::weakly_canonical(p, ec) == me) return true;
+  return false;
 }
 
 std::string check_expect(const LessonExpect& e, const SessionData& d, const Selection& sel) {

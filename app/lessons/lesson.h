@@ -39,7 +39,8 @@ struct LessonPlace {
 };
 
 struct LessonLaunch {
-  std::string kernel = "reduce";
+  std::string kernel = "reduce";        // "" for a kernel file the lesson was not trusted to build
+  std::filesystem::path file;           // the kernel file it names (`file = ...`), resolved; empty: a catalog kernel
   LaunchText text;                      // variant, n, block, dtype, seed, params...
   BackendKind backend = BackendKind::Emu;
 };
@@ -118,16 +119,35 @@ struct LessonLoad {
   Lesson lesson;
   std::string error;  // "" or "FILE:LINE:COL: what is wrong, and what is allowed"
   bool ok() const { return error.empty(); }
+  // The kernel files its steps name that were not built because the lesson is not trusted
+  // (LessonTrust::run_files): what a user is shown before trusting it. Sorted, each once.
+  std::vector<std::filesystem::path> untrusted_files;
 };
 
-LessonLoad load_lesson(const std::filesystem::path& file);
+// What reading a lesson may do. A lesson is a document people mail each other: its kernel files
+// are code, and reading it builds and loads none of them unless it is trusted. Its files must lie
+// in its folder (or below) unless `outside_ok`. The lessons that ship with warpscope are trusted.
+struct LessonTrust {
+  bool run_files = false;   // build and load the kernel files its steps name (their code runs)
+  bool outside_ok = false;  // files outside the lesson's folder (an absolute path, ..) are allowed
+};
+
+// Reads and checks `file`. Untrusted (the default, unless it is a shipped lesson), its kernel-file
+// steps are read but not built: their launches have no kernel, untrusted_files lists them, and
+// the player shows those steps as not trusted.
+LessonLoad load_lesson(const std::filesystem::path& file, LessonTrust trust = {});
+// Whether `file` is one of shipped_lessons() (the lessons installed with warpscope: trusted).
+bool is_shipped_lesson(const std::filesystem::path& file);
+// What the command line says of a lesson whose kernel files were not built: which files, and how
+// to run them ("" when there are none).
+std::string untrusted_message(const LessonLoad& l, const std::filesystem::path& file);
 // What differs between a step's expectations and what its run shows ("" when all agree); `d` is
 // the step's run with its selection applied in `sel`.
 struct SessionData;
 struct Selection;
 std::string check_expect(const LessonExpect& e, const SessionData& d, const Selection& sel);
-// The same from text (`name` stands for the file in messages).
-LessonLoad parse_lesson(const std::string& text, const std::string& name);
+// The same from text (`name` stands for the file in messages, its folder for kernel files).
+LessonLoad parse_lesson(const std::string& text, const std::string& name, LessonTrust trust = {});
 
 // The run a step's launch asks for (and its comparison's).
 RunRequest lesson_request(const LessonLaunch& launch);

@@ -61,10 +61,14 @@ std::string expectations_differ(LessonPlayer& player, const LessonStep& step) {
 
 }  // namespace
 
-int check_lesson(const std::filesystem::path& file, int width, int height) {
-  LessonLoad l = load_lesson(file);
+int check_lesson(const std::filesystem::path& file, int width, int height, LessonTrust trust) {
+  LessonLoad l = load_lesson(file, trust);
   if (!l.ok()) {
     std::cerr << "warpscope: " << l.error << "\n";
+    return 2;
+  }
+  if (std::string m = untrusted_message(l, file); !m.empty()) {
+    std::cerr << "warpscope: " << m << "\n";
     return 2;
   }
   const Lesson lesson = l.lesson;
@@ -108,9 +112,13 @@ int check_lesson(const std::filesystem::path& file, int width, int height) {
 }
 
 int export_lesson(const LessonExport& e) {
-  LessonLoad l = load_lesson(e.file);
+  LessonLoad l = load_lesson(e.file, e.trust);
   if (!l.ok()) {
     std::cerr << "warpscope: " << l.error << "\n";
+    return 2;
+  }
+  if (std::string m = untrusted_message(l, e.file); !m.empty()) {
+    std::cerr << "warpscope: " << m << "\n";
     return 2;
   }
   std::error_code ec;

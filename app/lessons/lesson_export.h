@@ -6,6 +6,7 @@
 //   warpscope lesson lessons/reduction.toml --export slides/ --size 1920x1080 --scale 2
 #pragma once
 
+#include "lessons/lesson.h"
 #include "ws/viz/image.h"
 
 #include <filesystem>
@@ -21,6 +22,7 @@ struct LessonExport {
   std::filesystem::path file, dir;
   int width = 1920, height = 1080;  // the picture at scale 1
   float scale = 1.0f;               // 2: the same picture at twice the resolution
+  LessonTrust trust;                // build and run its kernel files (else refused when it names any)
 };
 
 // Returns the exit code: 0 written, 1 a failure to render or write (said on stderr), 2 a lesson
@@ -32,7 +34,7 @@ int export_lesson(const LessonExport& e);
 // `height` holds for the back row (slide_report.h: back_row_rules). Prints one line per step;
 // returns 0 when all hold, 1 when an expectation or the slide does not hold, 2 when the lesson does
 // not load or a step cannot show what it names.
-int check_lesson(const std::filesystem::path& file, int width = 1280, int height = 720);
+int check_lesson(const std::filesystem::path& file, int width = 1280, int height = 720, LessonTrust trust = {});
 
 // Renders step `index` of `p` headless at `width` x `height` (layout pixels, times `factor`) and
 // measures it. Returns "" or why it could not be rendered.

@@ -74,6 +74,15 @@ void LessonPlayer::go(size_t k, bool as_written) {
     }
   };
   make_views(views_);
+  if (const std::filesystem::path f = untrusted_file(st); !f.empty()) {
+    // Its code is not built or run: the step says so instead of a picture.
+    error_ = "this step's kernel file " + f.string() +
+             " is not trusted, so it was not built or run (open the lesson with --trust, or trust its folder "
+             "in the viewer, to run it)";
+    main_pending_ = other_pending_ = {true, 0};
+    other_views_.clear();
+    return;
+  }
   show_run(*main_, lesson_request(st.launch));
   main_pending_ = {false, 0};
   if (st.compare) {
@@ -114,11 +123,13 @@ void LessonPlayer::poll() {
     p.generation = d->generation;
   };
   const LessonStep& st = step();
+  if (!untrusted_file(st).empty()) return;
   take(*main_, main_pending_, lesson_request(st.launch), st.select);
   if (st.compare) take(*other_, other_pending_, lesson_request(st.compare->launch), st.compare->select);
 }
 
 bool LessonPlayer::ready() const {
+  if (!untrusted_file(lesson_.steps[index_]).empty()) return true;  // nothing runs: ready as it is
   const bool main_in = main_pending_.selected && main_->data();
   const bool other_in = !lesson_.steps[index_].compare || (other_pending_.selected && other_->data());
   return main_in && other_in;
@@ -273,7 +284,7 @@ std::string LessonPlayer::apply_select(Session& s, const LessonSelect& sel) {
 void LessonPlayer::prefetch_around(size_t k) {
   std::vector<RunRequest> want;
   auto add = [&](size_t i) {
-    if (i >= lesson_.steps.size()) return;
+    if (i >= lesson_.steps.size() || !untrusted_file(lesson_.steps[i]).empty()) return;
     want.push_back(lesson_request(lesson_.steps[i].launch));
     if (lesson_.steps[i].compare) want.push_back(lesson_request(lesson_.steps[i].compare->launch));
   };
@@ -369,6 +380,13 @@ void LessonPlayer::replace_lesson(Lesson lesson, size_t k) {
   lesson_ = std::move(lesson);
   index_ = std::min(k, lesson_.steps.empty() ? size_t(0) : lesson_.steps.size() - 1);
   prefetch_around(index_);
+}
+
+std::filesystem::path untrusted_file(const LessonStep& step) {
+  if (step.launch.kernel.empty() && !step.launch.file.empty()) return step.launch.file;
+  if (step.compare && step.compare->launch.kernel.empty() && !step.compare->launch.file.empty())
+    return step.compare->launch.file;
+  return {};
 }
 
 std::string views_expect(const LessonExpect& e, const std::vector<std::unique_ptr<View>>& views) {

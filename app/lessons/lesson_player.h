@@ -117,6 +117,10 @@ class LessonPlayer {
 // (a loop's next trip starts a new pass). Each pass lists its events.
 std::vector<std::vector<int64_t>> line_passes(const Trace& t, const LessonSelect& sel);
 
+// The kernel file a step names that was not built because the lesson is not trusted (its own
+// launch's or its comparison's), or an empty path.
+std::filesystem::path untrusted_file(const LessonStep& step);
+
 // What differs between a step's expectations and what its views show ("" when all agree): the
 // claims about a view's own data (a stream timeline's end to end), not about the run.
 std::string views_expect(const LessonExpect& e, const std::vector<std::unique_ptr<View>>& views);

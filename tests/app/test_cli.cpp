@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -272,6 +274,32 @@ TEST(Window, FitsItsScreenAndALessonDoesNotLeavePresentationOn) {
   std::ifstream in(dir / "warpscope" / "settings.ini");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("presentation = 0"), std::string::npos) << text;
+  fs::remove_all(dir);
+}
+
+// A lesson that names kernel files is refused on the command line until --trust says to run
+// them (exit 2, the files named, nothing built or run); the reader never blocks on a FIFO.
+TEST(LessonCli, AnUntrustedLessonIsRefusedAndRunsNothing) {
+  const fs::path dir = fs::temp_directory_path() / ("ws-cli-trust-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "k");
+  std::ofstream(dir / "k" / "ran.cu") << "#include <fstream>\nstatic const bool ran = [] { std::ofstream(\""
+                                      << (dir / "RAN").string() << "\") << 1; return true; }();\n";
+  std::ofstream(dir / "lesson.toml") << "[[step]]\nfile = \"k/ran.cu\"\n";
+  for (const std::string& how : {std::string("lesson "), std::string("--headless --screenshot ") + (dir / "x.png").string() + " --lesson "}) {
+    RunResult r = run_warpscope(how + (dir / "lesson.toml").string());
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_NE(r.out.find("builds and runs code"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("k/ran.cu"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--trust"), std::string::npos) << r.out;
+    EXPECT_FALSE(fs::exists(dir / "RAN"));
+  }
+  // A FIFO where the lesson should be: refused at once, not read (it would block).
+  const fs::path fifo = dir / "fifo.toml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  RunResult f = run_warpscope("lesson " + fifo.string());
+  EXPECT_EQ(f.exit_code, 2) << f.out;
+  EXPECT_NE(f.out.find("not a regular file"), std::string::npos) << f.out;
   fs::remove_all(dir);
 }
 

@@ -5,6 +5,7 @@
 #include "lessons/lesson_player.h"
 
 #include "session.h"
+#include "settings.h"
 #include "shell.h"
 #include "views/view.h"
 
@@ -395,17 +396,125 @@ TEST(LessonPlayer, ACursorPlaysTheBlockBackToThatInstruction) {
 // read; one that does not build is the lesson's error, at its line.
 TEST(Lessons, AStepsKernelMayBeAKernelFile) {
   const std::string dir = WS_EXAMPLES_DIR;
+  const LessonTrust trusted{true, true};
   LessonLoad ok = parse_lesson("[[step]]\nfile = \"" + dir + "/saxpy.cu\"\n[[step]]\nfile = \"" + dir +
                                    "/transpose.cu\"\nvariant = \"padded\"\n",
-                               "/tmp/lesson.toml");
+                               "/tmp/lesson.toml", trusted);
   ASSERT_TRUE(ok.ok()) << ok.error;
   ASSERT_EQ(ok.lesson.steps.size(), 2u);
   EXPECT_EQ(ok.lesson.steps[0].launch.kernel, "saxpy");
   EXPECT_EQ(ws::Catalog::instance().find(ok.lesson.steps[1].launch.kernel)->spec.file, dir + "/transpose.cu");
-  LessonLoad bad = parse_lesson("[[step]]\ntitle = \"x\"\nfile = \"nothere.cu\"\n", "/tmp/lesson.toml");
+  LessonLoad bad = parse_lesson("[[step]]\ntitle = \"x\"\nfile = \"nothere.cu\"\n", "/tmp/lesson.toml", trusted);
   EXPECT_FALSE(bad.ok());
   EXPECT_NE(bad.error.find("/tmp/lesson.toml:3:"), std::string::npos) << bad.error;
   EXPECT_NE(bad.error.find("kernel file nothere.cu does not build"), std::string::npos) << bad.error;
   LessonLoad both = parse_lesson("[[step]]\nkernel = \"reduce\"\nfile = \"x.cu\"\n", "/tmp/lesson.toml");
   EXPECT_NE(both.error.find("either kernel"), std::string::npos) << both.error;
+}
+
+namespace {
+
+// A folder with a lesson whose one step is a kernel file that leaves a marker when its code runs
+// (a static initialiser: it runs the moment the file is loaded), and another file outside it.
+struct MailedLesson {
+  // (a folder of its own each time: a file the catalog already built would not run again)
+  static inline int made = 0;
+  fs::path dir = fs::temp_directory_path() / ("ws_mailed_" + std::to_string(::getpid()) + "_" + std::to_string(made++));
+  fs::path lesson = dir / "lesson" / "lesson.toml", marker = dir / "RAN", kernel = dir / "lesson" / "k" / "marker.cu";
+  MailedLesson() {
+    fs::remove_all(dir);
+    fs::create_directories(kernel.parent_path());
+    std::ofstream(kernel) << "#include \"ws/kernel.cuh\"\n#include <fstream>\n"
+                          << "static const bool ran = [] { std::ofstream(\"" << marker.string()
+                          << "\") << 1; return true; }();\n"
+                          << "__global__ void noop(ws::global_array<int> out) { out[threadIdx.x] = 1; }\n"
+                          << "/* warpscope\nkernel = \"noop\"\nn = 32\nblock = 32\nargs = [\"out\"]\n"
+                          << "[arrays.out]\ntype = \"int\"\nsize = \"n\"\nexpect = \"1\"\n*/\n";
+    std::ofstream(lesson) << "title = \"Mailed to you\"\n[[step]]\ntitle = \"catalog\"\nkernel = \"reduce\"\n"
+                          << "[[step]]\ntitle = \"a file\"\nfile = \"k/marker.cu\"\n"
+                          << "select = { warp = 0, line = \"out[threadIdx.x] = 1\" }\n";
+  }
+  ~MailedLesson() { fs::remove_all(dir); }
+};
+
+}  // namespace
+
+// Opening a lesson someone sent runs nothing: its kernel file is listed, not built; the step says
+// it is not trusted and the player is ready without running it. Trusted, the file builds and its
+// code runs.
+TEST(LessonTrust, OpeningAnUntrustedLessonRunsNothing) {
+  MailedLesson m;
+  LessonLoad l = load_lesson(m.lesson);
+  ASSERT_TRUE(l.ok()) << l.error;
+  ASSERT_EQ(l.untrusted_files.size(), 1u);
+  EXPECT_EQ(l.untrusted_files[0], fs::weakly_canonical(m.kernel));
+  EXPECT_EQ(l.lesson.steps[1].launch.kernel, "");
+  EXPECT_FALSE(fs::exists(m.marker)) << "reading the lesson ran its kernel file's code";
+  EXPECT_NE(untrusted_message(l, m.lesson).find("--trust"), std::string::npos);
+  LessonPlayer p(l.lesson);
+  p.go(1, true);
+  EXPECT_TRUE(p.wait_ready(std::chrono::seconds(5)));
+  EXPECT_NE(p.error().find("is not trusted"), std::string::npos) << p.error();
+  EXPECT_FALSE(fs::exists(m.marker)) << "showing the step ran its kernel file's code";
+  p.go(0, true);  // the catalog step runs as ever
+  ASSERT_TRUE(p.wait_ready());
+  EXPECT_EQ(p.error(), "");
+
+  LessonLoad trusted = load_lesson(m.lesson, {true, false});
+  ASSERT_TRUE(trusted.ok()) << trusted.error;
+  EXPECT_TRUE(trusted.untrusted_files.empty());
+  EXPECT_EQ(trusted.lesson.steps[1].launch.kernel, "marker");
+  EXPECT_TRUE(fs::exists(m.marker));
+}
+
+// A lesson's files live in its folder: ../ and absolute paths out of it are refused, with where and
+// how to allow them.
+TEST(LessonTrust, FilesOutsideTheLessonsFolderAreRefused) {
+  MailedLesson m;
+  const std::string outside = (m.dir / "elsewhere.cu").string();
+  std::ofstream(outside) << "// nothing\n";
+  for (const std::string& path : {std::string("../elsewhere.cu"), outside, std::string("k/../../elsewhere.cu")}) {
+    const LessonLoad l = parse_lesson("[[step]]\nfile = \"" + path + "\"\n", m.lesson.string());
+    EXPECT_FALSE(l.ok()) << path;
+    EXPECT_NE(l.error.find("is outside the lesson's folder"), std::string::npos) << l.error;
+    EXPECT_NE(l.error.find("--trust-outside"), std::string::npos) << l.error;
+    const LessonLoad allowed = parse_lesson("[[step]]\nfile = \"" + path + "\"\n", m.lesson.string(), {false, true});
+    EXPECT_TRUE(allowed.ok()) << allowed.error;
+    EXPECT_EQ(allowed.untrusted_files.size(), 1u);
+  }
+  EXPECT_FALSE(fs::exists(m.marker));
+}
+
+// The viewer asks before a lesson's kernel files run: opening it shows the prompt with the files,
+// trusting the folder runs them and remembers the folder; another lesson there is not asked again.
+TEST(LessonTrust, TheViewerAsksOncePerFolder) {
+  MailedLesson m;
+  ShellState s;
+  ASSERT_EQ(open_lesson(s, m.lesson), "");
+  ASSERT_TRUE(s.trust_prompt);
+  EXPECT_EQ(s.trust_prompt->files.size(), 1u);
+  EXPECT_FALSE(s.lesson_trusted);
+  EXPECT_FALSE(fs::exists(m.marker));
+  // The prompt's "Trust": the folder goes into the settings and the lesson opens trusted.
+  s.settings.trusted_folders.insert(fs::weakly_canonical(m.lesson).parent_path().string());
+  s.trust_prompt.reset();
+  ASSERT_EQ(open_lesson(s, m.lesson), "");
+  EXPECT_FALSE(s.trust_prompt);
+  EXPECT_TRUE(s.lesson_trusted);
+  EXPECT_TRUE(fs::exists(m.marker));
+  const Settings back = parse_settings(format_settings(s.settings));
+  EXPECT_EQ(back.trusted_folders, s.settings.trusted_folders);
+}
+
+// The lessons that ship with warpscope are trusted: their kernel files build when they are read.
+TEST(LessonTrust, ShippedLessonsAreTrusted) {
+  const auto files = shipped_lessons();
+  ASSERT_FALSE(files.empty());
+  for (const auto& f : files) {
+    EXPECT_TRUE(is_shipped_lesson(f)) << f;
+    const LessonLoad l = load_lesson(f);
+    ASSERT_TRUE(l.ok()) << l.error;
+    EXPECT_TRUE(l.untrusted_files.empty()) << f;
+  }
+  EXPECT_FALSE(is_shipped_lesson("/tmp/lesson.toml"));
 }

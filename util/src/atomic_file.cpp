@@ -88,19 +88,43 @@ std::string write_file_atomic(const std::filesystem::path& path, const std::stri
       path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
-bool read_file(const std::filesystem::path& path, std::string& out, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+bool read_file(const std::filesystem::path& path, std::string& out, std::string& error, uint64_t max_bytes) {
+  // Opened without blocking (a FIFO with no writer would wait forever), then looked at.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
     error = "cannot open " + path.string() + ": " + std::strerror(errno);
     return false;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
-    error = "cannot read " + path.string();
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const bool dir = S_ISDIR(st.st_mode);
+    ::close(fd);
+    error = "cannot read " + path.string() + ": " +
+            (dir ? "it is a directory" : "it is not a regular file (a device, a FIFO or a socket), so it is not read");
     return false;
   }
-  out = std::move(ss).str();
+  if (uint64_t(st.st_size) > max_bytes) {
+    ::close(fd);
+    error = "cannot read " + path.string() + ": it is " + std::to_string(st.st_size) + " bytes, over the " +
+            std::to_string(max_bytes) + " this reader takes";
+    return false;
+  }
+  std::string data;
+  data.resize(size_t(st.st_size));
+  size_t got = 0;
+  while (got < data.size()) {
+    const ssize_t n = ::read(fd, data.data() + got, data.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += size_t(n);
+  }
+  ::close(fd);
+  if (got != data.size()) {
+    error = "cannot read " + path.string() + ": it ended after " + std::to_string(got) + " of " +
+            std::to_string(data.size()) + " bytes";
+    return false;
+  }
+  out = std::move(data);
   return true;
 }
 

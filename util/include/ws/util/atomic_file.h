@@ -21,7 +21,11 @@ namespace ws {
 std::string write_file_atomic(const std::filesystem::path& path, std::span<const uint8_t> bytes);
 std::string write_file_atomic(const std::filesystem::path& path, const std::string& text);
 
-// Reads a whole file. On failure returns false and sets `error` to a message naming the path.
-bool read_file(const std::filesystem::path& path, std::string& out, std::string& error);
+// Reads a whole regular file of at most `max_bytes`. On failure returns false and sets `error` to a
+// message naming the path: a FIFO, a device, a socket or a directory is refused without reading
+// from it (a FIFO would block, /dev/zero never ends), and so is a file over the cap.
+inline constexpr uint64_t kMaxReadBytes = uint64_t(4) << 30;
+bool read_file(const std::filesystem::path& path, std::string& out, std::string& error,
+               uint64_t max_bytes = kMaxReadBytes);
 
 }  // namespace ws
