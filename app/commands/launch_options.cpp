@@ -1,4 +1,5 @@
 #include "launch_options.h"
+#include "scale_check.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -37,7 +38,7 @@ void LaunchOptions::add_to(CLI::App& cmd, bool kernel_required) {
                  "Run the kernel in a separate process and stop it after SECONDS (a kernel that never ends, a kernel "
                  "file's host code in an endless loop or crashing): the command then fails and says so. Default: in "
                  "this process, no limit")
-      ->check(CLI::Range(0.1, 1e6))
+      ->check(seconds_check())
       ->type_name("SECONDS");
   cmd.add_option("--max-events", launch.max_events,
                  "Cap on recorded warp instructions; past it the trace is marked truncated (default 4000000)");

@@ -167,6 +167,16 @@ TEST(LaunchOptions, TheCommandsAndTheViewerRefuseTheSameValuesWithTheSameWords) 
   RunResult matadd = run_warpscope("run -k matadd --block 0,4");
   EXPECT_EQ(matadd.exit_code, 2);
   EXPECT_NE(matadd.out.find("block '0,4' is not a shape"), std::string::npos) << matadd.out;
+  // A time limit that is not a number never means "no limit".
+  for (const char* t : {"nan", "inf", "-1", "0", "1e9", "5s"}) {
+    RunResult timeout = run_warpscope(std::string("run -k reduce --timeout ") + t);
+    EXPECT_EQ(timeout.exit_code, 2) << t << "\n" << timeout.out;
+    EXPECT_NE(timeout.out.find("a time limit is a number of seconds from 0.1 to 1000000"), std::string::npos) << timeout.out;
+  }
+  // --step-budget: the emulator's runaway limit, checked like every launch value.
+  RunResult budget = run_warpscope("run -k reduce --step-budget 10");
+  EXPECT_EQ(budget.exit_code, 2);
+  EXPECT_NE(budget.out.find("step-budget = 10"), std::string::npos) << budget.out;
 }
 
 // `warpscope run` says the same verdict as the lab: a race or a lockstep-only hazard is not a

@@ -2,6 +2,7 @@
 // what is wrong and where, and nothing else is lost (the catalog keeps the last good build).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -287,6 +288,41 @@ TEST(KernelFileBuild, NvccsCheckFindsADeviceFunctionCalledFromTheHost) {
                     d.message.find("function(\"twice(int)\") from a __host__ function") != std::string::npos);
   EXPECT_TRUE(said);
   for (const auto& d : b.diagnostics) std::printf("%s\n", ws::kernel_file::to_text(d).c_str());
+}
+
+// Includes resolve as nvcc resolves them for the file itself: a header beside the file is that
+// header; "../x.h" that is not beside it is never taken from the folder the build runs in (a
+// header planted in the shared temporary folder is not compiled in); an edit to a header that a
+// local header includes is a new build; a FIFO or a device as a header is refused, never read.
+TEST(KernelFileBuild, IncludesResolveLikeNvccsAndAreAllInTheCacheKey) {
+  TempFiles t;
+  fs::create_directories(t.dir / "src");
+  std::ofstream(t.dir / "src" / "one.h") << "#include \"two.h\"\n";
+  std::ofstream(t.dir / "src" / "two.h") << "constexpr int ONE = 1;\n";
+  const std::string file = (t.dir / "src" / "k.cu").string();
+  std::ofstream(file) << "#include \"one.h\"\n" << kGood;
+  kernel_file::Build first = build(file);
+  ASSERT_TRUE(first.ok) << first.summary;
+  std::ofstream(t.dir / "src" / "two.h") << "constexpr int ONE = 2;\n";  // two levels down
+  kernel_file::Build second = build(file);
+  ASSERT_TRUE(second.ok) << second.summary;
+  EXPECT_FALSE(second.from_cache) << "an edited header's build came from the cache";
+
+  // "../planted.h" is not beside the file; one in the shared temporary folder must not be used.
+  const fs::path planted = fs::temp_directory_path() / "planted.h";
+  std::ofstream(planted) << "constexpr int ONE = 1;\n";
+  std::ofstream(file) << "#include \"../planted.h\"\n" << kGood;
+  kernel_file::Build third = build(file);
+  EXPECT_FALSE(third.ok) << "a header from the shared temporary folder was compiled in";
+  fs::remove(planted);
+
+  // A FIFO as a header: refused at once with its name.
+  ASSERT_EQ(::mkfifo((t.dir / "src" / "fifo.h").c_str(), 0600), 0);
+  std::ofstream(file) << "#include \"fifo.h\"\n" << with_one(1);
+  kernel_file::Build fifo = build(file);
+  EXPECT_FALSE(fifo.ok);
+  EXPECT_NE(fifo.summary.find("fifo.h"), std::string::npos) << fifo.summary;
+  EXPECT_NE(fifo.summary.find("not a regular file"), std::string::npos) << fifo.summary;
 }
 
 }  // namespace

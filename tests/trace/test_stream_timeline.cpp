@@ -131,6 +131,10 @@ TEST(StreamTimeline, DamagedFilesAreRefusedWithWhatIsWrong) {
   StreamTimeline kept = sample();
   EXPECT_NE(parse_stream_timeline("{\"format\": \"warpscope-streams\"}", kept), "");
   EXPECT_EQ(kept.scenarios.size(), 2u);
+  // A format or a version of the wrong type (13 bytes that aborted `streams --load`): refused.
+  for (const char* odd : {"{\"format\": 0}", "{\"format\": null}", "{\"format\": [1]}",
+                          "{\"format\": \"warpscope-streams\", \"version\": \"1\"}"})
+    EXPECT_NE(parse_stream_timeline(odd, kept), "") << odd;
   // Truncated anywhere: refused, never a crash.
   for (size_t cut = 0; cut + 2 < good.size(); cut += 7) {  // (all but the closing brace and newline)
     StreamTimeline x;

@@ -128,7 +128,8 @@ std::string stream_timeline_json(const StreamTimeline& t) {
 std::string parse_stream_timeline(const std::string& text, StreamTimeline& out) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded()) return "not JSON";
-  if (!j.is_object() || j.value("format", "") != kFormat)
+  // (looked at before it is read: j.value("format", "") throws on a "format" that is a number)
+  if (!j.is_object() || !j.contains("format") || !j["format"].is_string() || j["format"].get<std::string>() != kFormat)
     return std::string("not a stream timeline (its \"format\" is not \"") + kFormat + "\")";
   if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int64_t>() != kVersion)
     return "version is not " + std::to_string(kVersion) + " (this warpscope reads version " + std::to_string(kVersion) + ")";

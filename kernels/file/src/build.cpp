@@ -21,6 +21,7 @@
 #include "ws/kernel_file/description.h"
 #include "kernel_file_config.h"  // WS_KERNEL_FILE_CHECK_ARCH
 #include "ws/trace/sources.h"
+#include "ws/util/atomic_file.h"
 
 namespace ws::kernel_file {
 
@@ -57,6 +58,33 @@ const std::string& work_dir(std::string& error) {
   });
   error = why;
   return dir;
+}
+
+// Adds to `key` the path and text of every header `text` includes with quotes that is found beside
+// it (in `dir`), and of the headers those include, at most 64 of them. Returns "" or why a header
+// cannot be read (not a regular file, over 16 MiB).
+std::string local_headers(const std::string& text, const fs::path& dir, std::string& key, int depth = 0,
+                          std::vector<fs::path>* seen = nullptr) {
+  std::vector<fs::path> mine;
+  if (!seen) seen = &mine;
+  for (size_t at = 0; (at = text.find("#include", at)) != std::string::npos;) {
+    const size_t eol = std::min(text.find('\n', at), text.size());
+    const size_t start = text.find('"', at), end = start < eol ? text.find('"', start + 1) : std::string::npos;
+    at = eol;
+    if (start >= eol || end == std::string::npos || end > eol) continue;
+    const std::string name = text.substr(start + 1, end - start - 1);
+    std::error_code ec;
+    const fs::path header = fs::path(name).is_absolute() ? fs::path(name) : dir / name;
+    if (!fs::exists(header, ec)) continue;  // the project's headers: the program stamp covers them
+    const fs::path canon = fs::weakly_canonical(header, ec);
+    if (std::find(seen->begin(), seen->end(), canon) != seen->end() || seen->size() >= 64 || depth > 16) continue;
+    seen->push_back(canon);
+    std::string body, err;
+    if (!read_file(canon, body, err, 16u << 20)) return "#include \"" + name + "\": " + err;
+    key += "\n" + canon.string() + "\n" + body;
+    if (std::string why = local_headers(body, canon.parent_path(), key, depth + 1, seen); !why.empty()) return why;
+  }
+  return {};
 }
 
 bool read_text(const std::string& path, std::string& text, std::string& error) {
@@ -220,18 +248,11 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
   // The cache: the same source, compiler and program built this library before.
   std::string key_text = tu + "\n" + program_stamp() + "\n" + opt.device;
   for (const std::string& a : argv) key_text += "\n" + a;
-  // The headers of the file's own folder that it includes ("..."): an edit to one is a new build.
-  for (size_t at = 0; (at = text.find("#include \"", at)) != std::string::npos;) {
-    const size_t start = at + 10, end = text.find('"', start);
-    if (end == std::string::npos) break;
-    const fs::path header = fs::path(d.path).parent_path() / text.substr(start, end - start);
-    std::ifstream in(header, std::ios::binary);
-    if (in) {
-      std::stringstream ss;
-      ss << in.rdbuf();
-      key_text += "\n" + header.string() + "\n" + ss.str();
-    }
-    at = end;
+  // Every header it includes from beside it ("..."), and theirs in turn: an edit to any one is a
+  // new build. One that is not a regular file (a FIFO, /dev/zero) is refused, never read.
+  if (std::string why = local_headers(text, fs::path(d.path).parent_path(), key_text); !why.empty()) {
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, d.path, 0, 0, why});
+    return false;
   }
   char key[32];
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(fnv1a(key_text)));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include "ws/run/catalog.h"
 
@@ -219,6 +220,19 @@ void write_run(Writer& w, const Description& d) {
 
 }  // namespace
 
+std::string include_as_nvcc_finds_it(const std::string& line, const std::string& file) {
+  namespace fs = std::filesystem;
+  const size_t open = line.find('"');
+  const size_t close = open == std::string::npos ? open : line.find('"', open + 1);
+  if (close == std::string::npos) return line;  // <header>: the include path's, as written
+  const std::string name = line.substr(open + 1, close - open - 1);
+  std::error_code ec;
+  const fs::path beside = fs::path(name).is_absolute() ? fs::path(name) : fs::path(file).parent_path() / name;
+  if (fs::exists(beside, ec)) return line.substr(0, open) + "\"" + fs::weakly_canonical(beside, ec).string() + "\"" + line.substr(close + 1);
+  // Not beside the file: the project's headers only (-I), never the folder the build runs in.
+  return line.substr(0, open) + "<" + name + ">" + line.substr(close + 1);
+}
+
 const char* to_string(Flavor f) {
   switch (f) {
     case Flavor::Emu: return "emu";
@@ -258,7 +272,7 @@ std::string translation_unit(const Description& d, const std::string& text, Flav
                            l.find_first_not_of(" \t", first + 1) != std::string::npos &&
                            l.compare(l.find_first_not_of(" \t", first + 1), 7, "include") == 0;
       if (include) {
-        w << "#line " + std::to_string(line) + " " + lit(d.path) + "\n" + l + "\n";
+        w << "#line " + std::to_string(line) + " " + lit(d.path) + "\n" + include_as_nvcc_finds_it(l, d.path) + "\n";
         body += "\n";
       } else {
         body += l + "\n";

@@ -28,4 +28,11 @@ unsigned abi_stamp();
 // `unique` makes the namespace and symbols of this build differ from every other loaded build.
 std::string translation_unit(const Description& d, const std::string& text, Flavor flavor, const std::string& unique);
 
+// One `#include` line of the kernel file at `file`, as the generated source must write it so that
+// it finds what nvcc would find for the file itself: "x.h" that is beside the file (or an absolute
+// path) becomes that file's absolute path; one that is not becomes <x.h> (the include path: the
+// project's headers), never a header of the folder the build runs in (the shared temporary
+// folder, for "../x.h"). <header> lines are kept.
+std::string include_as_nvcc_finds_it(const std::string& line, const std::string& file);
+
 }  // namespace ws::kernel_file
