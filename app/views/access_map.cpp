@@ -232,9 +232,13 @@ void AccessMapView::draw_picture(Session& s, const Trace& t, const analysis::Ins
     const float legend_lines = std::ceil((ImGui::CalcTextSize(legend_text(shared)).x + 4 * E) / room_w) + std::ceil(note_w / room_w);
     const float legend_h = legend_lines * ImGui::GetTextLineHeightWithSpacing() + 1.2f * E;
     return std::pair{access_map_layout(m, e, a, ImGui::GetContentRegionAvail().x, E, ImGui::CalcTextSize("999").x,
-                                       std::max(ImGui::GetContentRegionAvail().y - legend_h - 0.3f * E, 0.0f), controls ? 0.45f : 0.05f),
+                                       std::max(ImGui::GetContentRegionAvail().y - legend_h - 0.3f * E, 0.0f), controls ? 0.45f : 0.05f,
+                                       int(common_extent)),
                      legend_h};
   };
+  // Compared with another launch, both global maps draw as many lines across (a byte as wide on
+  // both sides: the frame passes the larger in common_extent).
+  extent = shared ? 0.0f : float(global_lines_per_row(m.global.lines));
   auto [L, legend_h] = lay_out(false);
   const bool elements_hidden = !L.cells.empty() && L.label_px < min_label_px;
   if (!controls && shared && elements_hidden) std::tie(L, legend_h) = lay_out(true);
@@ -244,6 +248,7 @@ void AccessMapView::draw_picture(Session& s, const Trace& t, const analysis::Ins
   lanes_min = ImVec2(o.x + L.lanes[0].box.x0, o.y + L.lanes[0].box.y0);
   cell_w = L.cell_w;
   row_h = L.row_h;
+  line_w = shared ? 0.0f : 32 * L.cell_w / float(L.lines_per_row);
   label_px = L.label_px >= min_label_px ? L.label_px : 0.0f;  // as drawn (0: left out)
   lane_label_px = L.lane_label_px >= min_label_px ? L.lane_label_px : 0.0f;
   grid_min = ImVec2(o.x + L.margin, o.y + L.grid_y);

@@ -25,6 +25,7 @@ struct AccessMapView final : View {
   ImVec2 lanes_min{0, 0};       // top-left of lane 0's box
   ImVec2 grid_min{0, 0};        // top-left of the bank grid / sector strip
   float cell_w = 0, row_h = 0;  // one bank column / lane box width, one wavefront row height
+  float line_w = 0;             // global: a 128-byte line's width
   float label_px = 0;           // the size of the element numbers in the cells (hidden below 9 px)
   float lane_label_px = 0;      // the size of the lane and bank numbers
   int pair_lane = -1;           // the lane of a racing pair's access drawn, outlined (-1: none)

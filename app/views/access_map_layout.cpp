@@ -65,11 +65,13 @@ void lay_out_shared(const analysis::InstructionMetrics& m, const Allocation* a, 
 // Global memory: 128-byte lines of four 32-byte sectors; a line spans 8 lane columns when there
 // are many (4 lines per row), the whole lane width when there is one (a coalesced load reads
 // straight down).
-void lay_out_global(const analysis::InstructionMetrics& m, float grid_y, float mem_y, float E, AccessMapLayout& L) {
+void lay_out_global(const analysis::InstructionMetrics& m, float grid_y, float mem_y, float E, AccessMapLayout& L,
+                    int lines_per_row) {
   const auto masks = analysis::sector_byte_masks(m);
   const auto& sectors = m.global.sector_addresses;
   const std::vector<uint64_t>& lines = m.global.line_addresses;
-  const int per_row = m.global.lines <= 1 ? 1 : m.global.lines <= 2 ? 2 : 4;
+  const int per_row = std::clamp(std::max(global_lines_per_row(m.global.lines), lines_per_row), 1, 4);
+  L.lines_per_row = per_row;
   const float line_w = 32 * L.cell_w / float(per_row);
   const float sw = line_w / 4, sh = L.row_h, pitch = sh + 0.4f * E;
   constexpr int kMaxRows = 8;
@@ -196,8 +198,11 @@ AccessMapCaption access_map_caption(const analysis::InstructionMetrics& m, const
   return c;
 }
 
+int global_lines_per_row(uint64_t lines) { return lines <= 1 ? 1 : lines <= 2 ? 2 : 4; }
+
 AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc,
-                                  float width_px, float font_px, float digit_px, float height_px, float min_scale) {
+                                  float width_px, float font_px, float digit_px, float height_px, float min_scale,
+                                  int lines_per_row) {
   AccessMapLayout L;
   const float E = font_px;
   L.shared = e.space == MemSpace::Shared;
@@ -248,7 +253,7 @@ AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const E
   if (L.shared)
     lay_out_shared(m, alloc, grid_y, mem_y, E, L);
   else
-    lay_out_global(m, grid_y, mem_y, E, L);
+    lay_out_global(m, grid_y, mem_y, E, L, lines_per_row);
   // Every link starts under its lane's box.
   for (AccessMapLayout::Link& k : L.links) {
     k.x0 = L.margin + k.lane * L.cell_w + (L.cell_w - 1) / 2;

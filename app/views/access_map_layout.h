@@ -86,6 +86,7 @@ struct AccessMapLayout {
   int rows = 0;                    // shared: wavefronts
   int row_labels_skipped = 0;      // shared: rows too thin for a label of their own
   int lines_drawn = 0, lines_total = 0;
+  int lines_per_row = 1;           // global: 128-byte lines across
   float width = 0, height = 0;     // the whole picture
 };
 
@@ -111,8 +112,12 @@ AccessMapCaption access_map_caption(const analysis::InstructionMetrics& m, const
 // picture for a wall passes a `min_scale` under 0.45: its lanes and bank numbers keep the type's
 // size and the wavefront rows share the rest, their labels thinned to every k-th row and their
 // numbers hidden once rows are thinner than the type.
+// `lines_per_row` (global): at least this many 128-byte lines across (1, 2 or 4; 0: as many as
+// the instruction's lines need), so that two maps compared side by side draw a byte as wide on both.
 AccessMapLayout access_map_layout(const analysis::InstructionMetrics& m, const Event& e, const Allocation* alloc,
                                   float width_px, float font_px, float digit_px, float height_px = 0,
-                                  float min_scale = 0.45f);
+                                  float min_scale = 0.45f, int lines_per_row = 0);
+// How many 128-byte lines a global map draws across for `lines` lines: 1, 2 or 4.
+int global_lines_per_row(uint64_t lines);
 
 }  // namespace ws::app

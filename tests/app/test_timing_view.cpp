@@ -271,6 +271,36 @@ TEST_F(TimingPanel, SweepDrawsAPointPerTimedValue) {
   EXPECT_GE(st.sweep_plot.range.y1, 2024.0);
 }
 
+// On a slide a variant that was not timed (refused, faulted) leaves the chart and the table, and
+// a footnote says which and why: no error text in the middle of a slide.
+TEST_F(TimingPanel, ASlideLeavesUntimedVariantsToAFootnote) {
+  TimingRunner runner;
+  TimingSnapshot snap;
+  snap.table = wstest::synthetic_table();
+  snap.table->rows[2].m.ok = false;
+  snap.table->rows[2].m.error = "refused: variant 3 needs a power-of-two block. Try 256.";
+  snap.ceilings = snap.table->ceilings;
+  runner.set_snapshot(snap);
+  for (bool controls : {true, false}) {
+    TimingView st(runner);
+    st.asked_ceilings = true;
+    st.controls = controls;
+    std::string drawn;
+    ws::viz::PanelCapture cap{"Timing", ImVec2(1100, 700), ws::viz::Look{1.0f, true}, 1.0f, [&] {
+                                st.draw(ws::app::session());
+                                for (const auto& t : ws::viz::drawn_text(*ImGui::GetWindowDrawList(), *ImGui::GetIO().Fonts))
+                                  drawn += t.text + "\n";
+                              }};
+    ws::viz::Image img;
+    std::string err;
+    ASSERT_TRUE(ws::viz::render_panel(cap, img, err)) << err;
+    if (!controls) {
+      EXPECT_EQ(st.variants_plot.drawn_bars, 4);
+      EXPECT_NE(drawn.find("not timed: 3 (refused)"), std::string::npos) << drawn;
+    }
+  }
+}
+
 // As a picture (a lesson's slide, controls off) the Variants tab fits its box: the plot gives
 // way to every row of the table, nothing scrolls.
 TEST_F(TimingPanel, APictureOfTheVariantsFitsItsBox) {

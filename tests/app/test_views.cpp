@@ -20,6 +20,7 @@
 
 #include "ws/analysis/instruction.h"
 #include "ws/viz/colormap.h"
+#include "ws/viz/drawn_text.h"
 #include "ws/viz/headless_context.h"
 #include "ws/viz/panel_capture.h"
 #include "ws/viz/png.h"
@@ -299,6 +300,95 @@ TEST(LessonKeys, ArrowsMoveTheInstructionInAPanelButNeverInALesson) {
     } else {
       EXPECT_GT(s.sel.event, ev) << "in a panel the arrow steps to the warp's next instruction";
     }
+  }
+}
+
+// dim3(128,2) is drawn as it is: two rows of 128, even in a box narrower than 128 cells of the
+// usual size (the cells get smaller; x is never cut into 64-wide pieces), as a slide shows it.
+TEST_F(Views, ABlockIsDrawnInItsShape) {
+  Session s;
+  RunRequest r = default_request();
+  r.kernel = "matadd";
+  r.config.variant = "row";
+  r.config.n = 64;
+  r.config.block = {128, 2, 1};
+  r.config.params["cols"] = 128;
+  r.config.record.blocks = {0};
+  run(s, r);
+  for (bool controls : {true, false}) {
+    BlockLayoutView v;
+    v.controls = controls;
+    render(620, 420, [&] { v.draw(s); });
+    EXPECT_EQ(v.cols, 128) << "controls " << controls;
+    EXPECT_EQ(v.rows, 2) << "controls " << controls;
+  }
+}
+
+// Two launches compared: the timeline of the shorter one uses the longer one's x scale (one step
+// as wide on both sides), and two global access maps draw as many lines across (a byte as wide).
+TEST_F(Views, ComparedPicturesShareTheirScale) {
+  Session a, b;
+  run(a, reduce("1"));
+  run(b, reduce("8"));
+  TimelineView ta, tb;
+  ta.controls = tb.controls = false;
+  render(900, 500, [&] { ta.draw(a); });
+  render(900, 500, [&] { tb.draw(b); });
+  ASSERT_NE(ta.extent, tb.extent);
+  ta.common_extent = tb.common_extent = std::max(ta.extent, tb.extent);
+  render(900, 500, [&] { ta.draw(a); });
+  render(900, 500, [&] { tb.draw(b); });
+  EXPECT_FLOAT_EQ(ta.col_px, tb.col_px);
+
+  // Global loads of 1 line (coalesced) and of 4 lines (stride): the same lines across both.
+  Session one, four;
+  RunRequest co = default_request();
+  co.kernel = "coalesce";
+  co.config.record.blocks = {0};
+  co.config.variant = "offset";
+  run(one, co);
+  co.config.variant = "stride";
+  co.config.params["stride"] = 4;
+  run(four, co);
+  auto first_global = [](Session& s) {
+    const ws::Trace& t = *s.trace();
+    for (size_t i = 0; i < t.events.size(); ++i)
+      if (t.events[i].type == ws::EventType::Access && t.events[i].space == ws::MemSpace::Global) return int64_t(i);
+    return int64_t(-1);
+  };
+  one.select_event(first_global(one));
+  four.select_event(first_global(four));
+  AccessMapView ma, mb;
+  ma.controls = mb.controls = false;
+  render(900, 500, [&] { ma.draw(one); });
+  render(900, 500, [&] { mb.draw(four); });
+  ASSERT_LT(ma.extent, mb.extent) << "the coalesced load draws fewer lines across";
+  ma.common_extent = mb.common_extent = std::max(ma.extent, mb.extent);
+  render(900, 500, [&] { ma.draw(one); });
+  render(900, 500, [&] { mb.draw(four); });
+  EXPECT_FLOAT_EQ(ma.cell_w, mb.cell_w);
+  EXPECT_GT(ma.line_w, 0.0f);
+  EXPECT_FLOAT_EQ(ma.line_w, mb.line_w);  // 128 bytes as wide on both sides
+}
+
+// A recording of some blocks only: the memory heatmap says its blank global elements may be the
+// other blocks', instead of drawing half the input as untouched and leaving it at that.
+TEST_F(Views, APartialRecordingSaysWhatWasNotRecorded) {
+  for (const std::vector<uint32_t>& blocks : {std::vector<uint32_t>{0}, std::vector<uint32_t>{}}) {
+    Session s;
+    RunRequest r = reduce("3", 64, 256);  // 4 blocks
+    r.config.record.blocks = blocks;      // (empty: every block)
+    run(s, r);
+    MemoryHeatmapView v;
+    v.controls = false;
+    std::string drawn;
+    render(900, 600, [&] {
+      v.draw(s);
+      for (const auto& t : ws::viz::drawn_text(*ImGui::GetWindowDrawList(), *ImGui::GetIO().Fonts)) drawn += t.text + "\n";
+    });
+    const bool says = drawn.find("1 of 4 blocks recorded: a blank global element may be touched by the blocks not recorded") !=
+                      std::string::npos;
+    EXPECT_EQ(says, !blocks.empty()) << drawn;
   }
 }
 
