@@ -4,6 +4,7 @@
 
 #include "views/view.h"
 
+#include "ws/analysis/analysis.h"
 #include "ws/analysis/views.h"
 #include "ws/viz/canvas.h"
 #include "ws/viz/heatmap.h"
@@ -12,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace ws::app {
@@ -43,6 +45,15 @@ struct MemoryHeatmapView final : View {
 
  private:
   ImVec2 slide_size(Session& s, float row_em);  // cells half an em wide, rows `row_em` tall
+  void draw_header(Session& s);
+  uint64_t compute(Session& s);
+  void fill_map(Alloc& A, const Allocation& al, const analysis::Report* rep, size_t a);
+  std::string choose_arrays(const Trace& t, const analysis::Report* rep, std::vector<size_t>& order);
+  std::string title_of(const Trace& t, size_t a) const;
+  float fit_cell_height(const Trace& t, const std::vector<size_t>& order, const std::vector<std::string>& notes, float legend_h,
+                        float avail_w, float cell_max);
+  float cell_width(size_t a, float avail_w, float cell_max) const;
+  void draw_array(Session& s, const Trace& t, size_t a, float cell, float cell_h, float top, uint64_t key);
 };
 
 }  // namespace ws::app
