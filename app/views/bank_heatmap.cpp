@@ -15,15 +15,6 @@
 
 namespace ws::app {
 
-namespace {
-
-struct SiteRow {
-  uint32_t site;
-  const analysis::SiteMetrics* m;
-};
-
-}  // namespace
-
 void BankHeatmapView::set_option(std::string_view key, int choice) {
   if (key == "scope") scope = BankScope(choice);
 }
@@ -59,254 +50,252 @@ size_t BankHeatmapView::rows_shown(Session& s) {
   return n;
 }
 
-void BankHeatmapView::draw(Session& s) {
-  BankHeatmapView& st = *this;
-  st.visible_rows = 0;
-  if (!view_ready(s, "the bank heatmap shows banks x shared-memory instructions.", !controls)) return;
-  const Trace& t = *s.trace();
-  const analysis::Report* rep = s.report();
+// The header: the scope chooser with controls, else one line that says what is shown.
+void BankHeatmapView::draw_header(Session& s) {
   const char* scopes[] = {"one warp", "one block", "launch (per site)"};
-  if (st.controls) {
-    selection_bar(s, st.scope == BankScope::Warp);
+  if (controls) {
+    selection_bar(s, scope == BankScope::Warp);
     ImGui::SameLine();
-    int scope = int(st.scope);
+    int choice = int(scope);
     ImGui::SetNextItemWidth(7 * em());
-    if (ImGui::Combo("##scope", &scope, scopes, 3)) st.scope = BankScope(scope);
+    if (ImGui::Combo("##scope", &choice, scopes, 3)) scope = BankScope(choice);
   } else {
-    ImGui::TextDisabled("%s: block %u%s", scopes[int(st.scope)], s.sel.block,
-                        st.scope == BankScope::Warp ? (", warp " + std::to_string(s.sel.warp)).c_str() : "");
+    ImGui::TextDisabled("%s: block %u%s", scopes[int(scope)], s.sel.block,
+                        scope == BankScope::Warp ? (", warp " + std::to_string(s.sel.warp)).c_str() : "");
   }
+}
 
-  // Rows for the scope, cached per run / selection.
-  const auto d = s.data();
-  uint64_t key = ws::viz::hash_mix(ws::viz::kHashSeed, d->generation);
-  key = ws::viz::hash_mix(key, uint64_t(st.scope));
-  key = ws::viz::hash_mix(key, s.sel.launch);
-  key = ws::viz::hash_mix(key, s.sel.block);
-  key = ws::viz::hash_mix(key, st.scope == BankScope::Warp ? s.sel.warp : 0);
-  std::vector<SiteRow> site_rows;
+// The shared-memory sites the launch executed (the rows of the launch scope and of the table).
+std::vector<BankHeatmapView::SiteRow> BankHeatmapView::shared_sites(const analysis::Report* rep) {
+  std::vector<SiteRow> out;
   if (rep)
     for (const auto& m : rep->sites)
-      if (m.space == MemSpace::Shared && m.instructions) site_rows.push_back({m.site, &m});
-  if (key != st.cache_key) {
-    st.cache_key = key;
-    st.rows.clear();
-    if (st.scope == BankScope::Launch) {
-      for (size_t k = 0; k < site_rows.size(); ++k) {
-        analysis::BankRow b;
-        b.event = ~0ull;
-        for (int k = 0; k < 32; ++k) b.words[size_t(k)] = 0;
-        st.rows.push_back(b);
-      }
-    } else {
-      analysis::EventFilter f;
-      f.block = s.sel.block;
-      if (st.scope == BankScope::Warp) f.warp = s.sel.warp;
-      st.rows = analysis::bank_rows(t, f);
-    }
-    st.map = ws::viz::Heatmap{};
-    st.map.cols = 32;
-    st.map.rows = int(st.rows.size());
-    st.map.values.assign(st.rows.size() * 32, NAN);
-    float vmax = 2;
-    for (size_t r = 0; r < st.rows.size(); ++r)
-      for (int b = 0; b < 32; ++b) {
-        float v = st.scope == BankScope::Launch ? float(site_rows[r].m->bank_words[size_t(b)]) : float(st.rows[r].words[size_t(b)]);
-        if (v > 0) st.map.values[r * 32 + size_t(b)] = v;
-        vmax = std::max(vmax, v);
-      }
-    st.vmax = vmax;
-    st.map.vmin = 1;
-    st.map.vmax = vmax;
-  }
-  if (st.rows.empty()) {
-    ImGui::TextWrapped(st.scope == BankScope::Warp
-                           ? "Warp %u of block %u has no shared-memory instruction (try another warp, or the block scope)."
-                           : "Block %u has no shared-memory instruction: nothing goes through the banks.",
-                       s.sel.warp, s.sel.block);
-    return;
-  }
+      if (m.space == MemSpace::Shared && m.instructions) out.push_back({m.site, &m});
+  return out;
+}
 
-  // Layout: heatmap on the left, per-site totals beside it (below when the panel is narrow).
+// The rows for the scope and their heatmap values, recomputed when the run, scope or selection
+// changes.
+void BankHeatmapView::compute(Session& s, const std::vector<SiteRow>& sites) {
+  uint64_t key = ws::viz::hash_mix(ws::viz::kHashSeed, s.data()->generation);
+  key = ws::viz::hash_mix(key, uint64_t(scope));
+  key = ws::viz::hash_mix(key, s.sel.launch);
+  key = ws::viz::hash_mix(key, s.sel.block);
+  key = ws::viz::hash_mix(key, scope == BankScope::Warp ? s.sel.warp : 0);
+  if (key == cache_key) return;
+  cache_key = key;
+  rows.clear();
+  if (scope == BankScope::Launch) {
+    analysis::BankRow b;
+    b.event = ~0ull;
+    b.words.fill(0);
+    rows.assign(sites.size(), b);
+  } else {
+    analysis::EventFilter f;
+    f.block = s.sel.block;
+    if (scope == BankScope::Warp) f.warp = s.sel.warp;
+    rows = analysis::bank_rows(*s.trace(), f);
+  }
+  map = ws::viz::Heatmap{};
+  map.cols = 32;
+  map.rows = int(rows.size());
+  map.values.assign(rows.size() * 32, NAN);
+  float top = 2;
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (int b = 0; b < 32; ++b) {
+      const float v = scope == BankScope::Launch ? float(sites[r].m->bank_words[size_t(b)]) : float(rows[r].words[size_t(b)]);
+      if (v > 0) map.values[r * 32 + size_t(b)] = v;
+      top = std::max(top, v);
+    }
+  vmax = top;
+  map.vmin = 1;
+  map.vmax = top;
+}
+
+// Where everything goes: the heatmap on the left, the per-site table beside it (under it when
+// the panel is narrow); under the rows "rows a-b of N", the legend and, as a picture, the table
+// rows that fit.
+BankHeatmapView::Layout BankHeatmapView::plan(Session& s, const std::vector<SiteRow>& sites) {
+  Layout L;
   const float E = em();
+  const ImGuiStyle& style = ImGui::GetStyle();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const bool side = avail.x > 36 * E;
-  const float table_w = side ? std::min(22 * E, avail.x * 0.45f) : avail.x;
-  const float label_w = std::floor(3.2f * E);
-  const float map_w = (side ? avail.x - table_w - E : avail.x) - label_w;
-  const float cell_w = std::max(std::floor(map_w / 32), 3.0f);
-  // The color strip and its ticks, then its caption (wrapped to the heatmap's width).
-  const char* caption = st.scope == BankScope::Launch ? "words served, summed over the site's instructions"
-                                                      : "distinct words served by the bank (1 = no conflict)";
+  L.avail_h = avail.y;
+  L.side = avail.x > 36 * E;
+  L.table_w = L.side ? std::min(22 * E, avail.x * 0.45f) : avail.x;
+  L.label_w = std::floor(3.2f * E);
+  L.map_w = (L.side ? avail.x - L.table_w - E : avail.x) - L.label_w;
+  L.cell_w = std::max(std::floor(L.map_w / 32), 3.0f);
+  L.caption = scope == BankScope::Launch ? "words served, summed over the site's instructions"
+                                         : "distinct words served by the bank (1 = no conflict)";
   // (viridis_legend: a strip and its ticks 2.1 lines tall, the caption beside it where it fits,
   // else under it)
-  const float legend_room = side ? label_w + map_w : avail.x, strip_w = std::min(legend_room, 16 * E);
-  const bool caption_beside = legend_room > strip_w + ImGui::CalcTextSize(caption).x + E;
-  const float legend_h =
-      2.1f * ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.y +
-      (caption_beside ? 0.0f : std::ceil(ImGui::CalcTextSize(caption).x / std::max(legend_room, E)) * ImGui::GetTextLineHeightWithSpacing());
-  // The per-site table: a row per shared site and the launch total under it. Beside the heatmap it
-  // has the whole height; under it, with controls, 8 lines (it scrolls with the panel); as a
-  // picture, what its rows need, at most 45% of the height, and the sites that do not fit are
-  // counted in one line.
-  std::string total_text;
-  if (rep) {
+  const float legend_room = L.side ? L.label_w + L.map_w : avail.x, strip_w = std::min(legend_room, 16 * E);
+  const float caption_w = ImGui::CalcTextSize(L.caption).x;
+  const bool caption_beside = legend_room > strip_w + caption_w + E;
+  const float legend_h = 2.1f * ImGui::GetTextLineHeight() + style.ItemSpacing.y +
+                         (caption_beside ? 0.0f : std::ceil(caption_w / std::max(legend_room, E)) * ImGui::GetTextLineHeightWithSpacing());
+  // The table: beside the heatmap it has the whole height; under it, with controls, 8 lines (it
+  // scrolls with the panel); as a picture, what its rows need, at most 45% of the height.
+  if (const analysis::Report* rep = s.report()) {
     uint64_t conflicts = 0, wavefronts = 0;
     for (const auto& c : rep->totals.shared) conflicts += c.conflicts, wavefronts += c.wavefronts;
-    total_text = "Launch total (recorded blocks): " + std::to_string(conflicts) + " bank conflicts in " +
-                 std::to_string(wavefronts) + " wavefronts.";
+    L.total_text = "Launch total (recorded blocks): " + std::to_string(conflicts) + " bank conflicts in " +
+                   std::to_string(wavefronts) + " wavefronts.";
   }
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float table_row_h = ImGui::GetTextLineHeightWithSpacing() + 2 * style.CellPadding.y;
-  const float total_h = total_text.empty() ? 0 : ImGui::CalcTextSize(total_text.c_str(), nullptr, false, table_w).y + style.ItemSpacing.y;
-  const float table_needed = float(site_rows.size() + 1) * table_row_h + total_h + 2 * style.ItemSpacing.y;
-  const float table_h = side ? avail.y : st.controls ? 8 * E : std::min(table_needed, 0.45f * avail.y);
-  // (Over the rows: the bank numbers; under them: "rows a-b of N", the legend, the table.)
+  L.table_row_h = ImGui::GetTextLineHeightWithSpacing() + 2 * style.CellPadding.y;
+  L.total_h = L.total_text.empty() ? 0 : ImGui::CalcTextSize(L.total_text.c_str(), nullptr, false, L.table_w).y + style.ItemSpacing.y;
+  L.table_needed = float(sites.size() + 1) * L.table_row_h + L.total_h + 2 * style.ItemSpacing.y;
+  const float table_h = L.side ? avail.y : controls ? 8 * E : std::min(L.table_needed, 0.45f * avail.y);
   const float map_h_avail = std::max(avail.y - (ImGui::GetTextLineHeight() + 2) - legend_h -
-                                         ImGui::GetTextLineHeightWithSpacing() - (side ? 0 : table_h),
-                                     (st.controls ? 6 : 3) * E);
-  const int rows = int(st.rows.size());
-  // (on a slide the rows grow into the room, up to 3 em: a few instructions fill their box)
-  // (whole pixels where the rows are tall enough for grid lines; below that, rows may share a
-  // pixel: the picture still fills its room)
-  float cell_h = std::clamp(map_h_avail / float(rows), 0.1f * E, (controls ? 1.3f : 3.0f) * E);
-  if (cell_h >= 6) cell_h = std::floor(cell_h);
-  const int visible = std::min(rows, std::max(1, int(map_h_avail / cell_h)));
-  // Scroll so the selected instruction's row is visible.
-  int sel_row = -1;
-  for (int r = 0; r < rows; ++r)
-    if (int64_t(st.rows[size_t(r)].event) == s.sel.event) sel_row = r;
-  st.first_row = std::clamp(st.first_row, 0, std::max(0, rows - visible));
-  if (sel_row >= 0 && (sel_row < st.first_row || sel_row >= st.first_row + visible))
-    st.first_row = std::clamp(sel_row - visible / 2, 0, std::max(0, rows - visible));
+                                         ImGui::GetTextLineHeightWithSpacing() - (L.side ? 0 : table_h),
+                                     (controls ? 6 : 3) * E);
+  // On a slide the rows grow into the room, up to 3 em (a few instructions fill their box); whole
+  // pixels where rows are tall enough for grid lines; below that rows may share a pixel, and the
+  // picture still fills its room.
+  L.cell_h = std::clamp(map_h_avail / float(rows.size()), 0.1f * E, (controls ? 1.3f : 3.0f) * E);
+  if (L.cell_h >= 6) L.cell_h = std::floor(L.cell_h);
+  L.visible = std::min(int(rows.size()), std::max(1, int(map_h_avail / L.cell_h)));
+  return L;
+}
 
-  ImGui::BeginGroup();
+// Scrolls so the selected instruction's row is visible; returns that row (-1: none).
+int BankHeatmapView::follow_selection(Session& s, int visible) {
+  const int n = int(rows.size());
+  int sel_row = -1;
+  for (int r = 0; r < n; ++r)
+    if (int64_t(rows[size_t(r)].event) == s.sel.event) sel_row = r;
+  first_row = std::clamp(first_row, 0, std::max(0, n - visible));
+  if (sel_row >= 0 && (sel_row < first_row || sel_row >= first_row + visible))
+    first_row = std::clamp(sel_row - visible / 2, 0, std::max(0, n - visible));
+  return sel_row;
+}
+
+// The bank numbers over the columns, "bank" over the row labels; returns the grid's top left.
+ImVec2 BankHeatmapView::draw_bank_numbers(const Layout& L) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ws::viz::ViewColors vc = ws::viz::view_colors();
   ImVec2 o = ImGui::GetCursorScreenPos();
   o = ImVec2(std::floor(o.x), std::floor(o.y));
-  // Bank numbers on top.
-  const float th = ImGui::GetTextLineHeight();
-  const int every = cell_w * 2 >= ImGui::CalcTextSize("31").x + 4 ? (cell_w >= ImGui::CalcTextSize("31").x + 2 ? 1 : 2) : 4;
+  const float two_digits = ImGui::CalcTextSize("31").x;
+  const int every = L.cell_w * 2 >= two_digits + 4 ? (L.cell_w >= two_digits + 2 ? 1 : 2) : 4;
+  const ImU32 col = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   for (int b = 0; b < 32; b += every) {
     char num[8];
     std::snprintf(num, sizeof num, "%d", b);
     const float tw = ImGui::CalcTextSize(num).x;
-    dl->AddText(ImVec2(o.x + label_w + b * cell_w + (cell_w - tw) / 2, o.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);
+    dl->AddText(ImVec2(o.x + L.label_w + b * L.cell_w + (L.cell_w - tw) / 2, o.y), col, num);
   }
-  dl->AddText(ImVec2(o.x, o.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), "bank");
-  const ImVec2 gmin(o.x + label_w, o.y + th + 2);
-  st.grid_min = gmin;
-  st.cell_w = cell_w;
-  st.cell_h = cell_h;
-  st.visible_rows = visible;
+  dl->AddText(o, col, "bank");
+  return ImVec2(o.x + L.label_w, o.y + ImGui::GetTextLineHeight() + 2);
+}
 
-  // The visible rows only (a 100k-row launch scrolls; the texture holds what is seen).
+// The visible rows through the heatmap shader (a 100k-row launch scrolls; the texture holds what
+// is seen), their labels (instruction numbers, or the site's line in launch scope) and the
+// selected row's frame. Returns whether the picture is hovered.
+bool BankHeatmapView::draw_rows(Session& s, const std::vector<SiteRow>& sites, const Layout& L, int sel_row) {
+  const Trace& t = *s.trace();
+  const ws::viz::ViewColors vc = ws::viz::view_colors();
   ws::viz::Heatmap view;
   view.cols = 32;
-  view.rows = visible;
-  st.scale_top = st.map.vmax;
-  const float top = std::max(st.map.vmax, st.common_scale_top);
-  view.vmin = st.map.vmin;
+  view.rows = L.visible;
+  scale_top = map.vmax;
+  const float top = std::max(map.vmax, common_scale_top);
+  view.vmin = map.vmin;
   view.vmax = top;
-  view.values.assign(st.map.values.begin() + ptrdiff_t(st.first_row) * 32,
-                     st.map.values.begin() + ptrdiff_t(st.first_row + visible) * 32);
-  view.line = cell_w >= 6 ? 1.0f / cell_w : 0.0f;
-  ImGui::SetCursorScreenPos(gmin);
-  uint64_t ck = ws::viz::hash_mix(st.cache_key, uint64_t(st.first_row));
-  ck = ws::viz::hash_mix(ck, uint64_t(visible));
+  view.values.assign(map.values.begin() + ptrdiff_t(first_row) * 32, map.values.begin() + ptrdiff_t(first_row + L.visible) * 32);
+  view.line = L.cell_w >= 6 ? 1.0f / L.cell_w : 0.0f;
+  ImGui::SetCursorScreenPos(grid_min);
+  uint64_t ck = ws::viz::hash_mix(cache_key, uint64_t(first_row));
+  ck = ws::viz::hash_mix(ck, uint64_t(L.visible));
   ck = ws::viz::hash_mix(ck, uint64_t(top * 16));
   ck = ws::viz::hash_mix(ck, uint64_t(ImGui::GetStyle().Colors[ImGuiCol_WindowBg].x * 1000));
   std::string err;
   const ImVec4 empty = vc.empty;
-  if (!st.canvas.show(ImVec2(32 * cell_w, visible * cell_h), ck,
-                      [&](std::string& e) { return st.renderer.draw(view, empty, e); }, err)) {
+  if (!canvas.show(ImVec2(32 * L.cell_w, L.visible * L.cell_h), ck, [&](std::string& e) { return renderer.draw(view, empty, e); }, err))
     ImGui::TextColored(vc.conflict, "cannot draw the heatmap: %s", err.c_str());
-  }
   const bool hovered = ImGui::IsItemHovered();
-  // Row labels: instruction numbers (or site names in launch scope) when they fit.
-  const int label_every = std::max(1, int(std::ceil(th / cell_h)));
-  for (int r = 0; r < visible; r += label_every) {
-    const int row = st.first_row + r;
-    char lab[48];
-    if (st.scope == BankScope::Launch)
-      std::snprintf(lab, sizeof lab, "%s", site_label(t, site_rows[size_t(row)].site).c_str() + 0);
-    else
-      std::snprintf(lab, sizeof lab, "%d", row + 1);
-    if (st.scope == BankScope::Launch) {
-      // Only the line number fits in the margin.
-      const Site& site = t.sites[site_rows[size_t(row)].site];
-      std::snprintf(lab, sizeof lab, ":%u", site.line);
-    }
-    const float tw = ImGui::CalcTextSize(lab).x;
-    dl->AddText(ImVec2(gmin.x - tw - 4, gmin.y + r * cell_h + (cell_h - th) / 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), lab);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float th = ImGui::GetTextLineHeight();
+  const int label_every = std::max(1, int(std::ceil(th / L.cell_h)));
+  for (int r = 0; r < L.visible; r += label_every) {
+    const int row = first_row + r;
+    const std::string lab = scope == BankScope::Launch ? ":" + std::to_string(t.sites[sites[size_t(row)].site].line)  // only the line fits
+                                                       : std::to_string(row + 1);
+    const float tw = ImGui::CalcTextSize(lab.c_str()).x;
+    dl->AddText(ImVec2(grid_min.x - tw - 4, grid_min.y + r * L.cell_h + (L.cell_h - th) / 2), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                lab.c_str());
   }
-  // The selected instruction's row.
-  if (sel_row >= st.first_row && sel_row < st.first_row + visible) {
-    const float y = gmin.y + (sel_row - st.first_row) * cell_h;
-    dl->AddRect(ImVec2(gmin.x - 1, y - 1), ImVec2(gmin.x + 32 * cell_w + 1, y + cell_h + 1),
+  if (sel_row >= first_row && sel_row < first_row + L.visible) {
+    const float y = grid_min.y + (sel_row - first_row) * L.cell_h;
+    dl->AddRect(ImVec2(grid_min.x - 1, y - 1), ImVec2(grid_min.x + 32 * L.cell_w + 1, y + L.cell_h + 1),
                 ImGui::ColorConvertFloat4ToU32(vc.selection), 0, 0, 2.0f);
   }
-  if (hovered) {
-    const ImVec2 mp = ImGui::GetIO().MousePos;
-    const int b = std::clamp(int((mp.x - gmin.x) / cell_w), 0, 31);
-    const int row = std::clamp(st.first_row + int((mp.y - gmin.y) / cell_h), 0, rows - 1);
-    const float v = st.map.values[size_t(row) * 32 + size_t(b)];
-    if (st.scope == BankScope::Launch) {
-      const auto& m = *site_rows[size_t(row)].m;
-      wrapped_tooltip("bank %d, %s\n%s\n%s %s: %g words over %llu instructions\n%llu conflicts, worst %u-way",
-                        b, site_label(t, m.site).c_str(), t.sites[m.site].text.c_str(), to_string(m.kind),
-                        m.alloc < t.allocations.size() ? t.allocations[m.alloc].name.c_str() : "?", std::isnan(v) ? 0.0 : double(v),
-                        static_cast<unsigned long long>(m.instructions), static_cast<unsigned long long>(m.conflicts), m.max_ways);
-    } else {
-      const analysis::BankRow& r = st.rows[size_t(row)];
-      const Event& e = t.events[size_t(r.event)];
-      wrapped_tooltip("bank %d, instruction %d (warp %u, step %u)\n%s  %s\n%s: %d distinct word%s (%d in one phase)\n"
-                        "instruction: %u wavefronts, %u conflicts\nclick: show it in the access map",
-                        b, row + 1, e.warp, e.step, site_label(t, e.site).c_str(), t.sites[e.site].text.c_str(),
-                        to_string(e.kind), std::isnan(v) ? 0 : int(v), (std::isnan(v) || v != 1) ? "s" : "",
-                        int(r.ways[size_t(b)]), r.wavefronts, r.conflicts);
-      if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) s.select_event(int64_t(r.event));
-    }
-  }
-  if (hovered && ImGui::GetIO().MouseWheel != 0 && rows > visible)
-    st.first_row = std::clamp(st.first_row - int(ImGui::GetIO().MouseWheel * 3), 0, rows - visible);
-  if (rows > visible) ImGui::TextDisabled("rows %d-%d of %d (scroll)", st.first_row + 1, st.first_row + visible, rows);
-  viridis_legend(1, top, caption, true, side ? label_w + map_w : 0.0f);
-  ImGui::EndGroup();
+  return hovered;
+}
 
-  // Per-site totals, in the room the heatmap left: as a picture, the header, the rows that fit and
-  // "N more sites".
-  const float table_room = side ? avail.y : ImGui::GetContentRegionAvail().y;
-  size_t table_rows = site_rows.size();
-  if (!st.controls && table_needed > table_room)
-    table_rows = size_t(std::max(0.0f, std::floor((table_room - total_h - 2 * style.ItemSpacing.y) / table_row_h) - 2));
-  if (side) ImGui::SameLine(0, E);
+// The hovered cell's tooltip (and a click selects its instruction); the wheel scrolls the rows.
+void BankHeatmapView::hover(Session& s, const std::vector<SiteRow>& sites, const Layout& L) {
+  const Trace& t = *s.trace();
+  const int n = int(rows.size());
+  const ImVec2 mp = ImGui::GetIO().MousePos;
+  const int b = std::clamp(int((mp.x - grid_min.x) / L.cell_w), 0, 31);
+  const int row = std::clamp(first_row + int((mp.y - grid_min.y) / L.cell_h), 0, n - 1);
+  const float v = map.values[size_t(row) * 32 + size_t(b)];
+  if (scope == BankScope::Launch) {
+    const auto& m = *sites[size_t(row)].m;
+    wrapped_tooltip("bank %d, %s\n%s\n%s %s: %g words over %llu instructions\n%llu conflicts, worst %u-way", b,
+                    site_label(t, m.site).c_str(), t.sites[m.site].text.c_str(), to_string(m.kind),
+                    m.alloc < t.allocations.size() ? t.allocations[m.alloc].name.c_str() : "?", std::isnan(v) ? 0.0 : double(v),
+                    static_cast<unsigned long long>(m.instructions), static_cast<unsigned long long>(m.conflicts), m.max_ways);
+  } else {
+    const analysis::BankRow& r = rows[size_t(row)];
+    const Event& e = t.events[size_t(r.event)];
+    wrapped_tooltip("bank %d, instruction %d (warp %u, step %u)\n%s  %s\n%s: %d distinct word%s (%d in one phase)\n"
+                    "instruction: %u wavefronts, %u conflicts\nclick: show it in the access map",
+                    b, row + 1, e.warp, e.step, site_label(t, e.site).c_str(), t.sites[e.site].text.c_str(), to_string(e.kind),
+                    std::isnan(v) ? 0 : int(v), (std::isnan(v) || v != 1) ? "s" : "", int(r.ways[size_t(b)]), r.wavefronts, r.conflicts);
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) s.select_event(int64_t(r.event));
+  }
+  if (ImGui::GetIO().MouseWheel != 0 && n > L.visible)
+    first_row = std::clamp(first_row - int(ImGui::GetIO().MouseWheel * 3), 0, n - L.visible);
+}
+
+// The sites a table of `room` rows lists: all of them, or those with the most conflicts, in
+// source order.
+static std::vector<BankHeatmapView::SiteRow> most_conflicted(const std::vector<BankHeatmapView::SiteRow>& sites, size_t room) {
+  if (room >= sites.size()) return sites;
+  std::vector<size_t> by_conflicts(sites.size());
+  for (size_t i = 0; i < sites.size(); ++i) by_conflicts[i] = i;
+  std::stable_sort(by_conflicts.begin(), by_conflicts.end(), [&](size_t a, size_t b) { return sites[a].m->conflicts > sites[b].m->conflicts; });
+  by_conflicts.resize(room);
+  std::sort(by_conflicts.begin(), by_conflicts.end());
+  std::vector<BankHeatmapView::SiteRow> kept;
+  for (size_t i : by_conflicts) kept.push_back(sites[i]);
+  return kept;
+}
+
+// Per-site totals in the room the heatmap left: as a picture, the header, the rows that fit and
+// "N more sites"; the launch total under them.
+void BankHeatmapView::draw_site_table(Session& s, const std::vector<SiteRow>& sites, const Layout& L) {
+  const Trace& t = *s.trace();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const ws::viz::ViewColors vc = ws::viz::view_colors();
+  const float table_room = L.side ? L.avail_h : ImGui::GetContentRegionAvail().y;
+  size_t table_rows = sites.size();
+  if (!controls && L.table_needed > table_room)
+    table_rows = size_t(std::max(0.0f, std::floor((table_room - L.total_h - 2 * style.ItemSpacing.y) / L.table_row_h) - 2));
   ImGui::BeginGroup();
-  if (ImGui::BeginTable("##sites", 4, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit,
-                        ImVec2(table_w, 0))) {
+  if (ImGui::BeginTable("##sites", 4, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit, ImVec2(L.table_w, 0))) {
     // Sites of one file are told apart by their line: the file name would only push the access
     // kind and the array out of a narrow column.
     bool one_file = true;
-    for (const SiteRow& r : site_rows) one_file = one_file && t.sites[r.site].file == t.sites[site_rows.front().site].file;
+    for (const SiteRow& r : sites) one_file = one_file && t.sites[r.site].file == t.sites[sites.front().site].file;
     ImGui::TableSetupColumn(one_file ? "line" : "site", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("instr");
     ImGui::TableSetupColumn("confl.");
     ImGui::TableSetupColumn("way");
     ImGui::TableHeadersRow();
-    // Fewer rows than sites: the sites with the most conflicts, in source order.
-    std::vector<SiteRow> listed = site_rows;
-    if (table_rows < listed.size()) {
-      std::vector<size_t> by_conflicts(listed.size());
-      for (size_t i = 0; i < listed.size(); ++i) by_conflicts[i] = i;
-      std::stable_sort(by_conflicts.begin(), by_conflicts.end(),
-                       [&](size_t a, size_t b) { return listed[a].m->conflicts > listed[b].m->conflicts; });
-      by_conflicts.resize(table_rows);
-      std::sort(by_conflicts.begin(), by_conflicts.end());
-      std::vector<SiteRow> kept;
-      for (size_t i : by_conflicts) kept.push_back(listed[i]);
-      listed = std::move(kept);
-    }
+    const std::vector<SiteRow> listed = most_conflicted(sites, table_rows);
     for (const SiteRow& r : listed) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -328,19 +317,48 @@ void BankHeatmapView::draw(Session& s) {
       ImGui::TableNextColumn();
       ImGui::Text("%u", r.m->max_ways);
     }
-    if (listed.size() < site_rows.size()) {
+    if (listed.size() < sites.size()) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextDisabled("%zu more sites", site_rows.size() - listed.size());
+      ImGui::TextDisabled("%zu more sites", sites.size() - listed.size());
     }
     ImGui::EndTable();
   }
-  if (!total_text.empty()) {
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + table_w);
-    ImGui::TextUnformatted(total_text.c_str());
+  if (!L.total_text.empty()) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + L.table_w);
+    ImGui::TextUnformatted(L.total_text.c_str());
     ImGui::PopTextWrapPos();
   }
   ImGui::EndGroup();
+}
+
+void BankHeatmapView::draw(Session& s) {
+  visible_rows = 0;
+  if (!view_ready(s, "the bank heatmap shows banks x shared-memory instructions.", !controls)) return;
+  draw_header(s);
+  const std::vector<SiteRow> sites = shared_sites(s.report());
+  compute(s, sites);
+  if (rows.empty()) {
+    ImGui::TextWrapped(scope == BankScope::Warp
+                           ? "Warp %u of block %u has no shared-memory instruction (try another warp, or the block scope)."
+                           : "Block %u has no shared-memory instruction: nothing goes through the banks.",
+                       s.sel.warp, s.sel.block);
+    return;
+  }
+  const Layout L = plan(s, sites);
+  const int sel_row = follow_selection(s, L.visible);
+  ImGui::BeginGroup();
+  grid_min = draw_bank_numbers(L);
+  cell_w = L.cell_w;
+  cell_h = L.cell_h;
+  visible_rows = L.visible;
+  if (draw_rows(s, sites, L, sel_row)) hover(s, sites, L);
+  const int n = int(rows.size());
+  if (n > L.visible) ImGui::TextDisabled("rows %d-%d of %d (scroll)", first_row + 1, first_row + L.visible, n);
+  viridis_legend(1, std::max(map.vmax, common_scale_top), L.caption, true, L.side ? L.label_w + L.map_w : 0.0f);
+  ImGui::EndGroup();
+  if (L.side) ImGui::SameLine(0, em());
+  draw_site_table(s, sites, L);
 }
 
 }  // namespace ws::app

@@ -51,6 +51,26 @@ struct TimelineView final : View {
   // Starts (or refreshes) the comparison run for the main session's current run; returns the
   // other session.
   Session& compare_session(Session& s);
+
+ private:
+  struct ZoomClicks {
+    bool in = false, out = false;
+  };
+  struct Layout {  // where one draw puts the bands
+    float label_w = 0, gap_px = 0, room = 0, lane_px = 0, band = 0, height = 0, canvas_w = 0;
+    float fit = 0;  // the zoom (columns per em) at which every column fits
+    bool scrolls = false;
+  };
+  void draw_one(Session& s, bool main);
+  ZoomClicks draw_controls(Session& s, bool main);
+  void compute(Session& s);
+  void draw_summary(Session& s, bool main);
+  Layout plan() const;
+  void apply_zoom(Session& s, const Layout& L, ZoomClicks z);
+  bool draw_bands(Session& s, const Layout& L);
+  void draw_marks(Session& s, const Layout& L);
+  void hover(Session& s, const Layout& L);
+  void draw_legend(const Layout& L);
 };
 
 // The backend a comparison runs on: the emulator for a GPU run, gpu-trace for an emulator run.
