@@ -3,6 +3,12 @@
 // the divergence timeline's lit cells are the trace's active masks, the access map draws one row
 // per wavefront, the reduction lab shows PASS. Also the session (background runs, superseding,
 // refusals) and `warpscope --headless --view`.
+//
+// Index of this file:
+// [SECTION] The pictures, pixel by pixel
+// [SECTION] The labs
+// [SECTION] The session: runs in the background, refusals
+// [SECTION] warpscope --headless --view
 #include "headless_gl.h"
 #include "run_binary.h"
 
@@ -90,6 +96,10 @@ std::string rgb(const uint8_t* p) {
 using Views = wstest::HeadlessGl;
 
 }  // namespace
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] The pictures, pixel by pixel
+//-------------------------------------------------------------------------------------------------
 
 // Variant 2 (index = 2*s*tid), block 64: warp 0's shared loads stride 2, 4, 8... words. Every
 // cell of every visible row must have viridis(value) (or the empty color for an unused bank).
@@ -410,6 +420,128 @@ TEST_F(Views, AccessMapGlobalSectors) {
   EXPECT_EQ(st.sector_boxes, 4);
 }
 
+// Without --select each picture opens on the instruction its lesson is about: the naive
+// transpose's column store (32 sectors), not its coalesced row read; the atomics' atomicAdd on one
+// word, not the load before it.
+TEST_F(Views, TheDefaultPictureIsTheCostliestInstruction) {
+  struct Case {
+    const char* kernel;
+    const char* variant;
+    ws::AccessKind kind;
+  };
+  for (const Case& c : {Case{"transpose", "naive", ws::AccessKind::Store}, Case{"atomics", "add", ws::AccessKind::Atomic}}) {
+    Session s;
+    RunRequest r;
+    r.kernel = c.kernel;
+    r.config.variant = c.variant;
+    run(s, r);
+    ASSERT_NE(s.trace(), nullptr) << c.kernel;
+    ASSERT_GE(s.sel.event, 0) << c.kernel;
+    const ws::Event& e = s.trace()->events[size_t(s.sel.event)];
+    EXPECT_EQ(e.kind, c.kind) << c.kernel;
+    EXPECT_EQ(e.space, ws::MemSpace::Global) << c.kernel;
+    EXPECT_GT(ws::analysis::excess_cost(ws::analysis::metrics_of(*s.trace(), e)), 0u) << c.kernel;
+  }
+}
+
+// Compare: the same launch on the other backend below. A run that says it came from the GPU gets
+// an emulator run as its companion (here both are emulator traces, so the two timelines must be
+// cell for cell the same); without a GPU, an emulator run's companion says why it has no trace.
+TEST_F(Views, TimelineComparesWithTheOtherBackend) {
+  Session s;
+  run(s, reduce("1", 64, 128));
+  auto as_gpu = std::make_shared<SessionData>(*s.data());
+  as_gpu->request.backend = ws::BackendKind::GpuTrace;  // pretend: its companion is then the emulator
+  s.set_data(as_gpu);
+  TimelineView st;
+  st.compare = true;
+  Session& other = st.compare_session(s);
+  ASSERT_TRUE(other.wait_idle());
+  ASSERT_TRUE(other.data());
+  EXPECT_EQ(other.data()->request.backend, ws::BackendKind::Emu);
+  render(900, 800, [&] { st.draw(s); });
+  ASSERT_TRUE(st.other_view);
+  EXPECT_GT(st.grid.columns, 0);
+  EXPECT_EQ(st.other_view->grid.columns, st.grid.columns);
+  EXPECT_EQ(st.other_view->grid.masks, st.grid.masks);
+  // The main run changes: the companion follows.
+  const uint64_t asked = st.other_for;
+  run(s, reduce("3", 64, 128));
+  st.compare_session(s);
+  EXPECT_NE(st.other_for, asked);
+  ASSERT_TRUE(st.other->wait_idle());
+  EXPECT_EQ(st.other->data()->request.config.variant, "3");
+}
+
+// The memory heatmap colored by bank conflicts: at stride 2 every element the warp read met one
+// other word in its bank (value 1); at stride 33 none did (value 0, the map's lowest color), and
+// elements nobody touched stay blank.
+TEST_F(Views, MemoryHeatmapColorsBankConflictsPerElement) {
+  for (int stride : {2, 33}) {
+    Session s;
+    RunRequest r = default_request();
+    r.kernel = "bank";
+    r.config.variant = "stride";
+    r.config.n = 32;
+    r.config.block = {32, 1, 1};
+    r.config.params["stride"] = stride;
+    run(s, r);
+    MemoryHeatmapView mh;
+    mh.mode = 1;
+    ws::viz::ViewColors vc;
+    ws::viz::Image img = render(900, 1400, [&] {  // tall enough for the 1024 words of stride 33
+      vc = ws::viz::view_colors();
+      mh.draw(s);
+    });
+    if (const char* keep = std::getenv("WS_KEEP_PNG"))
+      (void)ws::viz::save_png(std::string(keep) + "/memory_conflicts_" + std::to_string(stride) + ".png", img);
+    const ws::Trace& t = *s.trace();
+    size_t sh = t.allocations.size();
+    for (size_t a = 0; a < t.allocations.size(); ++a)
+      if (t.allocations[a].space == ws::MemSpace::Shared) sh = a;
+    ASSERT_LT(sh, t.allocations.size());
+    const auto& A = *mh.allocs[sh];
+    ASSERT_GE(A.cell, 4.0f);
+    int read = 0;
+    for (size_t e = 0; e < A.counts.loads.size(); ++e) {
+      if (A.counts.loads[e] == 0) continue;  // the elements the strided read touched (all were filled first)
+      ++read;
+      EXPECT_EQ(A.counts.conflicts[e], stride == 2 ? 1u : 0u) << "element " << e;
+      const auto c = ws::viz::viridis_rgb8(float(A.counts.conflicts[e]), 0.0f, A.map.vmax);
+      const float x = A.grid_min.x + (float(e % size_t(A.cols)) + 0.5f) * A.cell;
+      const float y = A.grid_min.y + (float(e / size_t(A.cols)) + 0.5f) * A.cell_h;
+      EXPECT_TRUE(near(img, x, y, ImVec4(c[0] / 255.f, c[1] / 255.f, c[2] / 255.f, 1), "element " + std::to_string(e)));
+    }
+    EXPECT_EQ(read, 32) << "stride " << stride;
+  }
+}
+
+// The timeline's zoom option: 4 times the fitting column width, the selected instruction's column
+// in the middle of the picture.
+TEST_F(Views, TimelineZoomOptionCentresTheSelection) {
+  Session s;
+  run(s, reduce("1", 64, 128));
+  TimelineView fit, zoomed;
+  const ws::app::ViewType* type = ws::app::find_view_type("timeline");
+  ASSERT_NE(type, nullptr);
+  ASSERT_EQ(ws::app::apply_option(*type, zoomed, "zoom", "4"), "");
+  render(900, 500, [&] { fit.draw(s); });
+  const int columns = fit.grid.columns;
+  ASSERT_GT(columns, 8);
+  // Select an instruction in the middle of warp 0's row.
+  const auto& row = fit.timeline.per_warp.at(0);
+  const auto& mid = row.at(row.size() / 2);
+  s.select_event(int64_t(mid.event));
+  render(900, 500, [&] { zoomed.draw(s); });
+  EXPECT_NEAR(zoomed.col_px, 4 * fit.col_px, 0.01f * fit.col_px);
+  const float visible = float(columns) / 4;
+  EXPECT_NEAR(zoomed.col0 + visible / 2, float(mid.column), 1.0f + 0.02f * float(columns));
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] The labs
+//-------------------------------------------------------------------------------------------------
+
 TEST_F(Views, ReductionLabShowsPass) {
   for (bool presentation : {false, true}) {
     Session s;
@@ -461,29 +593,38 @@ TEST_F(Views, ARaceIsNoPass) {
   }
 }
 
-// Without --select each picture opens on the instruction its lesson is about: the naive
-// transpose's column store (32 sectors), not its coalesced row read; the atomics' atomicAdd on one
-// word, not the load before it.
-TEST_F(Views, TheDefaultPictureIsTheCostliestInstruction) {
-  struct Case {
-    const char* kernel;
-    const char* variant;
-    ws::AccessKind kind;
-  };
-  for (const Case& c : {Case{"transpose", "naive", ws::AccessKind::Store}, Case{"atomics", "add", ws::AccessKind::Atomic}}) {
-    Session s;
-    RunRequest r;
-    r.kernel = c.kernel;
-    r.config.variant = c.variant;
-    run(s, r);
-    ASSERT_NE(s.trace(), nullptr) << c.kernel;
-    ASSERT_GE(s.sel.event, 0) << c.kernel;
-    const ws::Event& e = s.trace()->events[size_t(s.sel.event)];
-    EXPECT_EQ(e.kind, c.kind) << c.kernel;
-    EXPECT_EQ(e.space, ws::MemSpace::Global) << c.kernel;
-    EXPECT_GT(ws::analysis::excess_cost(ws::analysis::metrics_of(*s.trace(), e)), 0u) << c.kernel;
-  }
+// The Memory lab's matrix kernels take a 2D block shape (seed 000: dim3(16,16) vs dim3(128,2)):
+// the lab shows the run's x and y, and the run used exactly that shape.
+TEST_F(Views, MemoryLabTakesTwoDimensionalBlocks) {
+  Session s;
+  RunRequest r = default_request();
+  r.kernel = "matadd";
+  r.config.variant.clear();
+  r.config.n = 64;
+  r.config.block = {128, 2, 1};
+  r.config.record.blocks = {0};
+  run(s, r);
+  ASSERT_TRUE(s.data()->result.passed) << s.data()->result.result;
+  EXPECT_EQ(s.data()->result.launches.at(0).launch.block.y, 2u);
+  LabView st;
+  st.kernels = {"bank", "coalesce", "transpose", "matadd", "matmul", "shortcut"};
+  render(520, 760, [&] { st.draw(s); });
+  EXPECT_EQ(st.block, 128);
+  EXPECT_EQ(st.block_y, 2);
+  EXPECT_EQ(st.verdict, 1);
 }
+
+TEST(LabText, GroupedCountsReadOffAWall) {
+  EXPECT_EQ(grouped(0), "0");
+  EXPECT_EQ(grouped(999), "999");
+  EXPECT_EQ(grouped(1000), "1,000");
+  EXPECT_EQ(grouped(1727145), "1,727,145");
+  EXPECT_EQ(grouped(18446744073709551615ull), "18,446,744,073,709,551,615");
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] The session: runs in the background, refusals
+//-------------------------------------------------------------------------------------------------
 
 // One launch for every panel: a run asked for anywhere (the lab, the block layout, a lesson) shows
 // in every panel's fields, so "Run with this block" never runs a stale shape.
@@ -507,56 +648,6 @@ TEST_F(Views, EveryPanelShowsTheLaunchOfTheLastRequest) {
   EXPECT_EQ(lab.block, 64);
   EXPECT_EQ(lab.n, 2048);
   EXPECT_EQ(layout.edit_block[0], 64);
-}
-
-// Compare: the same launch on the other backend below. A run that says it came from the GPU gets
-// an emulator run as its companion (here both are emulator traces, so the two timelines must be
-// cell for cell the same); without a GPU, an emulator run's companion says why it has no trace.
-TEST_F(Views, TimelineComparesWithTheOtherBackend) {
-  Session s;
-  run(s, reduce("1", 64, 128));
-  auto as_gpu = std::make_shared<SessionData>(*s.data());
-  as_gpu->request.backend = ws::BackendKind::GpuTrace;  // pretend: its companion is then the emulator
-  s.set_data(as_gpu);
-  TimelineView st;
-  st.compare = true;
-  Session& other = st.compare_session(s);
-  ASSERT_TRUE(other.wait_idle());
-  ASSERT_TRUE(other.data());
-  EXPECT_EQ(other.data()->request.backend, ws::BackendKind::Emu);
-  render(900, 800, [&] { st.draw(s); });
-  ASSERT_TRUE(st.other_view);
-  EXPECT_GT(st.grid.columns, 0);
-  EXPECT_EQ(st.other_view->grid.columns, st.grid.columns);
-  EXPECT_EQ(st.other_view->grid.masks, st.grid.masks);
-  // The main run changes: the companion follows.
-  const uint64_t asked = st.other_for;
-  run(s, reduce("3", 64, 128));
-  st.compare_session(s);
-  EXPECT_NE(st.other_for, asked);
-  ASSERT_TRUE(st.other->wait_idle());
-  EXPECT_EQ(st.other->data()->request.config.variant, "3");
-}
-
-// The Memory lab's matrix kernels take a 2D block shape (seed 000: dim3(16,16) vs dim3(128,2)):
-// the lab shows the run's x and y, and the run used exactly that shape.
-TEST_F(Views, MemoryLabTakesTwoDimensionalBlocks) {
-  Session s;
-  RunRequest r = default_request();
-  r.kernel = "matadd";
-  r.config.variant.clear();
-  r.config.n = 64;
-  r.config.block = {128, 2, 1};
-  r.config.record.blocks = {0};
-  run(s, r);
-  ASSERT_TRUE(s.data()->result.passed) << s.data()->result.result;
-  EXPECT_EQ(s.data()->result.launches.at(0).launch.block.y, 2u);
-  LabView st;
-  st.kernels = {"bank", "coalesce", "transpose", "matadd", "matmul", "shortcut"};
-  render(520, 760, [&] { st.draw(s); });
-  EXPECT_EQ(st.block, 128);
-  EXPECT_EQ(st.block_y, 2);
-  EXPECT_EQ(st.verdict, 1);
 }
 
 // Every view draws its explanation, not nothing, when there is no trace (a refused run).
@@ -669,49 +760,6 @@ TEST(Session, BankStride2ConflictsStride33None) {
   }
 }
 
-// The memory heatmap colored by bank conflicts: at stride 2 every element the warp read met one
-// other word in its bank (value 1); at stride 33 none did (value 0, the map's lowest color), and
-// elements nobody touched stay blank.
-TEST_F(Views, MemoryHeatmapColorsBankConflictsPerElement) {
-  for (int stride : {2, 33}) {
-    Session s;
-    RunRequest r = default_request();
-    r.kernel = "bank";
-    r.config.variant = "stride";
-    r.config.n = 32;
-    r.config.block = {32, 1, 1};
-    r.config.params["stride"] = stride;
-    run(s, r);
-    MemoryHeatmapView mh;
-    mh.mode = 1;
-    ws::viz::ViewColors vc;
-    ws::viz::Image img = render(900, 1400, [&] {  // tall enough for the 1024 words of stride 33
-      vc = ws::viz::view_colors();
-      mh.draw(s);
-    });
-    if (const char* keep = std::getenv("WS_KEEP_PNG"))
-      (void)ws::viz::save_png(std::string(keep) + "/memory_conflicts_" + std::to_string(stride) + ".png", img);
-    const ws::Trace& t = *s.trace();
-    size_t sh = t.allocations.size();
-    for (size_t a = 0; a < t.allocations.size(); ++a)
-      if (t.allocations[a].space == ws::MemSpace::Shared) sh = a;
-    ASSERT_LT(sh, t.allocations.size());
-    const auto& A = *mh.allocs[sh];
-    ASSERT_GE(A.cell, 4.0f);
-    int read = 0;
-    for (size_t e = 0; e < A.counts.loads.size(); ++e) {
-      if (A.counts.loads[e] == 0) continue;  // the elements the strided read touched (all were filled first)
-      ++read;
-      EXPECT_EQ(A.counts.conflicts[e], stride == 2 ? 1u : 0u) << "element " << e;
-      const auto c = ws::viz::viridis_rgb8(float(A.counts.conflicts[e]), 0.0f, A.map.vmax);
-      const float x = A.grid_min.x + (float(e % size_t(A.cols)) + 0.5f) * A.cell;
-      const float y = A.grid_min.y + (float(e / size_t(A.cols)) + 0.5f) * A.cell_h;
-      EXPECT_TRUE(near(img, x, y, ImVec4(c[0] / 255.f, c[1] / 255.f, c[2] / 255.f, 1), "element " + std::to_string(e)));
-    }
-    EXPECT_EQ(read, 32) << "stride " << stride;
-  }
-}
-
 TEST(Session, Variant2HasConflictsVariant3None) {
   Session s;
   run(s, reduce("2"));
@@ -758,14 +806,6 @@ TEST(Session, KeyNumbersSumTheGridCountersOfEveryLaunch) {
   EXPECT_FALSE(k.grid);
 }
 
-TEST(LabText, GroupedCountsReadOffAWall) {
-  EXPECT_EQ(grouped(0), "0");
-  EXPECT_EQ(grouped(999), "999");
-  EXPECT_EQ(grouped(1000), "1,000");
-  EXPECT_EQ(grouped(1727145), "1,727,145");
-  EXPECT_EQ(grouped(18446744073709551615ull), "18,446,744,073,709,551,615");
-}
-
 TEST(Session, SelectionSpec) {
   Session s;
   run(s, reduce("2"));
@@ -781,6 +821,10 @@ TEST(Session, SelectionSpec) {
   EXPECT_EQ(apply_selection(s, "cursor=10"), "");
   EXPECT_EQ(s.sel.cursor, 10);
 }
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] warpscope --headless --view
+//-------------------------------------------------------------------------------------------------
 
 // --mouse: the picture shows what hovering there shows. The bank heatmap's cell of bank 10 in
 // the second row (a store: one word) gets its tooltip, below and right of the arrow; the picture
@@ -868,26 +912,4 @@ TEST(ViewCli, RendersOneView) {
     EXPECT_FALSE(fs::exists(png)) << args;
   }
   EXPECT_FALSE(fs::exists(png));
-}
-
-// The timeline's zoom option: 4 times the fitting column width, the selected instruction's column
-// in the middle of the picture.
-TEST_F(Views, TimelineZoomOptionCentresTheSelection) {
-  Session s;
-  run(s, reduce("1", 64, 128));
-  TimelineView fit, zoomed;
-  const ws::app::ViewType* type = ws::app::find_view_type("timeline");
-  ASSERT_NE(type, nullptr);
-  ASSERT_EQ(ws::app::apply_option(*type, zoomed, "zoom", "4"), "");
-  render(900, 500, [&] { fit.draw(s); });
-  const int columns = fit.grid.columns;
-  ASSERT_GT(columns, 8);
-  // Select an instruction in the middle of warp 0's row.
-  const auto& row = fit.timeline.per_warp.at(0);
-  const auto& mid = row.at(row.size() / 2);
-  s.select_event(int64_t(mid.event));
-  render(900, 500, [&] { zoomed.draw(s); });
-  EXPECT_NEAR(zoomed.col_px, 4 * fit.col_px, 0.01f * fit.col_px);
-  const float visible = float(columns) / 4;
-  EXPECT_NEAR(zoomed.col0 + visible / 2, float(mid.column), 1.0f + 0.02f * float(columns));
 }
