@@ -321,10 +321,9 @@ int run_command_line(int argc, char** argv) {
                  "and the tooltip there (e.g. --mouse 400,300)")
       ->type_name("X,Y");
   app.add_flag("--in-process", opt.in_process,
-               "Run GPU work and kernel files inside the viewer's own process (for debugging warpscope). By default "
-               "they run in a separate process, so that a GPU fault, a kernel that never ends or a crash in a "
-               "kernel file's host code costs that run, not the viewer (WARPSCOPE_RUN_TIMEOUT: its limit in seconds, "
-               "default 60)");
+               "Run GPU work inside the viewer's own process (for debugging warpscope). By default it runs in a "
+               "separate process, so that a GPU fault or a kernel that never ends costs that run, not the viewer "
+               "(WARPSCOPE_RUN_TIMEOUT: its limit in seconds, default 60). A kernel file's code runs there always");
   app.add_option("--select", opt.select,
                  "With --view: what is selected, e.g. block=0,warp=1,event=12 (keys: launch, block, warp, "
                  "event = index in the trace, step = the warp's issue step, site, lane, alloc, element, "
@@ -353,7 +352,10 @@ int run_command_line(int argc, char** argv) {
   int rc = run_selected_command(app);
   if (rc >= 0) return rc;
   // The viewer: what could take it down runs in warpscope's run process (ws/isolation).
-  if (!opt.in_process) isolation::enable({});
+  // (--in-process keeps GPU work here; a kernel file's code runs there whatever the option.)
+  isolation::IsolationOptions iso;
+  iso.gpu = !opt.in_process;
+  isolation::enable(iso);
   opt.scale_given = scale_opt->count() > 0;
 
   if (!size_text.empty()) {

@@ -223,7 +223,7 @@ std::string Session::busy_text() const {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - running_since_).count();
     if (s < 2) return "running " + running_text_ + "…";
     std::string t = "running " + running_text_ + "… " + std::to_string(int(s)) + " s";
-    if (isolation::enabled() && (running_backend_ != BackendKind::Emu || running_file_))
+    if ((isolation::runs_gpu() && running_backend_ != BackendKind::Emu) || (isolation::runs_kernel_files() && running_file_))
       t += " (stopped at " + std::to_string(int(isolation::timeout_seconds())) + " s)";
     return t;
   }

@@ -57,7 +57,8 @@ MAY_INCLUDE = {
     "catalog": {"kernels", "emu", "gpu", "kernel_api", "run", "trace"},
     # A user's kernel file built at run time: the library reads and compiles it; its prelude is
     # what the generated code includes (the kernel API, a backend, the catalog's checks).
-    "kernel_file": {"kernels", "emu", "gpu", "kernel_api", "run", "trace", "util"},
+    # Its code runs in the run process when there is one (remote.h).
+    "kernel_file": {"kernels", "emu", "gpu", "kernel_api", "run", "isolation", "trace", "util"},
     "analysis": {"rules", "trace", "util"},
     "timing": {"run", "isolation", "analysis", "gpu", "rules", "trace", "util"},
     "viz": {"analysis", "rules", "trace", "util"},

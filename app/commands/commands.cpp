@@ -359,13 +359,16 @@ void register_commands(CLI::App& app) {
 int run_selected_command(CLI::App&) {
   if (int rc = run_serve_runs_if_selected(); rc >= 0) return rc;
   State& s = state();
-  // --timeout: every run of the command in the run process, stopped past the limit.
+  // A kernel file's code runs only in the run process (its build, its host code, its runs),
+  // stopped past WARPSCOPE_RUN_TIMEOUT (default 60 s); --timeout sends every run of the command
+  // there, stopped past its limit.
+  isolation::IsolationOptions iso;
+  iso.gpu = false;
   if (s.launch.timeout > 0) {
-    isolation::IsolationOptions iso;
     iso.timeout_seconds = s.launch.timeout;
     iso.everything = true;
-    isolation::enable(iso);
   }
+  isolation::enable(iso);
   // A kernel file is built before any command runs it (and its errors end the command).
   for (CLI::App* cmd : {s.run, s.trace, s.analyze, s.crosscheck})
     if (cmd && cmd->parsed()) {

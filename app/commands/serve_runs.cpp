@@ -1,11 +1,13 @@
 #include "serve_runs.h"
 
 #include <CLI/CLI.hpp>
+#include <sys/resource.h>
 #include <stdexcept>
 
 #include "device_probe.h"
 #include "ws/isolation/isolated_runs.h"
 #include "ws/kernel_file/build.h"
+#include "ws/kernel_file/remote.h"
 #include "ws/run/catalog.h"
 #include "ws/timing/run_process.h"
 
@@ -52,8 +54,15 @@ void register_serve_runs_command(CLI::App& app) {
 
 int run_serve_runs_if_selected() {
   if (!g_cmd || !g_cmd->parsed()) return -1;
+  // A crash here (a kernel file's code, the driver) writes no core file: the message says how it
+  // ended, and a core of a GPU process can be gigabytes.
+  const rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
   isolation::Server s;
   isolation::serve_runs(s, Catalog::instance(), prepare_file);
+  s.on(isolation::Kind::BuildFile, [](const std::string& payload, const std::shared_ptr<std::atomic<bool>>& cancel) {
+    return kernel_file::answer_build(payload, Catalog::instance(), cancel.get());
+  });
   timing::serve_timing(s);
 #if WS_HAVE_CUDA
   // After a fault that lost the CUDA context, a new process is cleaner than a reset one (some

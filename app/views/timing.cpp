@@ -56,7 +56,7 @@ const KernelSpec* spec_of(const std::string& kernel) {
 }
 bool computes(const std::string& kernel) {
   const KernelSpec* k = spec_of(kernel);
-  return k && k->timing.flops;
+  return k && (k->timing.flops || k->timing.ceiling == TimingSpec::Ceiling::Fp32);
 }
 
 void export_csv(Session& s, TimingView& st, const viz::PlotSpec& spec, const char* what) {

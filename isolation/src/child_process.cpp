@@ -66,7 +66,9 @@ bool ChildProcess::start_locked(std::string& error) {
   sigaddset(&defaults, SIGINT);
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  // Its own process group: a process the kernel file's code forks is stopped with it.
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
   std::vector<std::string> args;
   args.push_back(options_.exe);
   for (const std::string& a : options_.args) args.push_back(a);
@@ -120,6 +122,7 @@ std::string ChildProcess::reap_locked() {
       got = ::waitpid(pid, &status, 0);
     }
     if (got == pid) how = end_text_locked(status);
+    ::kill(-pid, SIGKILL);  // what it left running in its group
   }
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
@@ -130,6 +133,7 @@ std::string ChildProcess::reap_locked() {
 void ChildProcess::stop_locked() {
   const pid_t pid = pid_.load();
   if (pid > 0) {
+    ::kill(-pid, SIGKILL);  // it and what it started
     ::kill(pid, SIGKILL);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

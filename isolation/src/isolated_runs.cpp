@@ -137,6 +137,21 @@ std::optional<RunResult> run_in_child(const std::weak_ptr<State>& weak, const Ca
   }
 }
 
+// What the kernel's spec counts for a timed run (its code is here, not in the process that asked):
+// the bytes it must move and its arithmetic, for the block it was launched with.
+void count_work(const Catalog& catalog, const std::string& kernel, RunConfig cfg, RunResult& res) {
+  if (res.timing.ms.empty()) return;
+  const CatalogEntry* e = catalog.find(kernel);
+  if (!e) return;
+  for (const Trace& t : res.launches)
+    if (t.launch.block.x > 0) {
+      cfg.block = t.launch.block;
+      break;
+    }
+  if (e->spec.timing.bytes) res.timing.bytes = e->spec.timing.bytes(cfg);
+  if (e->spec.timing.flops) res.timing.flops = e->spec.timing.flops(cfg);
+}
+
 }  // namespace
 
 bool is_run_process_failure(const Diagnostic& d) {
@@ -174,6 +189,16 @@ void disable() {
 }
 
 bool enabled() { return state() != nullptr; }
+
+bool runs_gpu() {
+  std::shared_ptr<State> s = state();
+  return s && (s->options.gpu || s->options.everything);
+}
+
+bool runs_kernel_files() {
+  std::shared_ptr<State> s = state();
+  return s && (s->options.kernel_files || s->options.everything);
+}
 
 double timeout_seconds() {
   std::shared_ptr<State> s = state();
@@ -219,6 +244,7 @@ void serve_runs(Server& s, Catalog& catalog, PrepareFile prepare_file) {
       kernel = prepare_file(path, text, backend);
     }
     RunResult res = catalog.run(kernel, cfg, backend);
+    count_work(catalog, kernel, cfg, res);
     uint64_t id = 0;
     if (res.timing.replay) {
       id = kept->next++;

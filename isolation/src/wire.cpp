@@ -120,6 +120,7 @@ void write_run_timing(Writer& w, const RunTiming& t) {
   w.f64s(t.ms);
   w.u32(t.launches);
   w.u64(t.bytes);
+  w.f64(t.flops);
 }
 
 RunTiming read_run_timing(Reader& r) {
@@ -127,6 +128,7 @@ RunTiming read_run_timing(Reader& r) {
   t.ms = r.f64s();
   t.launches = r.u32();
   t.bytes = r.u64();
+  t.flops = r.f64();
   return t;
 }
 
@@ -189,6 +191,93 @@ RunConfig read_config(Reader& r) {
   c.timing = read_timing_options(r);
   c.memory_limit = r.u64();
   return c;
+}
+
+void write_spec(Writer& w, const KernelSpec& s) {
+  for (const std::string* x : {&s.name, &s.title, &s.description, &s.source, &s.file, &s.lecture}) w.str(*x);
+  w.u64(s.variants.size());
+  for (const VariantSpec& v : s.variants) {
+    for (const std::string* x : {&v.id, &v.name, &v.summary, &v.broken_note, &v.focus}) w.str(*x);
+    for (bool b : {v.broken, v.gpu_only, v.order_dependent, v.takes_grid}) w.boolean(b);
+  }
+  w.u64(s.params.size());
+  for (const ParamSpec& p : s.params) {
+    w.str(p.name);
+    w.str(p.description);
+    w.i64(p.min);
+    w.i64(p.max);
+    w.i64(p.def);
+    w.u64(p.choices.size());
+    for (const std::string& c : p.choices) w.str(c);
+  }
+  w.u64(s.default_n);
+  w.u32(s.default_block);
+  w.u32(s.default_block_y);
+  w.boolean(s.block_2d);
+  w.u64(s.dtypes.size());
+  for (const std::string& d : s.dtypes) w.str(d);
+  w.u32(s.arrays);
+  const TimingSpec& t = s.timing;
+  w.u64(t.n);
+  w.u64(t.sizes.size());
+  for (uint64_t x : t.sizes) w.u64(x);
+  w.boolean(t.matrix);
+  w.boolean(t.scales);
+  w.u64(t.params.size());
+  for (const auto& [k, v] : t.params) {
+    w.str(k);
+    w.i64(v);
+  }
+  w.str(t.why);
+  w.u8(uint8_t(t.ceiling));
+  w.str(t.reference);
+  for (bool b : {bool(s.elements), bool(s.emulator_limit), bool(t.flops), bool(t.bytes)}) w.boolean(b);
+}
+
+KernelSpec read_spec(Reader& r, SpecCode* counts) {
+  KernelSpec s;
+  for (std::string* x : {&s.name, &s.title, &s.description, &s.source, &s.file, &s.lecture}) *x = r.str();
+  for (size_t i = 0, n = r.count(44); i < n; ++i) {
+    VariantSpec v("", "", "");
+    for (std::string* x : {&v.id, &v.name, &v.summary, &v.broken_note, &v.focus}) *x = r.str();
+    for (bool* b : {&v.broken, &v.gpu_only, &v.order_dependent, &v.takes_grid}) *b = r.boolean();
+    s.variants.push_back(std::move(v));
+  }
+  for (size_t i = 0, n = r.count(48); i < n; ++i) {
+    ParamSpec p;
+    p.name = r.str();
+    p.description = r.str();
+    p.min = r.i64();
+    p.max = r.i64();
+    p.def = r.i64();
+    for (size_t k = 0, m = r.count(8); k < m; ++k) p.choices.push_back(r.str());
+    s.params.push_back(std::move(p));
+  }
+  s.default_n = r.u64();
+  s.default_block = r.u32();
+  s.default_block_y = r.u32();
+  s.block_2d = r.boolean();
+  s.dtypes.clear();
+  for (size_t i = 0, n = r.count(8); i < n; ++i) s.dtypes.push_back(r.str());
+  s.arrays = r.u32();
+  TimingSpec& t = s.timing;
+  t.n = r.u64();
+  for (size_t i = 0, n = r.count(8); i < n; ++i) t.sizes.push_back(r.u64());
+  t.matrix = r.boolean();
+  t.scales = r.boolean();
+  for (size_t i = 0, n = r.count(16); i < n; ++i) {
+    std::string k = r.str();
+    t.params[k] = r.i64();
+  }
+  t.why = r.str();
+  const uint8_t ceiling = r.u8();
+  if (ceiling > uint8_t(TimingSpec::Ceiling::Fp32)) throw WireError("a kernel's spec from the run process names no timing ceiling");
+  t.ceiling = TimingSpec::Ceiling(ceiling);
+  t.reference = r.str();
+  SpecCode c;
+  for (bool* b : {&c.elements, &c.emulator_limit, &c.flops, &c.bytes}) *b = r.boolean();
+  if (counts) *counts = c;
+  return s;
 }
 
 void write_result(Writer& w, const RunResult& r) {

@@ -3,8 +3,11 @@
 // one goes on, and the next run starts a new process.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <fstream>
 #include <chrono>
 #include <thread>
 
@@ -141,6 +144,86 @@ TEST_F(RunProcess, ACancelStopsAnEndlessLoopWithinItsGrace) {
   EXPECT_EQ(r.errors[0].code, "cancelled");
   EXPECT_LT(took, 8.0) << "cancelled after 0.3 s, 2 s of grace";
   EXPECT_TRUE(Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu).passed);
+}
+
+// (pid lines a kernel file wrote: "loaded 123", "filled 123")
+std::vector<std::pair<std::string, int>> pids_written(const std::string& path) {
+  std::vector<std::pair<std::string, int>> out;
+  std::ifstream in(path);
+  std::string what;
+  int pid = 0;
+  while (in >> what >> pid) out.emplace_back(what, pid);
+  return out;
+}
+
+TEST_F(RunProcess, AKernelFilesCodeRunsOnlyInTheRunProcess) {
+  const std::string pids = ::testing::TempDir() + "/where_code_runs.pids";
+  std::remove(pids.c_str());
+  ::setenv("WS_TEST_PID_FILE", pids.c_str(), 1);  // (the run process inherits it)
+  use(120, false);
+  const std::string kernel = load("where_code_runs.cu");
+  ASSERT_FALSE(kernel.empty());
+  // The entry came back as data: its launch description's numbers, its backends.
+  const CatalogEntry* e = Catalog::instance().find(kernel);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->spec.default_n, 128u);
+  EXPECT_EQ(e->spec.default_block, 64u);
+  EXPECT_TRUE(e->runners.count(BackendKind::Emu));
+  const RunResult r = Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu);
+  EXPECT_TRUE(r.passed) << first_error(r);
+  const int run_process = process_id();
+  ::unsetenv("WS_TEST_PID_FILE");
+  const auto written = pids_written(pids);
+  bool loaded = false, filled = false;
+  for (const auto& [what, pid] : written) {
+    EXPECT_NE(pid, int(getpid())) << what << " in this process";
+    EXPECT_EQ(pid, run_process) << what;
+    loaded = loaded || what == "loaded";
+    filled = filled || what == "filled";
+  }
+  EXPECT_TRUE(loaded && filled) << written.size() << " lines in " << pids;
+}
+
+TEST_F(RunProcess, AKernelFileThatCrashesWhenLoadedCostsOnlyTheRunProcess) {
+  use(120, false);
+  std::string error;
+  EXPECT_TRUE(kernel_file::load(test::test_file("load_crash.cu"), Catalog::instance(), {}, error).empty());
+  EXPECT_NE(error.find("the kernel file's code ended the run process as it was loaded"), std::string::npos)
+      << error;
+  EXPECT_EQ(Catalog::instance().find("load_crash"), nullptr);
+  // This process goes on; the next file is built in a new run process.
+  const std::string kernel = load("where_code_runs.cu");
+  ASSERT_FALSE(kernel.empty());
+  EXPECT_TRUE(Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu).passed);
+}
+
+// (a process that has ended, or is a zombie waiting to be reaped)
+bool process_gone(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string skip, state;
+  return !(stat >> skip >> skip >> state) || state == "Z" || state == "X";
+}
+
+TEST_F(RunProcess, WhatTheCodeForkedIsStoppedWithTheRunProcess) {
+  const std::string pids = ::testing::TempDir() + "/host_fork.pids";
+  std::remove(pids.c_str());
+  ::setenv("WS_TEST_PID_FILE", pids.c_str(), 1);
+  use(120, false);
+  const std::string kernel = load("host_fork.cu");
+  ASSERT_FALSE(kernel.empty());
+  ASSERT_TRUE(Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu).passed);
+  use(1.5, false);
+  const RunResult r = Catalog::instance().run(kernel, with("fork", 1), BackendKind::Emu);
+  ::unsetenv("WS_TEST_PID_FILE");
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_EQ(r.errors[0].code, "time-limit");
+  const auto written = pids_written(pids);
+  ASSERT_EQ(written.size(), 1u) << "the kernel file forked";
+  const int forked = written[0].second;
+  bool gone = false;
+  for (int i = 0; i < 200 && !(gone = process_gone(forked)); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(gone) << "process " << forked << " outlived the run process";
+  if (!gone) ::kill(forked, SIGKILL);
 }
 
 TEST_F(RunProcess, ARunProcessKilledFromOutsideIsStartedAgain) {

@@ -2,6 +2,8 @@
 // RunResult with a real emulator trace, come back equal; a message cut short is an error.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "ws/isolation/wire.h"
 #include "ws/run/catalog.h"
 #include "ws/trace/trace_io.h"
@@ -109,6 +111,54 @@ TEST(Wire, ResultComesBackWithItsTraces) {
   EXPECT_EQ(b.timing.launches, 2u);
   EXPECT_EQ(b.timing.bytes, 8192u);
   EXPECT_EQ(b.emulate_seconds, 0.125);
+}
+
+// Every kernel of the catalog: its spec's data comes back field by field; its code does not, and
+// SpecCode says which functions it had.
+TEST(Wire, EveryKernelsSpecComesBackWithItsData) {
+  size_t with_flops = 0, with_choices = 0;
+  for (const CatalogEntry& e : Catalog::instance().entries()) {
+    const KernelSpec& a = e.spec;
+    Writer w;
+    write_spec(w, a);
+    Reader r(w.bytes());
+    SpecCode code;
+    const KernelSpec b = read_spec(r, &code);
+    EXPECT_TRUE(r.done()) << a.name;
+    SCOPED_TRACE(a.name);
+    EXPECT_EQ(std::tie(b.name, b.title, b.description, b.source, b.file, b.lecture),
+              std::tie(a.name, a.title, a.description, a.source, a.file, a.lecture));
+    ASSERT_EQ(b.variants.size(), a.variants.size());
+    for (size_t i = 0; i < a.variants.size(); ++i) {
+      const VariantSpec &x = a.variants[i], &y = b.variants[i];
+      EXPECT_EQ(std::tie(y.id, y.name, y.summary, y.broken, y.broken_note, y.gpu_only, y.focus, y.order_dependent, y.takes_grid),
+                std::tie(x.id, x.name, x.summary, x.broken, x.broken_note, x.gpu_only, x.focus, x.order_dependent, x.takes_grid));
+    }
+    ASSERT_EQ(b.params.size(), a.params.size());
+    for (size_t i = 0; i < a.params.size(); ++i) {
+      const ParamSpec &x = a.params[i], &y = b.params[i];
+      EXPECT_EQ(std::tie(y.name, y.description, y.min, y.max, y.def, y.choices), std::tie(x.name, x.description, x.min, x.max, x.def, x.choices));
+      with_choices += !x.choices.empty();
+    }
+    EXPECT_EQ(std::tie(b.default_n, b.default_block, b.default_block_y, b.block_2d, b.dtypes, b.arrays),
+              std::tie(a.default_n, a.default_block, a.default_block_y, a.block_2d, a.dtypes, a.arrays));
+    const TimingSpec &x = a.timing, &y = b.timing;
+    EXPECT_EQ(std::tie(y.n, y.sizes, y.matrix, y.scales, y.params, y.why, y.ceiling, y.reference),
+              std::tie(x.n, x.sizes, x.matrix, x.scales, x.params, x.why, x.ceiling, x.reference));
+    EXPECT_EQ(code.elements, bool(a.elements));
+    EXPECT_EQ(code.emulator_limit, bool(a.emulator_limit));
+    EXPECT_EQ(code.flops, bool(x.flops));
+    EXPECT_EQ(code.bytes, bool(x.bytes));
+    EXPECT_FALSE(b.elements || b.emulator_limit || y.flops || y.bytes) << "code does not travel";
+    with_flops += code.flops;
+    // Cut short anywhere: an error, never a crash.
+    for (size_t cut = 0; cut < w.bytes().size(); cut += 1 + w.bytes().size() / 61) {
+      Reader short_one(std::string_view(w.bytes()).substr(0, cut));
+      EXPECT_THROW(read_spec(short_one), WireError) << "cut at " << cut;
+    }
+  }
+  EXPECT_GT(with_flops, 0u) << "the catalog has kernels that count their flops (matmul)";
+  EXPECT_GT(with_choices, 0u) << "and parameters with named choices";
 }
 
 TEST(Wire, AMessageCutShortIsAnErrorAtEveryLength) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -323,6 +324,32 @@ TEST(KernelFileBuild, IncludesResolveLikeNvccsAndAreAllInTheCacheKey) {
   EXPECT_FALSE(fifo.ok);
   EXPECT_NE(fifo.summary.find("fifo.h"), std::string::npos) << fifo.summary;
   EXPECT_NE(fifo.summary.find("not a regular file"), std::string::npos) << fifo.summary;
+}
+
+}  // namespace
+
+namespace {
+
+// A killed warpscope cannot remove its build folder: the next one removes the folders of processes
+// that have ended, and no other.
+TEST(KernelFileBuild, BuildFoldersOfKilledProcessesAreRemovedAtTheNextStart) {
+  TempFiles tmp;
+  const pid_t ended = fork();
+  if (ended == 0) _exit(0);
+  ASSERT_GT(ended, 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(ended, &status, 0), ended);  // (reaped: its pid names no process now)
+  const fs::path dead = tmp.dir / ("warpscope-build-" + std::to_string(ended) + "-AbC123");
+  const fs::path alive = tmp.dir / ("warpscope-build-" + std::to_string(getpid()) + "-XyZ789");
+  const fs::path other = tmp.dir / "warpscope-builds-of-mine";
+  for (const fs::path& d : {dead, alive, other}) {
+    fs::create_directories(d);
+    std::ofstream(d / "k_emu.so") << "x";
+  }
+  EXPECT_EQ(kernel_file::remove_orphaned_build_folders(tmp.dir.string()), 1u);
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(alive / "k_emu.so")) << "a running process's folder stays";
+  EXPECT_TRUE(fs::exists(other / "k_emu.so")) << "a folder of another name stays";
 }
 
 }  // namespace

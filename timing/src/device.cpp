@@ -118,7 +118,7 @@ gpu::Ceilings read_gpu_ceilings(Reader& r) {
 }
 
 gpu::Ceilings gpu_ceilings(uint64_t bytes, unsigned reps) {
-  if (!isolation::enabled()) return gpu::measure_ceilings(bytes, reps);
+  if (!isolation::runs_gpu()) return gpu::measure_ceilings(bytes, reps);
   Writer w;
   w.u64(bytes);
   w.u32(reps);
@@ -143,7 +143,7 @@ gpu::Ceilings gpu_ceilings(uint64_t bytes, unsigned reps) {
 const Device& device() {
   static const Device d = [] {
 #if defined(WS_HAVE_CUDA)
-    if (isolation::enabled()) return device_from_run_process();
+    if (isolation::runs_gpu()) return device_from_run_process();
 #endif
     return device_here();
   }();

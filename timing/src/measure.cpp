@@ -64,10 +64,9 @@ Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
   if (e && e->spec.timing.bytes) m.bytes = e->spec.timing.bytes(m.config);
   m.stats = analysis::summarize(m.samples);
   m.gbps = analysis::gigabytes_per_second(m.bytes, m.stats.median);
-  if (e && e->spec.timing.flops && m.stats.median > 0) {
-    m.flops = e->spec.timing.flops(m.config);
-    m.gflops = m.flops / (m.stats.median * 1e6);
-  }
+  // (A kernel file's spec is code of the run process: it counted the flops there.)
+  m.flops = e && e->spec.timing.flops ? e->spec.timing.flops(m.config) : res.timing.flops;
+  if (m.flops > 0 && m.stats.median > 0) m.gflops = m.flops / (m.stats.median * 1e6);
   m.ok = true;
   return m;
 }

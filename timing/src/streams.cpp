@@ -39,7 +39,7 @@ StreamPlan read_plan(isolation::Reader& r) {
 std::string record_streams(const StreamPlan& plan, StreamTimeline& out, const std::string& command) {
   if (std::string why = check_stream_plan(plan); !why.empty()) return why;
 #if defined(WS_HAVE_CUDA)
-  if (isolation::enabled()) {
+  if (isolation::runs_gpu()) {
     isolation::Writer w;
     write_plan(w, plan);
     w.str(command);

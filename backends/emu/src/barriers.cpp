@@ -73,7 +73,7 @@ bool Worker::release_barrier() {
     e.step = warp_steps_[w]++;
     e.time = t;
     ++rec.issued;
-    if (rec.recorded) rec.events.push_back(e);
+    keep_event(rec, launch_, e);
   }
   // Only the lanes whose queued barrier entry ends with this release move on; the others (a
   // thread that sits out the rest of a loop) keep waiting and are not touched. Counted out

@@ -93,7 +93,7 @@ bool Worker::issue_converged(uint32_t w) {
       e.op = lr.block_scope ? 1 : 0;
       break;
   }
-  if (record_->recorded) record_->events.push_back(e);
+  keep_event(*record_, launch_, e);
   if (++c.next == c.end) settle_converged(w);
   return true;
 }

@@ -47,9 +47,10 @@ inline SiteRegistry::Key Worker::site_of(const Request& r) const {
   e.op = uint8_t(lr.atomic());
   e.flags = lr.flags();
   e.alloc = lr.alloc;
-  if (rec.recorded) {
+  if (keeps(rec, launch_, lanes)) {
     e.lane_begin = rec.lanes.size();
     rec.lanes.insert(rec.lanes.end(), offsets, offsets + lanes);
+    rec.lane_room -= lanes;
   }
   if (launch_.opt.record.count_every_block) counting_.count(rec.counters, e.site, lr, mask, {offsets, lanes});
 }

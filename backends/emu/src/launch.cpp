@@ -115,6 +115,10 @@ void merge(Trace& t, std::vector<BlockRecord>& records, const RecordOptions& rop
     lane_accesses += r.lane_accesses;
     if (r.recorded) {
       t.recorded_blocks.push_back(b);
+      if (r.full) {  // the record budget ran out in this block: what it did not keep
+        t.truncated = true;
+        t.dropped_events += r.issued - std::min<uint64_t>(r.issued, r.events.size());
+      }
       for (Event e : r.events) {
         const uint64_t lanes = e.type == EventType::Access ? uint64_t(std::popcount(e.mask)) : 0;
         if (t.events.size() + 1 > ropt.max_events ||
@@ -235,6 +239,8 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
   state.opt = opt_in;
   std::sort(state.opt.record.blocks.begin(), state.opt.record.blocks.end());
   state.body = std::move(body);
+  state.events_left = state.opt.record.max_events;
+  state.lanes_left = state.opt.record.max_lane_accesses;
   state.global_allocs = uint32_t(mem.table().size());
   for (const Allocation& a : mem.table()) state.global_names.push_back(a.name);
 
@@ -301,6 +307,12 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
+}
+
+RecordOptions record_within(uint64_t memory_limit, RecordOptions asked) {
+  asked.max_events = std::min<uint64_t>(asked.max_events, std::max<uint64_t>(1, memory_limit / 4 / sizeof(Event)));
+  asked.max_lane_accesses = std::min<uint64_t>(asked.max_lane_accesses, std::max<uint64_t>(32, memory_limit / 4 / sizeof(uint64_t)));
+  return asked;
 }
 
 }  // namespace ws::emu

@@ -266,7 +266,7 @@ bool Worker::issue_one(uint32_t w) {
   }
   ready_[w] = ready;
   groups_[w] = group;
-  if (record_->recorded) record_->events.push_back(e);
+  keep_event(*record_, launch_, e);
   // Lanes whose queue is now empty resume (and perform their loads and atomics, and their stores
   // wider than 8 bytes), in the warp's order; lowest first after an atomic or a store, which they
   // perform in that order (the highest lane's store is the one left, as on a GPU).

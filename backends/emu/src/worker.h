@@ -96,6 +96,10 @@ struct BlockRecord {
   uint64_t issued = 0;
   uint64_t lane_accesses = 0;
   bool done = false;
+  // The launch's record budget (LaunchState::events_left) taken a chunk at a time; `full`: the
+  // budget ran out, and this block records nothing more (the trace is marked truncated).
+  bool full = false;
+  uint64_t event_room = 0, lane_room = 0;
 };
 
 // State shared by the workers of one launch.
@@ -105,6 +109,9 @@ struct LaunchState {
   uint32_t global_allocs = 0;            // trace allocation ids below this are global
   std::vector<std::string> global_names;
   std::atomic<bool> aborted{false};
+  // What the recorded blocks may still keep, all together (RecordOptions::max_events and
+  // max_lane_accesses): a runaway loop's record stops growing here instead of filling memory.
+  std::atomic<uint64_t> events_left{0}, lanes_left{0};
 
   // Shared-memory allocations, registered on first touch (ids continue after the global ones;
   // the trace numbers them again by first issued access: number_shared_allocations, launch.cpp).
@@ -116,6 +123,41 @@ struct LaunchState {
                            uint64_t extent, uint64_t bytes, bool dynamic, std::string& error);
   static constexpr uint64_t kDynamicBase = 64 * 1024;  // dynamic shared window, 128-aligned
 };
+
+// Takes `n` from a launch-wide budget into a block's `room`, in chunks (one atomic per chunk, not
+// per event). False when the budget cannot give `n`.
+inline bool refill_room(uint64_t& room, std::atomic<uint64_t>& left, uint64_t n) {
+  constexpr uint64_t kChunk = 4096;
+  const uint64_t want = std::max(n, kChunk);
+  uint64_t have = left.load(std::memory_order_relaxed);
+  for (;;) {
+    if (have < n) return false;
+    const uint64_t take = std::min(want, have);
+    if (left.compare_exchange_weak(have, have - take, std::memory_order_relaxed)) {
+      room += take;
+      return true;
+    }
+  }
+}
+
+// Whether a recorded block keeps one more event of `lanes` lane accesses; once it cannot, it keeps
+// nothing more (so no event points at lanes that were not kept).
+inline bool keeps(BlockRecord& rec, LaunchState& launch, uint64_t lanes) {
+  if (!rec.recorded || rec.full) return false;
+  if ((rec.event_room < 1 && !refill_room(rec.event_room, launch.events_left, 1)) ||
+      (rec.lane_room < lanes && !refill_room(rec.lane_room, launch.lanes_left, lanes - rec.lane_room))) {
+    rec.full = true;
+    return false;
+  }
+  return true;
+}
+
+// Appends a recorded block's event, when the budget has room for it.
+inline void keep_event(BlockRecord& rec, LaunchState& launch, const Event& e) {
+  if (!keeps(rec, launch, 0)) return;
+  rec.events.push_back(e);
+  --rec.event_room;
+}
 
 struct IssueGroup;  // issue_groups.h
 struct Converged;   // converged_issue.h

@@ -1,7 +1,11 @@
 #include "ws/kernel_file/build.h"
+#include "ws/kernel_file/remote.h"
+#include "ws/isolation/isolated_runs.h"
 
 #include <cxxabi.h>
 #include <dlfcn.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,10 +13,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <mutex>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -35,7 +39,8 @@ std::atomic<int> g_loaded{0};
 std::atomic<int> g_builds{0};
 
 // This process's folder for generated sources and libraries (mode 0700, made once, removed at
-// exit); each build's files are deleted as soon as they are loaded or have failed.
+// exit; named with the process id, so that the next warpscope removes it when this one was
+// killed); each build's files are deleted as soon as they are loaded or have failed.
 const std::string& work_dir(std::string& error) {
   static std::string dir;
   static std::string why;
@@ -44,7 +49,8 @@ const std::string& work_dir(std::string& error) {
     std::error_code ec;
     fs::path base = fs::temp_directory_path(ec);
     if (ec) base = "/tmp";
-    std::string templ = (base / "warpscope-build-XXXXXX").string();
+    remove_orphaned_build_folders(base.string());
+    std::string templ = (base / ("warpscope-build-" + std::to_string(getpid()) + "-XXXXXX")).string();
     if (char* made = mkdtemp(templ.data())) {
       dir = made;
       if (std::getenv("WARPSCOPE_KEEP_BUILD")) return;  // kept for reading, with the folder
@@ -414,6 +420,34 @@ void check_gpu_build(const Description& d, const std::string& text, const BuildO
 
 }  // namespace
 
+size_t remove_orphaned_build_folders(const std::string& base) {
+  size_t removed = 0;
+  std::error_code ec;
+  const uid_t me = getuid();
+  for (fs::directory_iterator it(base, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const std::string prefix = "warpscope-build-";
+    if (name.rfind(prefix, 0) != 0) continue;
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != me) continue;
+    // "warpscope-build-<pid>-XXXXXX": its process has ended. (Folders of older warpscopes,
+    // without a pid, once a day old.)
+    const std::string rest = name.substr(prefix.size());
+    const size_t dash = rest.find('-');
+    bool orphan = false;
+    if (dash != std::string::npos && dash > 0 && rest.find_first_not_of("0123456789") == dash) {
+      const long pid = std::strtol(rest.substr(0, dash).c_str(), nullptr, 10);
+      orphan = pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
+    } else if (dash == std::string::npos && rest.size() == 6) {
+      orphan = std::time(nullptr) - st.st_mtime > 24 * 3600;
+    }
+    if (!orphan) continue;
+    std::error_code e;
+    if (fs::remove_all(it->path(), e) > 0 && !e) ++removed;
+  }
+  return removed;
+}
+
 Build build(const std::string& path, const BuildOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   Build b;
@@ -444,6 +478,8 @@ Build build(const std::string& path, const BuildOptions& opt) {
     b.diagnostics.push_back({BuildDiagnostic::Severity::Error, b.path, 0, 0, "cannot open the kernel file: " + error});
     return finish(false);
   }
+  // The file's code runs only where the run process is, when there is one (remote.h).
+  if (isolation::runs_kernel_files()) return build_in_run_process(b.path, b.text, opt);
   std::optional<Description> d = parse_description(b.path, b.text, b.diagnostics);
   if (!d) return finish(false);
   b.name = d->name;

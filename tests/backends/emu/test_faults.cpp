@@ -205,6 +205,31 @@ TEST(EmuFaults, StepBudgetStopsASpinWait) {
   EXPECT_NE(r.trace.diagnostics.at(0).message.find("threads 0-31"), std::string::npos);
 }
 
+// A runaway loop in every block of a recorded launch: the record stops growing at its share of
+// the memory limit (record_within), the step budget still names the cause, and the trace says
+// what it dropped.
+TEST(EmuFaults, ARunawayLoopsRecordStaysWithinItsShareOfTheMemoryLimit) {
+  emu::Memory mem;
+  auto flag = mem.alloc<int>("flag", 1);
+  mem.fill(flag, 0);
+  const uint64_t limit = 1 << 20;  // 1 MiB: 256 KiB of events, 256 KiB of lane offsets
+  auto opt = test::options(8, 64);
+  opt.record = emu::record_within(limit, opt.record);
+  opt.step_budget = 20000;  // a block issues far more than the record's share holds
+  auto r = emu::launch(mem, opt, {}, [=] { spin_forever(flag); });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.trace.diagnostics.at(0).code, "step-budget");
+  EXPECT_TRUE(r.trace.truncated);
+  EXPECT_LE(r.trace.events.size(), limit / 4 / sizeof(Event));
+  EXPECT_LE(r.trace.lane_offsets.size(), limit / 4 / sizeof(uint64_t));
+  EXPECT_GT(r.trace.events.size(), 0u);
+  EXPECT_GE(r.trace.events.size() + r.trace.dropped_events, 20000u) << "what was issued and not kept is counted";
+  // The caps asked for stay when the limit holds more.
+  const emu::RecordOptions asked;
+  EXPECT_EQ(emu::record_within(uint64_t(1) << 40, asked).max_events, asked.max_events);
+  EXPECT_EQ(emu::record_within(uint64_t(1) << 40, asked).max_lane_accesses, asked.max_lane_accesses);
+}
+
 TEST(EmuFaults, ShuffleMaskNamingAbsentLanes) {
   emu::Memory mem;
   auto in = mem.upload<int>("in", test::iota_input(32));

@@ -15,6 +15,7 @@ enum class Kind : uint32_t {
   Run = 1,          // payload: kernel, file path and text, backend, RunConfig
   ReplayTime = 2,   // time a kept replay again
   ReplayDrop = 3,   // notice: a kept replay is no longer needed
+  BuildFile = 4,    // build and load a kernel file there; answers its spec (ws/kernel_file/remote.h)
   Device = 10,      // the GPU's properties
   Ceilings = 11,    // the GPU's measured memory ceilings
   Streams = 12,     // the streams lesson's recording

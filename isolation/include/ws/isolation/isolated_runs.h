@@ -37,6 +37,10 @@ struct IsolationOptions {
 void enable(const IsolationOptions& o);
 void disable();
 bool enabled();
+// A kernel file's code (its build's static initialisers, spec, host code and runs) goes there.
+bool runs_kernel_files();
+// GPU work (runs, the device's properties and ceilings, the streams recording) goes there.
+bool runs_gpu();
 double timeout_seconds();  // the limit in force
 // Requests of other libraries (the GPU's properties, its ceilings, a streams recording); an
 // Answer with an error when not enabled.

@@ -16,6 +16,7 @@
 
 #include "ws/run/config.h"
 #include "ws/run/result.h"
+#include "ws/run/spec.h"
 
 namespace ws::isolation {
 
@@ -71,6 +72,16 @@ RunTiming read_run_timing(Reader& r);
 // RunConfig without its cancel flag (the caller's process watches that and sends a cancel).
 void write_config(Writer& w, const RunConfig& c);
 RunConfig read_config(Reader& r);
+
+// A KernelSpec's data. Its functions (elements, emulator_limit, timing.flops and timing.bytes) are
+// code of the process that built the kernel and do not travel: they read back null, and
+// `counts` says which the sender had (the run process answers for them: it checks a run's memory
+// and the emulator's limit, and fills RunTiming::bytes and flops).
+struct SpecCode {
+  bool elements = false, emulator_limit = false, flops = false, bytes = false;
+};
+void write_spec(Writer& w, const KernelSpec& s);
+KernelSpec read_spec(Reader& r, SpecCode* counts = nullptr);
 
 // RunResult without RunTiming::replay (a kept replay stays in the process that ran it).
 void write_result(Writer& w, const RunResult& r);

@@ -34,6 +34,9 @@ struct RunTiming {
   // Bytes the run must move at least: every global allocation once (inputs read, outputs
   // written), scratch space excluded. The lecture's GB/s for a reduction is n * sizeof(T) / time.
   uint64_t bytes = 0;
+  // Arithmetic of one run as the kernel's spec counts it (TimingSpec::flops; 0: not counted). Set
+  // by warpscope's run process, which has the spec's code, for the process that asked.
+  double flops = 0;
   std::shared_ptr<Replay> replay;  // with TimingOptions::keep
 };
 

@@ -107,6 +107,8 @@ class EmuBackend {
     if (!rec.note.empty()) out_.notes.push_back(rec.note);
     opt.record.blocks = std::move(rec.blocks);
     opt.record.max_events = cfg_.record.max_events;
+    const uint64_t memory_limit = cfg_.memory_limit ? cfg_.memory_limit : default_memory_limit();
+    opt.record = emu::record_within(memory_limit, opt.record);
     opt.cancel = cfg_.cancel.get();
     // When every block is recorded in full, the analysis' totals already cover the grid.
     opt.record.count_every_block = cfg_.record.count_every_block && !cfg_.record.blocks.empty();
@@ -118,6 +120,10 @@ class EmuBackend {
     if (!ok)
       for (const Diagnostic& d : r.trace.diagnostics)
         if (d.severity == Severity::Error) out_.errors.push_back(d);
+    if (r.trace.truncated && opt.record.max_events < cfg_.record.max_events)
+      out_.notes.push_back("the record stopped at " + std::to_string(r.trace.events.size()) +
+                           " warp instructions: a quarter of the run's memory limit (" + bytes_text(memory_limit) +
+                           ", WARPSCOPE_MEMORY_LIMIT) holds no more");
     out_.launches.push_back(std::move(r.trace));
     return ok;
   }

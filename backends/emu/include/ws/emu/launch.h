@@ -48,6 +48,10 @@ struct RecordOptions {
   bool count_every_block = false;
 };
 
+// The caps a run's record may have within `memory_limit` bytes: a quarter of it for events, a
+// quarter for their lanes' offsets (the arrays have their own estimate), at most `asked`'s.
+RecordOptions record_within(uint64_t memory_limit, RecordOptions asked);
+
 struct LaunchOptions {
   Dim3 grid, block;
   uint32_t dynamic_shared_bytes = 0;

@@ -66,6 +66,11 @@ std::string install(Build& b, Catalog& catalog);
 // canonical path), with the GPU builds when `gpu`; "" when none.
 std::string installed(const Catalog& catalog, const std::string& path, const std::string& text, bool gpu);
 
+// Removes the build folders (warpscope-build-<pid>-*) in `base` of this user's warpscope processes
+// that ended without removing theirs (killed, or crashed); called before a process makes its own.
+// Returns how many.
+size_t remove_orphaned_build_folders(const std::string& base);
+
 // build() then install(): for the command line. Returns the kernel's name, or "" with `error`
 // holding every diagnostic, one per line.
 std::string load(const std::string& path, Catalog& catalog, const BuildOptions& options, std::string& error);
