@@ -85,3 +85,42 @@ TEST(AtomicFile, ALinkIsFollowedAndPermissionsKept) {
   EXPECT_EQ(fs::status(target).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
   fs::remove_all(dir);
 }
+
+// A file with another name (a hard link) is written through: both names see the new contents and
+// stay one file; no temporary is left.
+TEST(AtomicFile, AHardLinkedFileIsWrittenThroughEveryName) {
+  const fs::path dir = fresh_dir("hardlink");
+  const fs::path a = dir / "lesson.toml", b = dir / "also.toml";
+  ASSERT_EQ(ws::write_file_atomic(a, std::string("old contents")), "");
+  fs::create_hard_link(a, b);
+  ASSERT_EQ(ws::write_file_atomic(a, std::string("new")), "");
+  std::string back, err;
+  ASSERT_TRUE(ws::read_file(b, back, err)) << err;
+  EXPECT_EQ(back, "new") << "the other name sees the save";
+  EXPECT_EQ(fs::hard_link_count(a), 2u);
+  EXPECT_TRUE(fs::equivalent(a, b));
+  EXPECT_EQ(entries(dir), 2u);  // no temporary left
+  fs::remove_all(dir);
+}
+
+// Another user's file (writable by us) keeps its owner and group. Needs root to make one.
+TEST(AtomicFile, AFileKeepsItsOwner) {
+  const fs::path dir = fresh_dir("owner");
+  const fs::path f = dir / "shared.txt";
+  ASSERT_EQ(ws::write_file_atomic(f, std::string("old")), "");
+  const uid_t other_uid = 12345;
+  const gid_t other_gid = 12346;
+  if (::chown(f.c_str(), other_uid, other_gid) != 0) {
+    fs::remove_all(dir);
+    GTEST_SKIP() << "cannot give a file to another user here (not root)";
+  }
+  ASSERT_EQ(ws::write_file_atomic(f, std::string("new")), "");
+  struct stat st {};
+  ASSERT_EQ(::stat(f.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, other_uid);
+  EXPECT_EQ(st.st_gid, other_gid);
+  std::string back, err;
+  ASSERT_TRUE(ws::read_file(f, back, err)) << err;
+  EXPECT_EQ(back, "new");
+  fs::remove_all(dir);
+}

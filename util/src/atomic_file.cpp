@@ -28,6 +28,38 @@ const char* kind_of(mode_t m) {
 }
 }  // namespace
 
+namespace {
+
+// Writes `bytes` into the existing file at `path` (its inode: its other names, owner and mode
+// stay). `copy` already holds the same bytes, flushed: it is removed once the file is written, and
+// kept (and named in the message) when that fails midway.
+std::string write_in_place(const std::filesystem::path& given, const std::filesystem::path& path, std::span<const uint8_t> bytes,
+                           const std::string& copy) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    const int err = errno;
+    ::unlink(copy.c_str());
+    return describe(given, err);
+  }
+  size_t done = 0;
+  int err = ::ftruncate(fd, 0) == 0 ? 0 : errno;
+  while (err == 0 && done < bytes.size()) {
+    const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) err = errno;
+    else done += size_t(w);
+  }
+  if (err == 0 && ::fsync(fd) != 0) err = errno;
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0)
+    return describe(given, err) + " (it has other names or another owner, so it was written in place; the new contents are in " +
+           copy + ")";
+  ::unlink(copy.c_str());
+  return {};
+}
+
+}  // namespace
+
 std::string write_file_atomic(const std::filesystem::path& given, std::span<const uint8_t> bytes) {
   // Follow symbolic links to the file they name (a dangling link: the file it would name).
   std::filesystem::path path = given;
@@ -41,11 +73,13 @@ std::string write_file_atomic(const std::filesystem::path& given, std::span<cons
     if (hops == 39) return describe(given, ELOOP);
   }
   mode_t mode = 0644;
-  if (struct stat st {}; ::stat(path.c_str(), &st) == 0) {
-    if (!S_ISREG(st.st_mode))
-      return "cannot write " + given.string() + ": it is " + kind_of(st.st_mode) +
+  struct stat old {};
+  const bool exists = ::stat(path.c_str(), &old) == 0;
+  if (exists) {
+    if (!S_ISREG(old.st_mode))
+      return "cannot write " + given.string() + ": it is " + kind_of(old.st_mode) +
              ", not a regular file (warpscope writes its pictures, traces and tables to regular files only)";
-    mode = st.st_mode & 07777;
+    mode = old.st_mode & 07777;
   }
   std::filesystem::path dir = path.parent_path();
   if (dir.empty()) dir = ".";
@@ -70,11 +104,17 @@ std::string write_file_atomic(const std::filesystem::path& given, std::span<cons
     ::unlink(tmpl.c_str());
     return describe(given, err);
   }
+  // The file keeps its owner and group; where the new copy cannot be given them (another user's
+  // file), or where the file has other names (hard links), renaming would change the owner or cut
+  // the links: the bytes are written into the file itself instead.
+  const bool owner_kept = !exists || (old.st_uid == ::geteuid() && old.st_gid == ::getegid()) ||
+                          ::fchown(fd, old.st_uid, old.st_gid) == 0;
   if (::close(fd) != 0) {
     int err = errno;
     ::unlink(tmpl.c_str());
     return describe(given, err);
   }
+  if (exists && (old.st_nlink > 1 || !owner_kept)) return write_in_place(given, path, bytes, tmpl);
   if (::rename(tmpl.c_str(), path.c_str()) != 0) {
     int err = errno;
     ::unlink(tmpl.c_str());

@@ -7,7 +7,10 @@
 // over the target (rename is atomic on POSIX file systems). Only regular files are written: a
 // target that is a device, a FIFO, a socket or a directory is refused with a message saying what
 // it is (renaming over /dev/full would replace the device node). A symbolic link is followed: the
-// file it points to is replaced, the link stays. An existing file keeps its permissions.
+// file it points to is replaced, the link stays. An existing file keeps its permissions and its
+// owner; one with other names (hard links), or whose owner the new copy cannot be given (another
+// user's file), is written in place instead, so that every name sees the new contents — from a
+// flushed copy next to it, which a failure midway keeps and names.
 #pragma once
 
 #include <cstdint>
