@@ -31,6 +31,7 @@ LAYERS = {
     "backends/gpu/": "gpu",
     "kernels/catalog/": "catalog",
     "kernels/file/": "kernel_file",
+    "kernels/plain_cuda/": "plain_cuda",
     "kernels/": "kernels",
     "analysis/": "analysis",
     "timing/": "timing",
@@ -58,7 +59,9 @@ MAY_INCLUDE = {
     # A user's kernel file built at run time: the library reads and compiles it; its prelude is
     # what the generated code includes (the kernel API, a backend, the catalog's checks).
     # Its code runs in the run process when there is one (remote.h).
-    "kernel_file": {"kernels", "emu", "gpu", "kernel_api", "run", "isolation", "trace", "util"},
+    "kernel_file": {"plain_cuda", "kernels", "emu", "gpu", "kernel_api", "run", "isolation", "trace", "util"},
+    # Plain CUDA rewritten into recorded accesses (libclang): text in, text out.
+    "plain_cuda": {"util"},
     "analysis": {"rules", "trace", "util"},
     "timing": {"run", "isolation", "analysis", "gpu", "rules", "trace", "util"},
     "viz": {"analysis", "rules", "trace", "util"},

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The GPU machine's check of kernel files (examples/*.cu): each built by nvcc for gpu-fast and
+# The GPU machine's check of kernel files (examples/*.cu, and the plain CUDA ones of
+# tests/kernel_file/plain): each built by nvcc for gpu-fast and
 # gpu-trace from the carried warpscope (the source tree beside it gives the headers), run and
 # checked on both, cross-checked against the emulator, held against Nsight Compute
 # (scripts/referee.py --only files), and the build times (bench_kernel_file --gpu). Then the
@@ -19,7 +20,8 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 
 echo "== kernel files: nvcc build, run on gpu-fast and gpu-trace (verdict), emulator for comparison"
 printf "%-16s %-8s %-10s %-10s %-10s %s\n" file variant emu gpu-fast gpu-trace "first build s"
-for f in examples/*.cu; do
+files=${WS_FILES:-"examples/*.cu tests/kernel_file/plain/*.cu"}
+for f in $files; do
   name=$(basename "$f")
   variants=$(sed -n '/^\[\[variants\]\]/,/^$/p' "$f" | sed -n 's/^id = "\(.*\)"/\1/p')
   extra=""
@@ -38,7 +40,7 @@ for f in examples/*.cu; do
 done
 
 echo "== cross-check: emulator vs gpu-trace accesses, per file"
-for f in examples/*.cu; do
+for f in $files; do
   extra=""
   [ "$(basename "$f")" = race.cu ] && extra="--param fixed=1"
   "$ws" crosscheck --file "$f" $extra 2>&1 | tee -a "$out/crosscheck_files.txt" | grep -vE "^kernel " | head -6
@@ -47,6 +49,8 @@ done
 if command -v ncu > /dev/null; then
   echo "== Nsight Compute vs warpscope: kernel files"
   python3 scripts/referee.py --warpscope "$ws" --out "$out" --only files 2>&1 | tee "$out/referee_files.txt"
+  plain=(); for f in tests/kernel_file/plain/*.cu; do plain+=(--file "$f"); done
+  python3 scripts/referee.py --warpscope "$ws" --out "$out" --only files "${plain[@]}" 2>&1 | tee "$out/referee_plain.txt"
 fi
 
 if [ -x "$carry/bin/bench_kernel_file" ]; then

@@ -82,6 +82,25 @@ def file_cases():
     return out
 
 
+def variants_of(path):
+    """The variant ids a kernel file's description lists ([[variants]] ... id = "x"), or [None]."""
+    with open(path) as f:
+        text = f.read()
+    ids = re.findall(r'^\[\[variants\]\]\s*\nid\s*=\s*"([^"]+)"', text, re.M)
+    return ids or [None]
+
+
+def given_file_cases(specs):
+    """The files given on the command line (FILE or FILE:VARIANT), every variant when none is named."""
+    out = []
+    for spec in specs:
+        path, _, v = spec.partition(":")
+        for variant in [v] if v else variants_of(path):
+            out.append((f"{os.path.basename(path)}{' ' + variant if variant else ''}",
+                        ["--file", path] + (["-v", variant] if variant else [])))
+    return out
+
+
 def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
@@ -339,6 +358,9 @@ def main():
     ap.add_argument("--warpscope", default=".carry/bin/warpscope")
     ap.add_argument("--out", default=os.environ.get("OUT", "/tmp"))
     ap.add_argument("--only", choices=["emu", "grid", "racecheck", "atomics", "files"], help="run one of the referees")
+    ap.add_argument("--file", action="append", default=[], metavar="FILE[:VARIANT]",
+                    help="with --only files: hold these kernel files (every variant, or the one named) against "
+                         "Nsight Compute instead of the examples")
     a = ap.parse_args()
     ws = a.warpscope
     rows = []
@@ -352,7 +374,7 @@ def main():
         print()
     if a.only in (None, "files"):
         print("== Nsight Compute (first launch, gpu-fast) vs warpscope analyze (emulator) on the example kernel files")
-        compare(ws, file_cases(), ws_metrics, rows)
+        compare(ws, given_file_cases(a.file) if a.file else file_cases(), ws_metrics, rows)
         print()
     if a.only in (None, "atomics"):
         print("== Nsight Compute vs warpscope on atomics (histogram, the seed's global max, sums, work queue)")

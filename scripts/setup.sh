@@ -16,6 +16,7 @@ PACKAGES=(
   libglfw3-dev libgl-dev libegl-dev   # window, OpenGL, EGL (glvnd)
   libegl-mesa0 libgl1-mesa-dri        # Mesa: EGL device platform + llvmpipe for headless/CI
   libcli11-dev                        # command line
+  libclang-14-dev                     # plain CUDA kernel files: Clang parses them before they are instrumented
   libtomlplusplus-dev                 # lesson files (toml++ 3.3)
   fonts-dejavu-core fonts-jetbrains-mono
   libboost-context-dev                # the CPU emulator's fibers

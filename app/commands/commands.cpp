@@ -37,7 +37,7 @@ struct State {
   CLI::App* crosscheck = nullptr;
   bool json = false;
   LaunchOptions launch;
-  std::string output, format, trace_file;
+  std::string output, format, trace_file, list_file;
   size_t launch_index = 0;
   CLI::Option* trace_launch = nullptr;  // trace's --launch, to tell "given" from the default
   bool launch_given() const { return trace_launch && trace_launch->count() > 0; }
@@ -57,11 +57,13 @@ std::string dims(const Dim3& d) {
 
 // --- list ------------------------------------------------------------------------------------
 
-int cmd_list(bool json) {
+// Every kernel of the catalog, or only `only` (a kernel file's, with --file).
+int cmd_list(bool json, const std::string& only) {
   const Catalog& c = Catalog::instance();
   if (json) {
     nlohmann::json out = nlohmann::json::array();
     for (const CatalogEntry& e : c.entries()) {
+      if (!only.empty() && e.spec.name != only) continue;
       nlohmann::json k;
       k["name"] = e.spec.name;
       k["title"] = e.spec.title;
@@ -87,8 +89,9 @@ int cmd_list(bool json) {
     return 0;
   }
   for (const CatalogEntry& e : c.entries()) {
-    std::printf("%s — %s\n  %s\n  source: kernels/%s   n = %llu, block = %u, dtypes:", e.spec.name.c_str(),
-                e.spec.title.c_str(), e.spec.description.c_str(), e.spec.source.c_str(),
+    if (!only.empty() && e.spec.name != only) continue;
+    std::printf("%s — %s\n  %s\n  source: %s%s   n = %llu, block = %u, dtypes:", e.spec.name.c_str(),
+                e.spec.title.c_str(), e.spec.description.c_str(), e.spec.file.empty() ? "kernels/" : "", e.spec.source.c_str(),
                 static_cast<unsigned long long>(e.spec.default_n), e.spec.default_block);
     for (const std::string& d : e.spec.dtypes) std::printf(" %s", d.c_str());
     std::printf("\n  variants:\n");
@@ -325,6 +328,7 @@ void register_commands(CLI::App& app) {
   State& s = state();
   s.list = app.add_subcommand("list", "List the kernel catalog: kernels, variants, parameters");
   s.list->add_flag("--json", s.json, "Machine-readable output");
+  s.list->add_option("--file", s.list_file, "A kernel file: build it and list only its kernel, variants and parameters");
 
   s.run = app.add_subcommand(
       "run", "Run a kernel, check it against the CPU reference and its hazards: PASS, FAIL, RACE, LOCKSTEP ONLY or FAULT");
@@ -379,7 +383,16 @@ int run_selected_command(CLI::App&) {
       }
     }
   if (s.crosscheck && s.crosscheck->parsed()) return cmd_crosscheck(s);
-  if (s.list && s.list->parsed()) return cmd_list(s.json);
+  if (s.list && s.list->parsed()) {
+    if (s.list_file.empty()) return cmd_list(s.json, "");
+    LaunchOptions file;
+    file.file = s.list_file;
+    if (std::string err = load_kernel_file(file, true, false); !err.empty()) {
+      std::fprintf(stderr, "%s\n", err.c_str());
+      return 1;
+    }
+    return cmd_list(s.json, file.kernel);
+  }
   if (s.run && s.run->parsed()) return cmd_run(s.launch, s.json);
   if (s.trace && s.trace->parsed()) return cmd_trace(s);
   if (s.analyze && s.analyze->parsed()) return cmd_analyze(s);

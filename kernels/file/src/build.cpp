@@ -23,6 +23,7 @@
 
 #include "ws/kernel_file/compiler.h"
 #include "ws/kernel_file/description.h"
+#include "ws/plain_cuda/rewrite.h"
 #include "kernel_file_config.h"  // WS_KERNEL_FILE_CHECK_ARCH
 #include "ws/trace/sources.h"
 #include "ws/util/atomic_file.h"
@@ -493,14 +494,20 @@ Build build(const std::string& path, const BuildOptions& opt) {
   char digest[32];
   std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(fnv1a(b.path + "\n" + b.text)));
   const std::string unique = std::string(digest) + "_" + std::to_string(getpid()) + "_" + std::to_string(++g_builds);
+  // Plain CUDA is instrumented for the builds that record (the emulator, gpu-trace); gpu-fast
+  // compiles the file as written.
+  const plain_cuda::Rewritten plain = plain_cuda::rewrite(b.text, b.path);
+  for (const plain_cuda::Refusal& r : plain.refusals)
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, b.path, r.line, r.column, r.message});
+  if (!plain.refusals.empty()) return finish(false);
   bool ok = true;
-  if (opt.emu || opt.gpu) ok = build_flavor(*d, b.text, Flavor::Emu, opt, unique, b);  // the spec comes from here
+  if (opt.emu || opt.gpu) ok = build_flavor(*d, plain.text, Flavor::Emu, opt, unique, b);  // the spec comes from here
   if (ok && opt.gpu) {
     // The two GPU builds at once: each is one nvcc run of tens of seconds.
     Build trace_part;
     trace_part.path = b.path;
     bool trace_ok = false;
-    std::thread t([&] { trace_ok = build_flavor(*d, b.text, Flavor::GpuTrace, opt, unique, trace_part); });
+    std::thread t([&] { trace_ok = build_flavor(*d, plain.text, Flavor::GpuTrace, opt, unique, trace_part); });
     const bool fast_ok = build_flavor(*d, b.text, Flavor::GpuFast, opt, unique, b);
     t.join();
     for (BuildDiagnostic& x : trace_part.diagnostics) b.diagnostics.push_back(std::move(x));

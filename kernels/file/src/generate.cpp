@@ -1,7 +1,9 @@
 #include "ws/kernel_file/generate.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "ws/run/catalog.h"
@@ -9,6 +11,20 @@
 namespace ws::kernel_file {
 
 namespace {
+
+// Whether one of a launch's arguments names the array (`out`, `out + 4`, `(int*)out`).
+bool names_array(const std::vector<Expr>& args, const std::string& name) {
+  for (const Expr& e : args) {
+    for (size_t at = e.text.find(name); at != std::string::npos; at = e.text.find(name, at + 1)) {
+      auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+      const bool starts = at == 0 || !word(e.text[at - 1]);
+      const bool ends = at + name.size() >= e.text.size() || !word(e.text[at + name.size()]);
+      if (starts && ends) return true;
+    }
+  }
+  return false;
+}
+
 
 // A C++ string literal holding `s`.
 std::string lit(const std::string& s) {
@@ -210,10 +226,17 @@ void write_run(Writer& w, const Description& d) {
   std::string checked;
   for (const ArrayDesc& x : d.arrays) {
     if (x.expect.text.empty()) continue;
+    // An array's expect holds for the variants that pass it to their kernel.
+    std::string variants;
+    for (const VariantDesc& v : d.variants)
+      if (names_array(v.args ? *v.args : d.args, x.name)) variants += (variants.empty() ? "" : " || ") + ("ws_c.variant == " + lit(v.id));
+    if (variants.empty()) continue;
     checked += (checked.empty() ? "" : ", ") + x.name;
+    w << "      if (" + variants + ") {\n";
     w << "      for (uint64_t i = 0; i < ws_out_" + x.name + ".size(); ++i) ws_check.compare(" + lit(x.name) + ", i, ws_out_" + x.name +
              "[i], " + w.expr(x.expect) + ", " + number(x.tolerance) + ");\n";
     w << "      ws::keep_checked(ws_result, " + lit(x.name) + ", ws_out_" + x.name + ".data(), ws_out_" + x.name + ".size());\n";
+    w << "      }\n";
   }
   w << "      ws_check.finish(" + lit(checked) + ");\n    }\n  }\n";
 }
@@ -267,6 +290,8 @@ std::string translation_unit(const Description& d, const std::string& text, Flav
       if (eol == std::string::npos) eol = text.size();
       const std::string l = text.substr(at, eol - at);
       ++line;
+      // A `#line` of the plain CUDA rewrite (ws/plain_cuda) renumbers the lines after it.
+      if (l.rfind("#line ", 0) == 0) line = uint32_t(std::strtoul(l.c_str() + 6, nullptr, 10)) - 1;
       const size_t first = l.find_first_not_of(" \t");
       const bool include = first != std::string::npos && l.compare(first, 1, "#") == 0 &&
                            l.find_first_not_of(" \t", first + 1) != std::string::npos &&

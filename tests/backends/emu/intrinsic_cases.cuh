@@ -12,7 +12,7 @@
 #include "ws/kernel.cuh"
 
 // ---- per-thread intrinsics: kPerThread results per input word ------------------------------------
-inline constexpr unsigned kPerThread = 14;
+inline constexpr unsigned kPerThread = 16;
 
 __global__ void intrinsics_per_thread(ws::global_array<const unsigned> words, ws::global_array<unsigned> out, unsigned n) {
   unsigned i = threadIdx.x + blockDim.x * blockIdx.x;
@@ -33,6 +33,8 @@ __global__ void intrinsics_per_thread(ws::global_array<const unsigned> words, ws
   out[i * kPerThread + 11] = __float_as_uint(__saturatef(float(x & 0xffffu) / 40000.0f - 0.3f));
   out[i * kPerThread + 12] = unsigned(__hadd(int(x), int(y)));
   out[i * kPerThread + 13] = __urhadd(x, y);
+  out[i * kPerThread + 14] = unsigned(__dp4a(int(x), int(y), -3));
+  out[i * kPerThread + 15] = __dp4a(x, y, 5u);
 }
 
 namespace intrinsic_cases {
@@ -113,6 +115,14 @@ inline std::vector<unsigned> expected_per_thread(const std::vector<unsigned>& w)
     out.push_back(bits);
     out.push_back(unsigned(int32_t((int64_t(int32_t(x)) + int32_t(y)) >> 1)));
     out.push_back(unsigned((uint64_t(x) + y + 1) >> 1));
+    int64_t dot_signed = -3, dot_unsigned = 5;  // byte by byte: x's byte k times y's byte k
+    for (int k = 0; k < 4; ++k) {
+      const int xs = int((x >> (8 * k)) & 0xff), ys = int((y >> (8 * k)) & 0xff);
+      dot_signed += int64_t(xs >= 128 ? xs - 256 : xs) * (ys >= 128 ? ys - 256 : ys);
+      dot_unsigned += int64_t(xs) * ys;
+    }
+    out.push_back(unsigned(uint64_t(dot_signed)));
+    out.push_back(unsigned(uint64_t(dot_unsigned)));
   }
   return out;
 }

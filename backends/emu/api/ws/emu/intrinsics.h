@@ -68,6 +68,16 @@ inline long long __mul64hi(long long x, long long y) { return (long long)(((__in
 inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
   return (unsigned long long)(((unsigned __int128)x * y) >> 64);
 }
+// __dp4a(a, b, c): c plus the four products of a's and b's bytes (signed for int, unsigned for
+// unsigned), the 8-bit dot product of sm_61 and later.
+inline int __dp4a(int a, int b, int c) {
+  for (int k = 0; k < 32; k += 8) c += int(int8_t(uint32_t(a) >> k)) * int(int8_t(uint32_t(b) >> k));
+  return c;
+}
+inline unsigned __dp4a(unsigned a, unsigned b, unsigned c) {
+  for (int k = 0; k < 32; k += 8) c += ((a >> k) & 0xffu) * ((b >> k) & 0xffu);
+  return c;
+}
 inline unsigned __sad(int x, int y, unsigned z) { return unsigned(x > y ? int64_t(x) - y : int64_t(y) - x) + z; }
 inline unsigned __usad(unsigned x, unsigned y, unsigned z) { return (x > y ? x - y : y - x) + z; }
 // Averages without overflow: (x + y) >> 1 and (x + y + 1) >> 1 computed in 33 bits.

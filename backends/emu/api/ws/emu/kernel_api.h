@@ -137,6 +137,8 @@ T apply_atomic(T* p, AtomicOp op, T v, T compare, bool concurrent);
 // the reference, and read later).
 template <class T>
 class ptr;
+template <class T>
+class global_array;
 
 template <class T>
 class ref {
@@ -265,6 +267,22 @@ class ref {
 
   ptr<T> operator&() const { return ptr<T>(base_, index_, extent_, alloc_, space_, flags_, loc_); }
 
+  // `a[i].m` in a plain CUDA file (rewritten to `(a[i]->*&S::m)`): the member alone, an access of
+  // its own width at its offset in the element, as nvcc issues it.
+  template <class M, class S>
+    requires std::is_same_v<S, value_type>
+  ref<std::conditional_t<std::is_const_v<T>, const M, M>> operator->*(M S::*member) const {
+    using R = std::conditional_t<std::is_const_v<T>, const M, M>;
+    static_assert(sizeof(T) % sizeof(M) == 0,
+                  "a member of an element in memory is recorded when the struct's size is a multiple of the "
+                  "member's: copy the element first (`S v = a[i];`) and read v's member");
+    const S* element = reinterpret_cast<const S*>(base_ + index_);
+    const auto offset = uint64_t(reinterpret_cast<const char*>(&(element->*member)) - reinterpret_cast<const char*>(element));
+    constexpr uint64_t per = sizeof(T) / sizeof(M);
+    return ref<R>(reinterpret_cast<R*>(base_), index_ * int64_t(per) + int64_t(offset / sizeof(M)), extent_ * per, alloc_,
+                  space_, flags_, loc_);
+  }
+
  private:
   template <class>
   friend class ptr;
@@ -347,38 +365,111 @@ class ref {
   uint64_t tag_;
 };
 
-// &a[i]: what atomicAdd and friends take. Pointer arithmetic stays in bounds-checked element
-// units: (&a[i] + 1) is &a[i + 1].
+// A pointer into a recorded array: `&a[i]` (what atomicAdd and friends take), and what a plain
+// CUDA file's `T*` parameters, locals and `__shared__` arrays become when warpscope instruments
+// it (ws/plain_cuda). Arithmetic stays in bounds-checked element units of the whole allocation:
+// (&a[i] + 1) is &a[i + 1], and `p[k]` is recorded as an element of the array p points into.
+// `ptr<volatile T>` is the lecture's `volatile T*`: its accesses are marked volatile.
 template <class T>
 class ptr {
  public:
-  ptr(T* base, int64_t index, uint64_t extent, uint32_t alloc, MemSpace space, uint8_t flags,
-      const std::source_location& loc)
-      : base_(base), index_(index), extent_(extent), alloc_(alloc), space_(space), flags_(flags),
-        loc_(loc) {}
+  using element_type = T;
+  using stored_type = std::remove_volatile_t<T>;
+  static constexpr uint8_t kOwnFlags = std::is_volatile_v<T> ? kFlagVolatile : 0;
 
-  ref<T> operator*() const { return {base_, index_, extent_, alloc_, space_, flags_, loc_}; }
-  ptr operator+(int64_t d) const {
-    return {base_, index_ + d, extent_, alloc_, space_, flags_, loc_};
+  ptr() = default;
+  ptr(std::nullptr_t) {}
+  ptr(stored_type* base, int64_t index, uint64_t extent, uint32_t alloc, MemSpace space, uint8_t flags,
+      const std::source_location& loc)
+      : base_(base), index_(index), extent_(extent), alloc_(alloc), space_(space), flags_(flags | kOwnFlags),
+        loc_(loc) {}
+  // int* -> const int*, int* -> volatile int*: as C++ converts the plain pointers.
+  template <class U>
+    requires(!std::is_same_v<U, T> && std::is_convertible_v<U*, T*>)
+  ptr(const ptr<U>& o)
+      : base_(o.base_), index_(o.index_), extent_(o.extent_), alloc_(o.alloc_), space_(o.space_),
+        flags_(o.flags_ | kOwnFlags), loc_(o.loc_) {}
+  // A kernel parameter: the driver's global_array becomes the plain CUDA `T*` it stands for.
+  template <class U>
+    requires std::is_convertible_v<U*, T*>
+  ptr(const global_array<U>& a)
+      : base_(const_cast<stored_type*>(static_cast<const volatile T*>(a.allocation_data()))), index_(a.offset()),
+        extent_(a.allocation_size()), alloc_(a.alloc_id()), space_(MemSpace::Global), flags_(kOwnFlags) {}
+
+  ref<stored_type> operator[](idx i) const {
+    return {base_, index_ + i.value, extent_, alloc_, space_, flags_, i.loc};
   }
+  // The element &a[i] named (its site is that of the a[i] expression).
+  ref<stored_type> operator*() const { return {base_, index_, extent_, alloc_, space_, flags_, loc_}; }
+
+  ptr operator+(int64_t d) const { return at(index_ + d); }
+  ptr operator-(int64_t d) const { return at(index_ - d); }
+  friend ptr operator+(int64_t d, const ptr& p) { return p + d; }
+  int64_t operator-(const ptr& o) const { return index_ - o.index_; }
+  ptr& operator+=(int64_t d) { index_ += d; return *this; }
+  ptr& operator-=(int64_t d) { index_ -= d; return *this; }
+  ptr& operator++() { ++index_; return *this; }
+  ptr& operator--() { --index_; return *this; }
+  ptr operator++(int) { ptr old = *this; ++index_; return old; }
+  ptr operator--(int) { ptr old = *this; --index_; return old; }
+  template <class U>
+  bool operator==(const ptr<U>& o) const { return address() == o.address(); }
+  template <class U>
+  auto operator<=>(const ptr<U>& o) const { return address() <=> o.address(); }
+  bool operator==(std::nullptr_t) const { return base_ == nullptr; }
+  explicit operator bool() const { return base_ != nullptr; }
 
   // Posts an atomic read-modify-write of this element and performs it; returns the old value.
-  std::remove_cv_t<T> atomic(AtomicOp op, std::remove_cv_t<T> v, std::remove_cv_t<T> cmp = {}) const {
-    ref<T> r = **this;
+  // `call` is the atomic's own site, used when the pointer was not made by `&a[i]`.
+  std::remove_cv_t<T> atomic(AtomicOp op, std::remove_cv_t<T> v, std::remove_cv_t<T> cmp = {},
+                             const std::source_location& call = {}) const {
+    ref<stored_type> r = **this;
+    if (loc_.line() == 0) r.loc_ = call;
     r.check(AccessKind::Atomic);
-    emu::access(loc_, r.tag(emu::SubOp::Atomic, op), r.byte_offset());
+    emu::access(r.loc_, r.tag(emu::SubOp::Atomic, op), r.byte_offset());
     return detail::apply_atomic(base_ + index_, op, v, cmp, space_ == MemSpace::Global);
+  }
+  // The same memory seen as other elements (`reinterpret_cast<float4*>(p)`): ws::ptr_cast.
+  template <class U>
+  ptr<U> as() const {
+    using S = typename ptr<U>::stored_type;
+    return ptr<U>(reinterpret_cast<S*>(const_cast<std::remove_cv_t<T>*>(base_)), index_ * int64_t(sizeof(T)) / int64_t(sizeof(U)),
+                  extent_ * sizeof(T) / sizeof(U), alloc_, space_, flags_ & ~kOwnFlags, loc_);
+  }
+  const void* address() const { return base_ + index_; }
+  // Where the pointer was not made by `&a[i]`, the site of the call that dereferences it.
+  ptr with_site_if_none(const std::source_location& loc) const {
+    ptr p = *this;
+    if (p.loc_.line() == 0) p.loc_ = loc;
+    return p;
   }
 
  private:
-  T* base_;
-  int64_t index_;
-  uint64_t extent_;
-  uint32_t alloc_;
-  MemSpace space_;
-  uint8_t flags_;
-  std::source_location loc_;
+  template <class>
+  friend class ptr;
+  ptr at(int64_t index) const { ptr p = *this; p.index_ = index; return p; }
+
+  stored_type* base_ = nullptr;
+  int64_t index_ = 0;
+  uint64_t extent_ = 0;
+  uint32_t alloc_ = Event::kNoAlloc;
+  MemSpace space_ = MemSpace::Global;
+  uint8_t flags_ = 0;
+  std::source_location loc_{};
 };
+
+// `reinterpret_cast<float4*>(p)` and `(float4*)p` on a recorded pointer: the same bytes as wider
+// (or narrower) elements; the allocation table keeps the original element type.
+template <class U, class T>
+ptr<U> ptr_cast(const ptr<T>& p) {
+  return p.template as<U>();
+}
+// ... and on a shared array itself (`(float*)smem` with `extern __shared__ char smem[];`).
+template <class U, class A>
+  requires requires(A& a) { a.pointer(); }
+ptr<U> ptr_cast(A& a) {
+  return a.pointer().template as<U>();
+}
 
 //-----------------------------------------------------------------------------
 // [SECTION] Array wrappers
@@ -457,6 +548,12 @@ class shared_array {
   }
   volatile_view<T> as_volatile() { return {data_, N, alloc_id()}; }
   static constexpr std::size_t size() { return N; }
+  // The array as a plain CUDA pointer (`int* p = sdata;`, `sdata + k`, a helper's parameter).
+  ptr<T> pointer(int64_t k = 0) { return {data_, k, N, alloc_id(), MemSpace::Shared, 0, {}}; }
+  template <class U>
+    requires std::is_convertible_v<T*, U*>
+  operator ptr<U>() { return pointer(); }
+  ptr<T> operator+(int64_t k) { return pointer(k); }
 
  private:
   uint32_t alloc_id() {
@@ -484,6 +581,14 @@ class dynamic_shared {
     bind(loc);
     return {data_, extent_, alloc_};
   }
+  ptr<T> pointer(int64_t k = 0) {
+    bind({});
+    return {data_, k, extent_, alloc_, MemSpace::Shared, 0, {}};
+  }
+  template <class U>
+    requires std::is_convertible_v<T*, U*>
+  operator ptr<U>() { return pointer(); }
+  ptr<T> operator+(int64_t k) { return pointer(k); }
 
  private:
   // Every access checks that the view is bound for this block (inline: it is); the binding
@@ -511,6 +616,37 @@ class dynamic_shared {
   uint64_t epoch_ = 0;
   uint32_t alloc_ = Event::kNoAlloc;
 };
+
+// A two-dimensional shared array, `__shared__ float tile[32][33];` in a plain CUDA file:
+// `tile[r]` is the row (a pointer, nothing recorded), `tile[r][c]` the recorded element r*C + c.
+template <class T, std::size_t R, std::size_t C, fixed_string Name>
+class shared_matrix {
+ public:
+  using element_type = T;
+  ptr<T> operator[](int64_t row) { return flat_.pointer(row * int64_t(C)); }
+  template <class U>
+    requires std::is_convertible_v<T*, U*>
+  operator ptr<U>() { return flat_.pointer(); }
+
+ private:
+  shared_array<T, R * C, Name> flat_;
+};
+
+// What `auto v = a[i];` means in CUDA: a copy of the element (one load), not a reference to it.
+// A plain CUDA file's `auto` initialisers are wrapped in it; anything else passes through.
+template <class T>
+std::remove_cv_t<T> value(const ref<T>& r) {
+  return r.load();
+}
+template <class T>
+inline constexpr bool is_element_ref_v = false;
+template <class T>
+inline constexpr bool is_element_ref_v<ref<T>> = true;
+template <class T>
+  requires(!is_element_ref_v<std::remove_cvref_t<T>>)
+T&& value(T&& v) {
+  return static_cast<T&&>(v);
+}
 
 namespace detail {
 
@@ -676,15 +812,41 @@ inline int __syncthreads_or(int predicate, std::source_location loc = std::sourc
 
 // __ldg(&a[i]): a read through the read-only (texture) path on the GPU; here a recorded load.
 template <class T>
-std::remove_cv_t<T> __ldg(ws::ptr<T> p) {
-  return *p;
+std::remove_cv_t<T> __ldg(ws::ptr<T> p, std::source_location loc = std::source_location::current()) {
+  return *p.with_site_if_none(loc);
 }
+
+// The cache-hinted loads and stores (__ldcg: cache globally, __ldcs: streaming, __ldlu: last use,
+// __ldcv: volatile, __ldca: all levels; __stcg, __stcs, __stwb, __stwt): on the GPU they choose
+// how the caches keep the line; here each is the recorded load or store it is.
+#define WS_EMU_LOAD_HINT(NAME)                                                                    \
+  template <class T>                                                                             \
+  std::remove_cv_t<T> NAME(ws::ptr<T> p, std::source_location loc = std::source_location::current()) { \
+    return *p.with_site_if_none(loc);                                                            \
+  }
+WS_EMU_LOAD_HINT(__ldcg)
+WS_EMU_LOAD_HINT(__ldca)
+WS_EMU_LOAD_HINT(__ldcs)
+WS_EMU_LOAD_HINT(__ldlu)
+WS_EMU_LOAD_HINT(__ldcv)
+#undef WS_EMU_LOAD_HINT
+#define WS_EMU_STORE_HINT(NAME)                                                                   \
+  template <class T, class U>                                                                    \
+  void NAME(ws::ptr<T> p, const U& v, std::source_location loc = std::source_location::current()) { \
+    *p.with_site_if_none(loc) = static_cast<std::remove_cv_t<T>>(v);                             \
+  }
+WS_EMU_STORE_HINT(__stcg)
+WS_EMU_STORE_HINT(__stcs)
+WS_EMU_STORE_HINT(__stwb)
+WS_EMU_STORE_HINT(__stwt)
+#undef WS_EMU_STORE_HINT
 
 // Atomics on wrapped elements (&a[i]) are recorded; the site is that of the a[i] expression.
 #define WS_EMU_ATOMIC(NAME, OP)                                                        \
   template <class T, class U>                                                          \
-  std::remove_cv_t<T> NAME(ws::ptr<T> p, U v) {                                        \
-    return p.atomic(ws::AtomicOp::OP, static_cast<std::remove_cv_t<T>>(v));            \
+  std::remove_cv_t<T> NAME(ws::ptr<T> p, U v,                                          \
+                          std::source_location loc = std::source_location::current()) { \
+    return p.atomic(ws::AtomicOp::OP, static_cast<std::remove_cv_t<T>>(v), {}, loc);   \
   }
 WS_EMU_ATOMIC(atomicAdd, Add)
 WS_EMU_ATOMIC(atomicSub, Sub)
@@ -698,7 +860,8 @@ WS_EMU_ATOMIC(atomicOr, Or)
 WS_EMU_ATOMIC(atomicXor, Xor)
 #undef WS_EMU_ATOMIC
 template <class T, class U, class V>
-std::remove_cv_t<T> atomicCAS(ws::ptr<T> p, U compare, V v) {
+std::remove_cv_t<T> atomicCAS(ws::ptr<T> p, U compare, V v,
+                              std::source_location loc = std::source_location::current()) {
   using R = std::remove_cv_t<T>;
-  return p.atomic(ws::AtomicOp::CAS, static_cast<R>(v), static_cast<R>(compare));
+  return p.atomic(ws::AtomicOp::CAS, static_cast<R>(v), static_cast<R>(compare), loc);
 }

@@ -46,6 +46,8 @@ class global_array {
   }
   __host__ __device__ uint64_t size() const { return extent_; }
   __host__ __device__ T* data() const { return data_; }
+  // A plain CUDA file's `T*` parameter takes the array as the pointer it is.
+  __host__ __device__ operator T*() const { return data_; }
   __host__ __device__ uint32_t alloc_id() const { return alloc_; }
   template <class U>
   __host__ __device__ global_array<U> reinterpret() const {

@@ -506,6 +506,23 @@ class ref {
   __device__ const ref& operator++() const { return *this += 1; }
   __device__ const ref& operator--() const { return *this -= 1; }
   __device__ ptr<T> operator&() const { return ptr<T>(p_, index_, d_); }
+  // `a[i].m` in a plain CUDA file (`(a[i]->*&S::m)`): the member, an access of its own width.
+  template <class M, class S>
+    requires std::is_same_v<S, value_type>
+  __device__ ref<std::conditional_t<std::is_const_v<T>, const M, M>> operator->*(M S::*member) const {
+    using R = std::conditional_t<std::is_const_v<T>, const M, M>;
+    static_assert(sizeof(T) % sizeof(M) == 0,
+                  "a member of an element in memory is recorded when the struct's size is a multiple of the "
+                  "member's: copy the element first");
+    const S* element = reinterpret_cast<const S*>(p_ + index_);
+    const auto offset = uint64_t(reinterpret_cast<const char*>(&(element->*member)) - reinterpret_cast<const char*>(element));
+    constexpr uint64_t per = sizeof(T) / sizeof(M);
+    trace_rt::AccessDesc d = d_;
+    d.width = uint8_t(sizeof(M) < 16 ? sizeof(M) : 16);
+    d.elem_size = uint32_t(sizeof(M));
+    d.extent = uint32_t(uint64_t(d_.extent) * per);
+    return ref<R>((R*)(p_), index_ * int64_t(per) + int64_t(offset / sizeof(M)), d);
+  }
 
   // One record per access the compiler makes: a struct copy is member-wide pieces (access_pieces).
   __device__ void record(uint8_t kind, uint8_t atomic) const {
@@ -528,18 +545,110 @@ class ref {
 };
 
 template <class T>
+class global_array;
+
+// A pointer into a recorded array: `&a[i]`, and what a plain CUDA file's `T*` parameters, locals
+// and shared arrays become (ws/plain_cuda, as on the emulator). It carries the access description
+// of its array; `p[k]` records at the site of the `p[k]` expression, `ptr<volatile T>` marks its
+// accesses volatile.
+template <class T>
 class ptr {
  public:
-  __device__ ptr(T* p, int64_t index, const trace_rt::AccessDesc& d) : p_(p), index_(index), d_(d) {}
+  ptr() = default;
+  __host__ __device__ ptr(std::nullptr_t) {}
+  __host__ __device__ ptr(T* p, int64_t index, const trace_rt::AccessDesc& d) : p_(p), index_(index), d_(d) {}
+  template <class U>
+    requires(!std::is_same_v<U, T> && std::is_convertible_v<U*, T*>)
+  __host__ __device__ ptr(const ptr<U>& o) : p_(o.p_), index_(o.index_), d_(o.d_) {
+    if constexpr (std::is_volatile_v<T>) d_.flags |= 1;
+  }
+  // A kernel parameter: the driver's global_array becomes the plain `T*` (made on the host).
+  template <class U>
+    requires std::is_convertible_v<U*, T*>
+  __host__ __device__ ptr(const global_array<U>& a) : p_(a.allocation_data()), index_(a.offset()) {
+    d_ = trace_rt::AccessDesc{nullptr, 0, 0, kTraceLoad, kTraceGlobal, uint8_t(sizeof(T)), uint8_t(std::is_volatile_v<T> ? 1 : 0),
+                              0, a.alloc_id(), 0, uint32_t(sizeof(T)), uint32_t(a.allocation_size()), nullptr};
+  }
+
+  __device__ ref<T> operator[](idx i) const {
+    trace_rt::AccessDesc d = d_;
+    d.file = i.loc.file_name();
+    d.line = i.loc.line();
+    d.column = i.loc.column();
+    return ref<T>(p_, index_ + i.value, d);
+  }
   __device__ T* raw() const { return p_ + index_; }
-  __device__ void record_atomic(uint8_t op) const { ref<T>(p_, index_, d_).record(kTraceAtomic, op); }
-  __device__ void record_load() const { ref<T>(p_, index_, d_).record(kTraceLoad, 0); }
+  __device__ void record_atomic(uint8_t op, const std::source_location& call = std::source_location::current()) const {
+    at_site(call).record(kTraceAtomic, op);
+  }
+  __device__ void record_load(const std::source_location& call = std::source_location::current()) const {
+    at_site(call).record(kTraceLoad, 0);
+  }
+  __device__ void record_store(const std::source_location& call = std::source_location::current()) const {
+    at_site(call).record(kTraceStore, 0);
+  }
+
+  __host__ __device__ ptr operator+(int64_t k) const { ptr q = *this; q.index_ += k; return q; }
+  __host__ __device__ ptr operator-(int64_t k) const { ptr q = *this; q.index_ -= k; return q; }
+  __host__ __device__ friend ptr operator+(int64_t k, const ptr& q) { return q + k; }
+  __host__ __device__ int64_t operator-(const ptr& o) const { return index_ - o.index_; }
+  __host__ __device__ ptr& operator+=(int64_t k) { index_ += k; return *this; }
+  __host__ __device__ ptr& operator-=(int64_t k) { index_ -= k; return *this; }
+  __host__ __device__ ptr& operator++() { ++index_; return *this; }
+  __host__ __device__ ptr& operator--() { --index_; return *this; }
+  __host__ __device__ ptr operator++(int) { ptr q = *this; ++index_; return q; }
+  __host__ __device__ ptr operator--(int) { ptr q = *this; --index_; return q; }
+  template <class U>
+  __host__ __device__ bool operator==(const ptr<U>& o) const { return address() == o.address(); }
+  template <class U>
+  __host__ __device__ bool operator<(const ptr<U>& o) const { return address() < o.address(); }
+  template <class U>
+  __host__ __device__ bool operator>(const ptr<U>& o) const { return address() > o.address(); }
+  template <class U>
+  __host__ __device__ bool operator<=(const ptr<U>& o) const { return address() <= o.address(); }
+  template <class U>
+  __host__ __device__ bool operator>=(const ptr<U>& o) const { return address() >= o.address(); }
+  __host__ __device__ explicit operator bool() const { return p_ != nullptr; }
+  __host__ __device__ const volatile void* address() const { return p_ + index_; }
+
+  // The same bytes as other elements (`reinterpret_cast<float4*>(p)`): ws::ptr_cast.
+  template <class U>
+  __host__ __device__ ptr<U> as() const {
+    trace_rt::AccessDesc d = d_;
+    d.width = uint8_t(sizeof(U));
+    d.elem_size = uint32_t(sizeof(U));
+    d.extent = uint32_t(uint64_t(d_.extent) * sizeof(T) / sizeof(U));
+    d.flags = std::is_volatile_v<U> ? 1 : 0;
+    return ptr<U>((U*)(p_), index_ * int64_t(sizeof(T)) / int64_t(sizeof(U)), d);
+  }
 
  private:
-  T* p_;
-  int64_t index_;
-  trace_rt::AccessDesc d_;
+  template <class>
+  friend class ptr;
+  // Made by `&a[i]`, the pointer has that site; made from an array, the site of its use.
+  __device__ ref<T> at_site(const std::source_location& call) const {
+    trace_rt::AccessDesc d = d_;
+    if (d.line == 0) {
+      d.file = call.file_name();
+      d.line = call.line();
+      d.column = call.column();
+    }
+    return ref<T>(p_, index_, d);
+  }
+  T* p_ = nullptr;
+  int64_t index_ = 0;
+  trace_rt::AccessDesc d_{};
 };
+
+template <class U, class T>
+__host__ __device__ ptr<U> ptr_cast(const ptr<T>& p) {
+  return p.template as<U>();
+}
+template <class U, class A>
+  requires requires(A& a) { a.pointer(); }
+__device__ ptr<U> ptr_cast(A& a) {
+  return a.pointer().template as<U>();
+}
 
 namespace detail {
 __device__ __forceinline__ unsigned char* dynamic_smem() {
@@ -634,6 +743,14 @@ class shared_array {
   }
   __device__ volatile_view<T> as_volatile() { return volatile_view<T>(data_, uint32_t(N), base(), Name.c_str()); }
   static constexpr std::size_t size() { return N; }
+  // The array as a plain CUDA pointer (`int* p = sdata;`, `sdata + k`, a helper's parameter).
+  __device__ ptr<T> pointer(int64_t k = 0) {
+    return ptr<T>(data_, k, detail::desc(std::source_location(), kTraceShared, sizeof(T), 0, 0, base(), sizeof(T), uint32_t(N), Name.c_str()));
+  }
+  template <class U>
+    requires std::is_convertible_v<T*, U*>
+  __device__ operator ptr<U>() { return pointer(); }
+  __device__ ptr<T> operator+(int64_t k) { return pointer(k); }
 
  private:
   __device__ uint32_t base() const { return uint32_t(__cvta_generic_to_shared(data_)); }
@@ -649,6 +766,13 @@ class dynamic_shared {
                   detail::desc(i.loc, kTraceShared, sizeof(T), 0, 0, base(), sizeof(T), extent(), Name.c_str()));
   }
   __device__ volatile_view<T> as_volatile() { return volatile_view<T>(data(), extent(), base(), Name.c_str()); }
+  __device__ ptr<T> pointer(int64_t k = 0) {
+    return ptr<T>(data(), k, detail::desc(std::source_location(), kTraceShared, sizeof(T), 0, 0, base(), sizeof(T), extent(), Name.c_str()));
+  }
+  template <class U>
+    requires std::is_convertible_v<T*, U*>
+  __device__ operator ptr<U>() { return pointer(); }
+  __device__ ptr<T> operator+(int64_t k) { return pointer(k); }
 
  private:
   __device__ T* data() const { return reinterpret_cast<T*>(detail::dynamic_smem()); }
@@ -659,6 +783,36 @@ class dynamic_shared {
     return bytes / sizeof(T);
   }
 };
+
+// A two-dimensional shared array (`__shared__ float tile[32][33];` in a plain CUDA file): `tile[r]`
+// is the row, `tile[r][c]` the recorded element r*C + c.
+template <class T, std::size_t R, std::size_t C, fixed_string Name>
+class shared_matrix {
+ public:
+  using element_type = T;
+  __device__ ptr<T> operator[](int64_t row) { return flat_.pointer(row * int64_t(C)); }
+  template <class U>
+    requires std::is_convertible_v<T*, U*>
+  __device__ operator ptr<U>() { return flat_.pointer(); }
+
+ private:
+  shared_array<T, R * C, Name> flat_;
+};
+
+// `auto v = a[i];` in a plain CUDA file: a copy of the element (one load).
+template <class T>
+__device__ std::remove_cv_t<T> value(const ref<T>& r) {
+  return r.load();
+}
+template <class T>
+inline constexpr bool is_element_ref_v = false;
+template <class T>
+inline constexpr bool is_element_ref_v<ref<T>> = true;
+template <class T>
+  requires(!is_element_ref_v<std::remove_cvref_t<T>>)
+__host__ __device__ T&& value(T&& v) {
+  return static_cast<T&&>(v);
+}
 
 namespace trace_rt {
 __device__ __forceinline__ void barrier(std::source_location loc) {
@@ -792,16 +946,41 @@ WS_TRACE_REDUCE(reduce_xor, kOpReduceXor, __reduce_xor_sync)
 
 // __ldg(&a[i]): recorded as the load it is, then read through the read-only path.
 template <class T>
-__device__ std::remove_cv_t<T> __ldg(ws::ptr<T> p) {
-  p.record_load();
+__device__ std::remove_cv_t<T> __ldg(ws::ptr<T> p, std::source_location loc = std::source_location::current()) {
+  p.record_load(loc);
   return __ldg(p.raw());
 }
 
-#define WS_TRACE_ATOMIC(NAME, OP)                                          \
-  template <class T, class U>                                             \
-  __device__ std::remove_cv_t<T> NAME(ws::ptr<T> p, U v) {                \
-    p.record_atomic(OP);                                                  \
-    return NAME(p.raw(), static_cast<std::remove_cv_t<T>>(v));            \
+// The cache-hinted loads and stores: recorded as the loads and stores they are.
+#define WS_TRACE_LOAD_HINT(NAME)                                                                   \
+  template <class T>                                                                              \
+  __device__ std::remove_cv_t<T> NAME(ws::ptr<T> p, std::source_location loc = std::source_location::current()) { \
+    p.record_load(loc);                                                                           \
+    return NAME(p.raw());                                                                         \
+  }
+WS_TRACE_LOAD_HINT(__ldcg)
+WS_TRACE_LOAD_HINT(__ldca)
+WS_TRACE_LOAD_HINT(__ldcs)
+WS_TRACE_LOAD_HINT(__ldlu)
+WS_TRACE_LOAD_HINT(__ldcv)
+#undef WS_TRACE_LOAD_HINT
+#define WS_TRACE_STORE_HINT(NAME)                                                                  \
+  template <class T, class U>                                                                     \
+  __device__ void NAME(ws::ptr<T> p, const U& v, std::source_location loc = std::source_location::current()) { \
+    p.record_store(loc);                                                                          \
+    NAME(p.raw(), static_cast<std::remove_cv_t<T>>(v));                                           \
+  }
+WS_TRACE_STORE_HINT(__stcg)
+WS_TRACE_STORE_HINT(__stcs)
+WS_TRACE_STORE_HINT(__stwb)
+WS_TRACE_STORE_HINT(__stwt)
+#undef WS_TRACE_STORE_HINT
+
+#define WS_TRACE_ATOMIC(NAME, OP)                                                                             \
+  template <class T, class U>                                                                                \
+  __device__ std::remove_cv_t<T> NAME(ws::ptr<T> p, U v, std::source_location loc = std::source_location::current()) { \
+    p.record_atomic(OP, loc);                                                                                \
+    return NAME(p.raw(), static_cast<std::remove_cv_t<T>>(v));                                               \
   }
 WS_TRACE_ATOMIC(atomicAdd, 1)
 WS_TRACE_ATOMIC(atomicSub, 2)
@@ -815,8 +994,9 @@ WS_TRACE_ATOMIC(atomicOr, 10)
 WS_TRACE_ATOMIC(atomicXor, 11)
 #undef WS_TRACE_ATOMIC
 template <class T, class U, class V>
-__device__ std::remove_cv_t<T> atomicCAS(ws::ptr<T> p, U compare, V v) {
-  p.record_atomic(8);
+__device__ std::remove_cv_t<T> atomicCAS(ws::ptr<T> p, U compare, V v,
+                                         std::source_location loc = std::source_location::current()) {
+  p.record_atomic(8, loc);
   using R = std::remove_cv_t<T>;
   return atomicCAS(p.raw(), static_cast<R>(compare), static_cast<R>(v));
 }

@@ -1,0 +1,143 @@
+#include "parse_prelude.h"
+
+namespace ws::plain_cuda {
+
+namespace {
+
+const char* const kQualifiers = R"(
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+#define __CUDACC__ 1
+#include <stddef.h>
+#include <stdint.h>
+#include <__clang_cuda_builtin_vars.h>
+struct uint3 { unsigned x, y, z; };
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ constexpr dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
+  __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+static const int warpSize = 32;
+extern "C" int cudaConfigureCall(dim3, dim3, size_t = 0, void* = 0);
+extern "C" unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void* = 0);
+)";
+
+const char* const kDeviceFunctions = R"(
+__device__ void __syncthreads();
+__device__ int __syncthreads_count(int);
+__device__ int __syncthreads_and(int);
+__device__ int __syncthreads_or(int);
+__device__ void __syncwarp(unsigned = 0xffffffffu);
+__device__ void __threadfence();
+__device__ void __threadfence_block();
+__device__ void __threadfence_system();
+__device__ unsigned __activemask();
+__device__ unsigned __ballot_sync(unsigned, int);
+__device__ int __any_sync(unsigned, int);
+__device__ int __all_sync(unsigned, int);
+template <class T> __device__ T __shfl_sync(unsigned, T, int, int = 32);
+template <class T> __device__ T __shfl_up_sync(unsigned, T, unsigned, int = 32);
+template <class T> __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32);
+template <class T> __device__ T __shfl_xor_sync(unsigned, T, int, int = 32);
+template <class T> __device__ unsigned __match_any_sync(unsigned, T);
+template <class T> __device__ unsigned __match_all_sync(unsigned, T, int*);
+template <class T> __device__ T __reduce_add_sync(unsigned, T);
+template <class T> __device__ T __reduce_min_sync(unsigned, T);
+template <class T> __device__ T __reduce_max_sync(unsigned, T);
+__device__ unsigned __reduce_and_sync(unsigned, unsigned);
+__device__ unsigned __reduce_or_sync(unsigned, unsigned);
+__device__ unsigned __reduce_xor_sync(unsigned, unsigned);
+template <class T, class U> __device__ T atomicAdd(T*, U);
+template <class T, class U> __device__ T atomicSub(T*, U);
+template <class T, class U> __device__ T atomicMin(T*, U);
+template <class T, class U> __device__ T atomicMax(T*, U);
+template <class T, class U> __device__ T atomicExch(T*, U);
+template <class T, class U> __device__ T atomicInc(T*, U);
+template <class T, class U> __device__ T atomicDec(T*, U);
+template <class T, class U> __device__ T atomicAnd(T*, U);
+template <class T, class U> __device__ T atomicOr(T*, U);
+template <class T, class U> __device__ T atomicXor(T*, U);
+template <class T, class U, class V> __device__ T atomicCAS(T*, U, V);
+template <class T> __device__ T __ldg(const T*);
+template <class T> __device__ T __ldcg(const T*);
+template <class T> __device__ T __ldca(const T*);
+template <class T> __device__ T __ldcs(const T*);
+template <class T> __device__ T __ldlu(const T*);
+template <class T> __device__ T __ldcv(const T*);
+template <class T> __device__ void __stcg(T*, T);
+template <class T> __device__ void __stcs(T*, T);
+template <class T> __device__ void __stwb(T*, T);
+template <class T> __device__ void __stwt(T*, T);
+__device__ int __dp4a(int, int, int);
+__device__ unsigned __dp4a(unsigned, unsigned, unsigned);
+template <class T> __device__ T min(T, T);
+template <class T> __device__ T max(T, T);
+__device__ int __popc(unsigned);
+__device__ int __popcll(unsigned long long);
+__device__ int __clz(int);
+__device__ int __ffs(int);
+__device__ unsigned __brev(unsigned);
+__device__ int __mul24(int, int);
+__device__ unsigned __umul24(unsigned, unsigned);
+__device__ float __fdividef(float, float);
+__device__ float __expf(float);
+__device__ float __logf(float);
+__device__ float __sinf(float);
+__device__ float __cosf(float);
+__device__ float __powf(float, float);
+__device__ float __saturatef(float);
+__device__ float rsqrtf(float);
+__device__ float sqrtf(float);
+__device__ float fabsf(float);
+__device__ float expf(float);
+__device__ float fmaxf(float, float);
+__device__ float fminf(float, float);
+__device__ int __float_as_int(float);
+__device__ float __int_as_float(int);
+__device__ int __float2int_rn(float);
+__device__ void __nanosleep(unsigned);
+extern "C" __device__ int printf(const char*, ...);
+)";
+
+// int2, float4, ...: the CUDA vector types and their make_ functions.
+std::string vector_types() {
+  const char* const bases[][2] = {{"char", "char"},   {"uchar", "unsigned char"}, {"short", "short"},
+                                  {"ushort", "unsigned short"}, {"int", "int"},   {"uint", "unsigned"},
+                                  {"long", "long"},   {"ulong", "unsigned long"}, {"longlong", "long long"},
+                                  {"ulonglong", "unsigned long long"},           {"float", "float"},
+                                  {"double", "double"}};
+  const char* const fields[] = {"x", "y", "z", "w"};
+  std::string s;
+  for (const auto& b : bases) {
+    for (int n = 1; n <= 4; ++n) {
+      const std::string name = std::string(b[0]) + std::to_string(n);
+      std::string members, params, init;
+      for (int k = 0; k < n; ++k) {
+        members += std::string(b[1]) + " " + fields[k] + "; ";
+        params += std::string(k ? ", " : "") + b[1] + " " + fields[k];
+        init += std::string(k ? ", " : "") + fields[k];
+      }
+      s += "struct " + name + " { " + members + "};\n";
+      s += "__host__ __device__ " + name + " make_" + name + "(" + params + ");\n";
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+const std::string& parse_prelude() {
+  static const std::string text = std::string(kQualifiers) + vector_types() + kDeviceFunctions;
+  return text;
+}
+
+}  // namespace ws::plain_cuda

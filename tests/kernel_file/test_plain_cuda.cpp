@@ -1,0 +1,328 @@
+// Plain CUDA kernel files: the rewrite keeps the user's text where it was, refuses what it cannot
+// record with the line and column, and a plain kernel counts as its wrapped twin in the catalog
+// and as the hardware would (expected values computed here from the index arithmetic).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "ws/analysis/analysis.h"
+#include "ws/kernel_file/build.h"
+#include "ws/plain_cuda/rewrite.h"
+#include "ws/run/catalog.h"
+
+namespace {
+
+using namespace ws;
+namespace fs = std::filesystem;
+
+std::string plain_file(const std::string& name) { return std::string(WS_PLAIN_DIR) + "/" + name; }
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A file written for one test, in a folder of its own.
+std::string write_file(const std::string& name, const std::string& text) {
+  const fs::path dir = fs::temp_directory_path() / ("ws_plain_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / name) << text;
+  return (dir / name).string();
+}
+
+//-----------------------------------------------------------------------------
+// The rewrite's text
+//-----------------------------------------------------------------------------
+// Where each character of `text` is as the compiler sees it: `#line N` lines renumber.
+std::map<std::pair<uint32_t, uint32_t>, char> as_compiled(const std::string& text) {
+  std::map<std::pair<uint32_t, uint32_t>, char> at;
+  std::istringstream in(text);
+  std::string l;
+  uint32_t line = 0;
+  while (std::getline(in, l)) {
+    ++line;
+    if (l.rfind("#line ", 0) == 0) {
+      line = uint32_t(std::stoul(l.substr(6))) - 1;
+      continue;
+    }
+    for (uint32_t c = 0; c < l.size(); ++c) at[{line, c + 1}] = l[c];
+  }
+  return at;
+}
+
+TEST(PlainCudaRewrite, EveryAccessKeepsItsLineAndColumn) {
+  const std::string path = plain_file("reduce_plain.cu");
+  const std::string text = read(path);
+  const plain_cuda::Rewritten r = plain_cuda::rewrite(text, path);
+  ASSERT_TRUE(r.refusals.empty()) << r.refusals[0].line << ": " << r.refusals[0].message;
+  ASSERT_TRUE(r.rewritten);
+  EXPECT_NE(r.text, text);
+  const auto compiled = as_compiled(r.text);
+  // Every subscript of the original, `name[` with its index, is where it was.
+  const std::regex access(R"(\b(sdata|g_idata|g_odata|vs)\[[^\]]*\])");
+  std::istringstream in(text);
+  std::string l;
+  int checked = 0;
+  for (uint32_t line = 1; std::getline(in, l); ++line) {
+    for (auto m = std::sregex_iterator(l.begin(), l.end(), access); m != std::sregex_iterator(); ++m) {
+      if (l.find("extern __shared__") != std::string::npos || l.find("__shared__ int") != std::string::npos) continue;
+      const std::string s = m->str();
+      for (uint32_t k = 0; k < s.size(); ++k) {
+        auto it = compiled.find({line, uint32_t(m->position()) + 1 + k});
+        ASSERT_TRUE(it != compiled.end() && it->second == s[k]) << "line " << line << ": " << s;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 60);
+}
+
+TEST(PlainCudaRewrite, AFileInTheWrappedDialectIsTakenAsWritten) {
+  const std::string text = read(std::string(WS_EXAMPLES_DIR) + "/saxpy.cu");
+  const plain_cuda::Rewritten r = plain_cuda::rewrite(text, "saxpy.cu");
+  EXPECT_FALSE(r.rewritten);
+  EXPECT_TRUE(r.refusals.empty());
+  EXPECT_EQ(r.text, text);
+}
+
+// Each construct warpscope cannot record faithfully, with the line and column it must name and a
+// word of what the message says. Nothing is compiled into a silent miscount.
+TEST(PlainCudaRewrite, WhatCannotBeRecordedIsRefusedAtItsLineAndColumn) {
+  const std::string text =
+      "struct Holder { float* data; float vals[4]; __device__ float f() const { return 0; } };\n"  // 1
+      "__device__ float table[64];\n"                                                              // 2
+      "__device__ int counter;\n"                                                                  // 3
+      "#define DECLARE_TILE __shared__ float t[32]\n"                                              // 4
+      "__global__ void k(float** pp, Holder h, Holder* hs, float* out) {\n"                        // 5
+      "  __shared__ float cube[4][4][4];\n"                                                        // 6
+      "  float *a = out, *b = out;\n"                                                              // 7
+      "  DECLARE_TILE;\n"                                                                          // 8
+      "  out[0] = h.data[threadIdx.x];\n"                                                          // 9
+      "  out[1] = table[threadIdx.x];\n"                                                           // 10
+      "  counter += 1;\n"                                                                          // 11
+      "  out[2] = hs[0].f();\n"                                                                    // 12
+      "  __shared__ volatile int vshared[32];\n"                                                   // 13
+      "}\n"                                                                                        // 14
+      "__device__ float* pick(float* p) { return p; }\n";                                          // 15
+  const plain_cuda::Rewritten r = plain_cuda::rewrite(text, write_file("refusals.cu", text));
+  EXPECT_FALSE(r.rewritten);
+  struct Want {
+    uint32_t line, column;
+    const char* says;
+  };
+  const std::vector<Want> want = {{5, 27, "pointer to a pointer"}, {6, 20, "dimensions"},
+                                  {7, 10, "one pointer per statement"}, {7, 20, "one pointer per statement"},
+                                  {8, 3, "macro"},                     {9, 12, "pointer kept in a struct"},
+                                  {10, 12, "outside the kernel"},      {11, 3, "__device__ variable"},
+                                  {12, 18, "member function"},         {13, 27, "volatile shared array"},
+                                  {15, 19, "returning a pointer"}};
+  for (const Want& w : want) {
+    bool found = false;
+    for (const plain_cuda::Refusal& x : r.refusals)
+      found = found || (x.line == w.line && x.column == w.column && x.message.find(w.says) != std::string::npos);
+    EXPECT_TRUE(found) << "no refusal at " << w.line << ":" << w.column << " saying '" << w.says << "'";
+  }
+  EXPECT_EQ(r.refusals.size(), want.size());
+  if (r.refusals.size() != want.size())
+    for (const plain_cuda::Refusal& x : r.refusals) ADD_FAILURE() << x.line << ":" << x.column << " " << x.message;
+}
+
+//-----------------------------------------------------------------------------
+// Built and run on the emulator
+//-----------------------------------------------------------------------------
+std::string load_ok(const std::string& path) {
+  std::string error;
+  const std::string name = kernel_file::load(path, Catalog::instance(), {}, error);
+  EXPECT_FALSE(name.empty()) << path << ":\n" << error;
+  return name;
+}
+
+RunResult run(const std::string& kernel, RunConfig c) {
+  RunResult r = Catalog::instance().run(kernel, c, BackendKind::Emu);
+  EXPECT_TRUE(r.refused.empty()) << r.refused;
+  EXPECT_TRUE(r.completed) << (r.errors.empty() ? "" : r.errors[0].message);
+  return r;
+}
+
+// The first launch's sites, summed per line, in line order: what the source view shows.
+struct LineCounts {
+  MemSpace space;
+  AccessKind kind;
+  uint64_t instructions, lane_accesses, sectors, wavefronts, conflicts;
+  bool operator==(const LineCounts&) const = default;
+};
+std::vector<LineCounts> per_line(const RunResult& r) {
+  const analysis::Report rep = analysis::analyze(r.launches.at(0));
+  std::map<std::tuple<uint32_t, int, int>, LineCounts> by_line;
+  for (const analysis::SiteMetrics& m : rep.sites) {
+    LineCounts& c = by_line.try_emplace({rep.site_table[m.site].line, int(m.space), int(m.kind)},
+                                        LineCounts{m.space, m.kind, 0, 0, 0, 0, 0}).first->second;
+    c.instructions += m.instructions;
+    c.lane_accesses += m.lane_accesses;
+    c.sectors += m.sectors;
+    c.wavefronts += m.wavefronts;
+    c.conflicts += m.conflicts;
+  }
+  std::vector<LineCounts> out;
+  for (auto& [k, c] : by_line) out.push_back(c);
+  return out;
+}
+
+std::string describe(const std::vector<LineCounts>& v) {
+  std::string s;
+  for (const LineCounts& c : v)
+    s += std::string(c.space == MemSpace::Shared ? "shared " : "global ") + std::to_string(int(c.kind)) + ": " +
+         std::to_string(c.instructions) + " instr, " + std::to_string(c.sectors) + " sectors, " +
+         std::to_string(c.wavefronts) + " wavefronts, " + std::to_string(c.conflicts) + " conflicts\n";
+  return s;
+}
+
+TEST(PlainCudaRun, SeedReduce0PastedVerbatimRunsAndPasses) {
+  const std::string name = load_ok(plain_file("seed_reduce0.cu"));
+  if (name.empty()) return;
+  const RunResult r = run(name, {});
+  EXPECT_TRUE(r.passed) << r.result << " / " << r.check;
+  // Its shared-memory accesses are recorded: the `sdata[tid] += sdata[tid + s]` line is there.
+  const analysis::Report rep = analysis::analyze(r.launches.at(0));
+  uint64_t shared = 0;
+  for (const analysis::SiteMetrics& m : rep.sites) shared += m.space == MemSpace::Shared ? m.instructions : 0;
+  EXPECT_GT(shared, 0u);
+}
+
+// The plain file and the catalog's wrapped kernels are the same statements line for line: every
+// line counts the same instructions, sectors, wavefronts and conflicts.
+TEST(PlainCudaRun, EachReductionStepCountsAsItsCatalogTwin) {
+  const std::string name = load_ok(plain_file("reduce_plain.cu"));
+  if (name.empty()) return;
+  for (const char* v : {"1", "2", "3", "4", "5", "6"}) {
+    SCOPED_TRACE(std::string("variant ") + v);
+    RunConfig c;
+    c.variant = v;
+    c.n = 4096;
+    c.block = {256, 1, 1};
+    const RunResult plain = run(name, c);
+    RunConfig cc = c;
+    cc.dtype = "int";
+    const RunResult wrapped = run("reduce", cc);
+    ASSERT_FALSE(plain.launches.empty());
+    ASSERT_FALSE(wrapped.launches.empty());
+    const std::vector<LineCounts> a = per_line(plain), b = per_line(wrapped);
+    EXPECT_EQ(a, b) << "plain:\n" << describe(a) << "catalog:\n" << describe(b);
+  }
+}
+
+analysis::SiteMetrics sum_of(const analysis::Report& rep, MemSpace space, AccessKind kind, uint32_t line) {
+  analysis::SiteMetrics sum;
+  for (const analysis::SiteMetrics& m : rep.sites)
+    if (m.space == space && m.kind == kind && rep.site_table[m.site].line == line) {
+      sum.instructions += m.instructions;
+      sum.sectors += m.sectors;
+      sum.wavefronts += m.wavefronts;
+      sum.conflicts += m.conflicts;
+    }
+  return sum;
+}
+
+uint32_t line_of(const std::string& path, const std::string& snippet) {
+  std::istringstream in(read(path));
+  std::string l;
+  for (uint32_t n = 1; std::getline(in, l); ++n)
+    if (l.find(snippet) != std::string::npos) return n;
+  ADD_FAILURE() << snippet;
+  return 0;
+}
+
+// Distinct 32-byte sectors a warp's lanes touch at byte addresses `address(lane)`.
+template <class F>
+uint64_t sectors_of_warp(F address) {
+  std::set<uint64_t> s;
+  for (uint32_t lane = 0; lane < 32; ++lane) s.insert(address(lane) / 32);
+  return s.size();
+}
+
+TEST(PlainCudaRun, StructMembersAutoCopiesAndVectorLoadsCountAsTheCompilerIssuesThem) {
+  const std::string path = plain_file("features.cu");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  const uint64_t warps = 1024 / 32;
+  RunConfig c;
+  c.variant = "member";  // out[i] = pts[i].y: one 4-byte load per lane at 12 i + 4
+  analysis::Report rep = analysis::analyze(run(name, c).launches.at(0));
+  analysis::SiteMetrics m = sum_of(rep, MemSpace::Global, AccessKind::Load, line_of(path, "pts[i].y"));
+  EXPECT_EQ(m.instructions, warps);
+  EXPECT_EQ(m.sectors, warps * sectors_of_warp([](uint32_t l) { return 12 * l + 4; }));
+  c.variant = "auto";  // auto v = in[i]: one load, used three times
+  rep = analysis::analyze(run(name, c).launches.at(0));
+  EXPECT_EQ(sum_of(rep, MemSpace::Global, AccessKind::Load, line_of(path, "auto v = in[i]")).instructions, warps);
+  EXPECT_EQ(sum_of(rep, MemSpace::Global, AccessKind::Load, line_of(path, "v * v + v")).instructions, 0u);
+  c.variant = "vector";  // 16-byte loads: 512 bytes a warp, 16 sectors; a quarter of the threads
+  rep = analysis::analyze(run(name, c).launches.at(0));
+  m = sum_of(rep, MemSpace::Global, AccessKind::Load, line_of(path, "reinterpret_cast<const float4*>"));
+  EXPECT_EQ(m.instructions, warps / 4);
+  EXPECT_EQ(m.sectors, warps / 4 * sectors_of_warp([](uint32_t l) { return 16 * l; }));
+}
+
+TEST(PlainCudaRun, ASharedScalarIsOneCopyPerBlockAndRecorded) {
+  const std::string path = plain_file("features.cu");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  RunConfig c;
+  c.variant = "scalar";
+  const RunResult r = run(name, c);
+  EXPECT_TRUE(r.passed) << r.result;  // every block counted its own 256 threads
+  const std::vector<float> counts = r.value<float>("counts");
+  ASSERT_EQ(counts.size(), 1024u);
+  for (float v : counts) ASSERT_EQ(v, 256.0f);
+  const analysis::Report rep = analysis::analyze(r.launches.at(0));
+  EXPECT_EQ(sum_of(rep, MemSpace::Shared, AccessKind::Atomic, line_of(path, "atomicAdd(&count, 1)")).instructions,
+            1024u / 32);
+}
+
+// tile[threadIdx.x][threadIdx.y] reads a column: lane l of warp y reads word l * Pitch + y.
+TEST(PlainCudaRun, ATwoDimensionalTileConflictsAsTheBankModelCounts) {
+  const std::string path = plain_file("features.cu");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  for (int pitch : {33, 32}) {
+    RunConfig c;
+    c.variant = pitch == 33 ? "padded" : "unpadded";
+    const RunResult r = run(name, c);
+    EXPECT_TRUE(r.passed) << r.result;
+    uint64_t want = 0;
+    for (uint32_t y = 0; y < 8; ++y) {
+      std::map<uint32_t, std::set<uint32_t>> words;
+      for (uint32_t l = 0; l < 32; ++l) words[(l * pitch + y) % 32].insert(l * pitch + y);
+      uint64_t most = 0;
+      for (auto& [bank, w] : words) most = std::max<uint64_t>(most, w.size());
+      want += most;  // wavefronts of warp y's column read
+    }
+    const analysis::Report rep = analysis::analyze(r.launches.at(0));
+    const analysis::SiteMetrics m =
+        sum_of(rep, MemSpace::Shared, AccessKind::Load, line_of(path, "tile[threadIdx.x][threadIdx.y]"));
+    EXPECT_EQ(m.wavefronts, want) << "pitch " << pitch;
+    EXPECT_EQ(m.instructions, 8u);
+  }
+}
+
+TEST(PlainCudaRun, PointersThroughHelpersAndArithmeticAreRecordedAsTheirArrays) {
+  const std::string path = plain_file("features.cu");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  RunConfig c;
+  c.variant = "helper";
+  const RunResult r = run(name, c);
+  EXPECT_TRUE(r.passed) << r.result;
+  const analysis::Report rep = analysis::analyze(r.launches.at(0));
+  // The helper's p[k] is a load of `in`, the store through `dst` a store to `doubled`: 32 warps each.
+  EXPECT_EQ(sum_of(rep, MemSpace::Global, AccessKind::Load, line_of(path, "return 2.0f * p[k]")).instructions, 32u);
+  EXPECT_EQ(sum_of(rep, MemSpace::Global, AccessKind::Store, line_of(path, "*(dst + threadIdx.y")).instructions, 32u);
+}
+
+}  // namespace
