@@ -20,6 +20,14 @@ for bin in .carry/bin/*; do
   ldd "$bin" | awk '/=> \// {print $3}'
 done | sort -u | grep -vE '/(libc|libm|libstdc\+\+|libgcc_s|libdl|libpthread|librt|ld-linux)[.-]' |
   while read -r lib; do cp -L "$lib" .carry/lib/; done
+# libclang and what it pulls in (libLLVM, ICU's data, z3: plain CUDA kernel files) are 190 MB, and
+# the binaries 20-30 MB each: every file over 1 MB travels xz-compressed (about a quarter) and
+# gpu_env.sh unpacks it; with libclang go the Clang resource headers its parse uses (a tar.xz).
+if ls .carry/lib/libclang* > /dev/null 2>&1; then
+  res=$(ls -d /usr/lib/llvm-14/lib/clang/*/ | head -1)
+  tar cJf .carry/lib/clang-resource.tar.xz -C "$(dirname "$res")" "$(basename "$res")/include"
+fi
+find .carry/bin .carry/lib -maxdepth 1 -type f -size +1M ! -name '*.xz' -exec xz -T2 -6 {} \;
 # The fonts the viewer found at configure time (the GPU machine has no font packages).
 mkdir -p .carry/fonts
 cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-Regular.ttf .carry/fonts/ 2>/dev/null || true

@@ -13,6 +13,15 @@ pack_out() {
 }
 [ -f "$carry/fonts/DejaVuSans.ttf" ] && export WARPSCOPE_UI_FONT="$PWD/$carry/fonts/DejaVuSans.ttf"
 [ -f "$carry/fonts/JetBrainsMono-Regular.ttf" ] && export WARPSCOPE_MONO_FONT="$PWD/$carry/fonts/JetBrainsMono-Regular.ttf"
+# What gpu_carry.sh compressed (binaries, libclang, libLLVM, Clang's resource headers beside
+# libclang, where it looks for them): unpacked once, with Python (the machine may lack xz).
+if [ -f "$carry/lib/clang-resource.tar.xz" ]; then
+  mkdir -p "$carry/lib/clang" && tar xJf "$carry/lib/clang-resource.tar.xz" -C "$carry/lib/clang" && rm "$carry/lib/clang-resource.tar.xz"
+fi
+for f in "$carry"/bin/*.xz "$carry"/lib/*.xz; do
+  [ -f "$f" ] && python3 -c "import lzma,sys; open(sys.argv[1][:-3],'wb').write(lzma.open(sys.argv[1]).read())" "$f" &&
+    chmod +x "${f%.xz}" && rm "$f"
+done
 export LD_LIBRARY_PATH="$PWD/$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # cuBLAS (matmul's reference) is opened at run time from the machine's CUDA toolkit, not carried.
 [ -d /usr/local/cuda/lib64 ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:/usr/local/cuda/lib64"

@@ -48,7 +48,7 @@ done
 
 if command -v ncu > /dev/null; then
   echo "== Nsight Compute vs warpscope: kernel files"
-  python3 scripts/referee.py --warpscope "$ws" --out "$out" --only files 2>&1 | tee "$out/referee_files.txt"
+  [[ "$files" == *examples/\** ]] && python3 scripts/referee.py --warpscope "$ws" --out "$out" --only files 2>&1 | tee "$out/referee_files.txt"
   plain=(); for f in tests/kernel_file/plain/*.cu; do plain+=(--file "$f"); done
   python3 scripts/referee.py --warpscope "$ws" --out "$out" --only files "${plain[@]}" 2>&1 | tee "$out/referee_plain.txt"
 fi

@@ -134,6 +134,19 @@ TEST(PlainCudaRewrite, WhatCannotBeRecordedIsRefusedAtItsLineAndColumn) {
     for (const plain_cuda::Refusal& x : r.refusals) ADD_FAILURE() << x.line << ":" << x.column << " " << x.message;
 }
 
+// A statement Clang gives up on would be missing from the rewrite: its error is the refusal.
+TEST(PlainCudaRewrite, WhatClangCannotParseIsRefusedWithItsMessage) {
+  const std::string text =
+      "__global__ void k(float* out) {\n"
+      "  out[threadIdx.x] = undeclared_helper(3);\n"
+      "}\n";
+  const plain_cuda::Rewritten r = plain_cuda::rewrite(text, write_file("unparsed.cu", text));
+  ASSERT_EQ(r.refusals.size(), 1u);
+  EXPECT_EQ(r.refusals[0].line, 2u);
+  EXPECT_EQ(r.refusals[0].column, 22u);
+  EXPECT_NE(r.refusals[0].message.find("undeclared_helper"), std::string::npos) << r.refusals[0].message;
+}
+
 //-----------------------------------------------------------------------------
 // Built and run on the emulator
 //-----------------------------------------------------------------------------
@@ -194,6 +207,23 @@ TEST(PlainCudaRun, SeedReduce0PastedVerbatimRunsAndPasses) {
   uint64_t shared = 0;
   for (const analysis::SiteMetrics& m : rep.sites) shared += m.space == MemSpace::Shared ? m.instructions : 0;
   EXPECT_GT(shared, 0u);
+}
+
+// Pasted code includes the CUDA runtime's headers: nvcc's builds include them, the emulator's
+// API is what they declare.
+TEST(PlainCudaRun, AFileThatIncludesTheCudaRuntimeHeadersRuns) {
+  const std::string path = write_file("with_headers.cu",
+                                      "#include <cuda_runtime.h>\n#include <device_launch_parameters.h>\n#include <cstdio>\n"
+                                      "/* warpscope\nkernel = \"scale\"\nn = 256\nblock = 128\nargs = [\"a\", \"n\"]\n"
+                                      "[arrays.a]\ntype = \"float\"\nsize = \"n\"\nfill = \"iota\"\nexpect = \"2 * i\"\n*/\n"
+                                      "__global__ void scale(float* a, int n) {\n"
+                                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                      "  if (i < n) a[i] = 2 * a[i];\n"
+                                      "}\n");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  const RunResult r = run(name, {});
+  EXPECT_TRUE(r.passed) << r.result;
 }
 
 // The plain file and the catalog's wrapped kernels are the same statements line for line: every

@@ -1,4 +1,5 @@
 #include "ws/kernel_file/generate.h"
+#include "ws/plain_cuda/rewrite.h"
 
 #include <algorithm>
 #include <cctype>
@@ -297,7 +298,10 @@ std::string translation_unit(const Description& d, const std::string& text, Flav
                            l.find_first_not_of(" \t", first + 1) != std::string::npos &&
                            l.compare(l.find_first_not_of(" \t", first + 1), 7, "include") == 0;
       if (include) {
-        w << "#line " + std::to_string(line) + " " + lit(d.path) + "\n" + include_as_nvcc_finds_it(l, d.path) + "\n";
+        // The CUDA toolkit's runtime headers: the emulator's API is what they declare.
+        const bool provided = flavor == Flavor::Emu && plain_cuda::is_cuda_toolkit_header(plain_cuda::included_header(l));
+        w << "#line " + std::to_string(line) + " " + lit(d.path) + "\n" +
+                 (provided ? "// (the emulator provides " + plain_cuda::included_header(l) + ")" : include_as_nvcc_finds_it(l, d.path)) + "\n";
         body += "\n";
       } else {
         body += l + "\n";

@@ -20,13 +20,15 @@ const char* const kQualifiers = R"(
 #include <stddef.h>
 #include <stdint.h>
 #include <__clang_cuda_builtin_vars.h>
-struct uint3 { unsigned x, y, z; };
+)";
+
+// dim3 (after the vector types: it converts from uint3) and the launch syntax's helpers.
+const char* const kDim3 = R"(
 struct dim3 {
   unsigned x, y, z;
   __host__ __device__ constexpr dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
   __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
 };
-static const int warpSize = 32;
 extern "C" int cudaConfigureCall(dim3, dim3, size_t = 0, void* = 0);
 extern "C" unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void* = 0);
 )";
@@ -133,10 +135,48 @@ std::string vector_types() {
   return s;
 }
 
+// Every other intrinsic the emulator has, declared for any arguments with the type it returns, so
+// that an expression using one parses (and what Clang cannot parse is refused, never guessed).
+// ctest "intrinsics_parsed" holds this list to scripts/intrinsics.py.
+std::string generic_intrinsics() {
+  const std::pair<const char*, const char*> families[] = {
+      {"float",
+       "__cosf __exp10f __expf __fadd_rn __fdiv_rn __fdividef __fmaf_rn __fmul_rn __frcp_rn __frsqrt_rn "
+       "__fsqrt_rn __fsub_rn __int2float_rn __int_as_float __ll2float_rn __log10f __log2f __logf __powf "
+       "__saturatef __sinf __tanf __uint2float_rn __uint_as_float __double2float_rn rsqrtf"},
+      {"double", "__dadd_rn __dmul_rn __fma_rn __longlong_as_double rsqrt"},
+      {"int",
+       "__clz __clzll __ffs __ffsll __float2int_rd __float2int_rn __float2int_ru __float2int_rz __double2int_rd "
+       "__double2int_rn __double2int_ru __double2int_rz __float_as_int __hadd __rhadd __mul24 __mulhi __popc "
+       "__popcll __syncthreads_and __syncthreads_count __syncthreads_or __any_sync __all_sync"},
+      {"unsigned",
+       "__brev __byte_perm __float2uint_rd __float2uint_rn __float2uint_ru __float2uint_rz __float_as_uint "
+       "__funnelshift_l __funnelshift_lc __funnelshift_r __funnelshift_rc __sad __uhadd __urhadd __umul24 "
+       "__umulhi __usad __activemask __ballot_sync __dp4a"},
+      {"long long", "__double_as_longlong __float2ll_rd __float2ll_rn __float2ll_ru __float2ll_rz __mul64hi"},
+      {"unsigned long long", "__brevll __umul64hi"},
+      {"void", "__nanosleep __sincosf sincosf __syncthreads __syncwarp __threadfence __threadfence_block"},
+  };
+  std::string s;
+  for (const auto& [type, names] : families) {
+    std::string name;
+    for (const char* c = names;; ++c) {
+      if (*c == ' ' || *c == 0) {
+        if (!name.empty()) s += std::string("template <class... A> __device__ ") + type + " " + name + "(A...);\n";
+        name.clear();
+        if (*c == 0) break;
+      } else {
+        name += *c;
+      }
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
 const std::string& parse_prelude() {
-  static const std::string text = std::string(kQualifiers) + vector_types() + kDeviceFunctions;
+  static const std::string text = std::string(kQualifiers) + vector_types() + kDim3 + kDeviceFunctions + generic_intrinsics();
   return text;
 }
 

@@ -7,6 +7,8 @@
 
 #include <clang-c/Index.h>
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -18,8 +20,23 @@
 
 namespace ws::plain_cuda {
 
+std::string included_header(const std::string& line) {
+  static const std::regex include(R"(^\s*#\s*include\s*[<"]([^>"]+)[>"])");
+  std::smatch m;
+  return std::regex_search(line, m, include) ? m[1].str() : "";
+}
+
+bool is_cuda_toolkit_header(const std::string& name) {
+  static const std::set<std::string> headers = {
+      "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "device_launch_parameters.h", "device_functions.h",
+      "cuda_device_runtime_api.h", "vector_types.h", "vector_functions.h", "math_functions.h",
+      "device_atomic_functions.h", "sm_20_atomic_functions.h", "sm_32_intrinsics.h", "sm_60_atomic_functions.h",
+      "driver_types.h", "builtin_types.h"};
+  return headers.count(name) > 0;
+}
+
 bool uses_wrapped_dialect(const std::string& text) {
-  static const std::regex wrapper(R"(\bws::(global_array|shared_array|dynamic_shared)\b)");
+  static const std::regex wrapper(R"(\bws::)");
   return std::regex_search(text, wrapper);
 }
 
@@ -42,11 +59,40 @@ struct Parsed {
   }
 };
 
+// Clang's own headers (stddef.h, __clang_cuda_builtin_vars.h): where this build found them, else
+// beside the libclang that was loaded (a machine that carries its libraries along).
+std::string resource_dir() {
+  std::error_code ec;
+  if (std::filesystem::is_directory(WS_CLANG_RESOURCE_DIR, ec)) return WS_CLANG_RESOURCE_DIR;
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void*>(&clang_createIndex), &info) && info.dli_fname) {
+    const std::filesystem::path beside = std::filesystem::path(info.dli_fname).parent_path() / "clang";
+    for (const auto& e : std::filesystem::directory_iterator(beside, ec))
+      if (std::filesystem::is_directory(e.path() / "include", ec)) return e.path().string();
+  }
+  return "";
+}
+
+// The text Clang reads: the CUDA toolkit's own headers (`#include <cuda_runtime.h>`) blanked, as
+// the emulator's build leaves them out (the prelude is the CUDA vocabulary); every offset stays.
+std::string without_cuda_headers(std::string text) {
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t eol = text.find('\n', at);
+    if (eol == std::string::npos) eol = text.size();
+    if (const std::string header = included_header(text.substr(at, eol - at)); !header.empty() && is_cuda_toolkit_header(header))
+      std::fill(text.begin() + long(at), text.begin() + long(eol), ' ');
+    at = eol + 1;
+  }
+  return text;
+}
+
 void parse(Parsed& p, const std::string& text, const std::string& path) {
   p.index = clang_createIndex(0, 0);
   const std::string folder = std::filesystem::path(path).parent_path().string();
   std::vector<std::string> args = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++20",
-                                   "-include", kPreludePath, "-w"};
+                                   "-include", kPreludePath, "-w", "-ferror-limit=0"};
+  if (const std::string res = resource_dir(); !res.empty()) args.insert(args.end(), {"-resource-dir", res});
   if (!folder.empty()) args.insert(args.end(), {"-I", folder});
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());
@@ -514,12 +560,24 @@ Rewritten rewrite(const std::string& text, const std::string& path) {
   out.text = text;
   if (uses_wrapped_dialect(text)) return out;
   Parsed p;
-  parse(p, text, path);
+  const std::string parsed_text = without_cuda_headers(text);
+  parse(p, parsed_text, path);
   if (!p.tu) {
     out.refusals.push_back({1, 1, "Clang could not read the file as CUDA"});
     return out;
   }
   t_main_file = clang_getFile(p.tu, path.c_str());
+  // What Clang cannot parse cannot be instrumented faithfully (a statement it gives up on is
+  // missing from its tree): its errors are the refusals.
+  for (unsigned k = 0, n = clang_getNumDiagnostics(p.tu); k < n; ++k) {
+    CXDiagnostic d = clang_getDiagnostic(p.tu, k);
+    const Where at = where(clang_getDiagnosticLocation(d));
+    // (An error inside a system header is the parse's, not the file's: the build's compiler judges those.)
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && at.in_file)
+      out.refusals.push_back({at.line, at.column, "Clang cannot parse this as CUDA: " + str(clang_getDiagnosticSpelling(d))});
+    clang_disposeDiagnostic(d);
+  }
+  if (!out.refusals.empty()) return out;
   Rewriter r(p.tu, text);
   for (CXCursor c : children(clang_getTranslationUnitCursor(p.tu)))
     if (where(clang_getCursorLocation(c)).in_file) r.walk(c, false);

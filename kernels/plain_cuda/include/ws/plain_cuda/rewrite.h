@@ -46,8 +46,16 @@ struct Rewritten {
   uint32_t edits = 0;             // how many places were rewritten
 };
 
-// Whether the file is written in warpscope's own dialect (ws::global_array, ws::shared_array,
-// ws::dynamic_shared): such a file is compiled as it stands.
+// `#include <x.h>` or `#include "x.h"` -> "x.h"; "" for any other line.
+std::string included_header(const std::string& line);
+
+// Whether `name` is one of the CUDA toolkit's runtime headers (cuda_runtime.h, cuda.h,
+// device_launch_parameters.h, ...): the emulator's build provides what they declare and leaves
+// them out; nvcc's builds include them.
+bool is_cuda_toolkit_header(const std::string& name);
+
+// Whether the file is written for warpscope itself (it names `ws::`: the wrappers ws::global_array,
+// ws::shared_array, ws::dynamic_shared, or a catalog entry): such a file is compiled as it stands.
 bool uses_wrapped_dialect(const std::string& text);
 
 // Rewrites `text`, the file at `path` (used in the `#line` directives and to find the headers
