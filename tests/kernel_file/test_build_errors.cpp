@@ -353,3 +353,22 @@ TEST(KernelFileBuild, BuildFoldersOfKilledProcessesAreRemovedAtTheNextStart) {
 }
 
 }  // namespace
+
+namespace {
+// A file that includes one outside its folder (a student's `#include "/etc/shadow"` in a graded
+// submission): the compiler's errors there are reported by path, without the text it quoted.
+TEST(KernelFileBuild, AnErrorInAFileOutsideTheKernelsFolderIsNotQuoted) {
+  TempFiles kernel, elsewhere;
+  const std::string secret = elsewhere.write("secret.txt", "secret_token_4711: do not show\n");
+  std::string text = with_one(1);
+  text = "#include \"" + secret + "\"\n" + text;
+  const kernel_file::Build b = build(kernel.write("quotes.cu", text));
+  EXPECT_FALSE(b.ok);
+  bool named = false;
+  for (const kernel_file::BuildDiagnostic& d : b.diagnostics) {
+    EXPECT_EQ(d.message.find("secret_token_4711"), std::string::npos) << d.message;
+    named = named || d.message.find("secret.txt") != std::string::npos;
+  }
+  EXPECT_TRUE(named);
+}
+}  // namespace
