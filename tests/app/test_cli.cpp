@@ -118,8 +118,24 @@ TEST(Cli, MissingFontIsSaidNotHidden) {
   RunResult r = run_warpscope("--headless --size 320x200 --screenshot " + out.string(),
                               "WARPSCOPE_UI_FONT=/nonexistent/font.ttf");
   EXPECT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_NE(r.out.find("UI font not found (/nonexistent/font.ttf)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("UI font not usable (cannot open /nonexistent/font.ttf"), std::string::npos) << r.out;
   fs::remove(out);
+}
+
+// A font setting that names something else (a text file, a device) is said, and the viewer goes on
+// with ImGui's own font, instead of aborting inside the rasteriser.
+TEST(Cli, AFontSettingThatIsNoFontIsSaidNotFatal) {
+  const fs::path out = fs::temp_directory_path() / "ws-cli-notafont.png";
+  const fs::path text = fs::temp_directory_path() / "ws-cli-notafont.ttf";
+  std::ofstream(text) << "this is not a font, whatever its name says\n";
+  for (const std::string& font : {text.string(), std::string("/dev/zero")}) {
+    RunResult r = run_warpscope("--headless --size 320x200 --screenshot " + out.string(), "WARPSCOPE_UI_FONT=" + font);
+    EXPECT_EQ(r.exit_code, 0) << font << ": " << r.out;
+    EXPECT_NE(r.out.find("UI font not usable"), std::string::npos) << r.out;
+    EXPECT_TRUE(fs::exists(out)) << font;
+    fs::remove(out);
+  }
+  fs::remove(text);
 }
 
 // gpu-trace's whole-grid counters are on unless --no-counters says otherwise (the launch option

@@ -1,5 +1,6 @@
 // Themes and fonts: scaling from a fresh style, sharp fonts at the requested pixel size, and a
 // missing font reported rather than silently replaced.
+#include "ws/util/atomic_file.h"
 #include "ws/viz/fonts.h"
 #include "ws/viz/look.h"
 #include "ws/viz/theme.h"
@@ -51,4 +52,16 @@ TEST(Fonts, MissingFontIsReportedWithThePackageToInstall) {
   EXPECT_NE(warning.find("/nonexistent/Sans.ttf"), std::string::npos) << warning;
   EXPECT_NE(warning.find("fonts-dejavu-core"), std::string::npos) << warning;
   EXPECT_GE(atlas.Fonts.Size, 1);  // something to draw the warning with
+}
+
+// The font check holds a real font to the sfnt layout and refuses what is not one, or is cut off.
+TEST(Fonts, AFontFileIsCheckedBeforeImGuiReadsIt) {
+  std::string bytes, error;
+  ASSERT_TRUE(ws::read_file(ws::viz::default_font_paths().ui, bytes, error)) << error;
+  EXPECT_EQ(ws::viz::font_file_problem(bytes), "");
+  EXPECT_NE(ws::viz::font_file_problem("this is not a font, whatever its name says"), "");
+  EXPECT_NE(ws::viz::font_file_problem(std::string(4096, '\0')), "");
+  // Cut anywhere after its table directory, a table ends past the file.
+  EXPECT_NE(ws::viz::font_file_problem(bytes.substr(0, bytes.size() / 2)), "");
+  EXPECT_NE(ws::viz::font_file_problem(bytes.substr(0, 200)), "");
 }

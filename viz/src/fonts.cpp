@@ -1,7 +1,10 @@
 #include "ws/viz/fonts.h"
 
+#include "ws/util/atomic_file.h"
+
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <span>
 
@@ -20,16 +23,53 @@ std::string env_or(const char* name, const char* fallback) {
   return (v && *v) ? v : fallback;
 }
 
-bool add_ttf(ImFontAtlas& atlas, const std::string& path, float px, const ImWchar* ranges) {
-  std::error_code ec;
-  if (path.empty() || !std::filesystem::is_regular_file(path, ec)) return false;
+uint32_t be32(const std::string& b, size_t at) {
+  return uint32_t(uint8_t(b[at])) << 24 | uint32_t(uint8_t(b[at + 1])) << 16 | uint32_t(uint8_t(b[at + 2])) << 8 |
+         uint32_t(uint8_t(b[at + 3]));
+}
+
+}  // namespace
+
+std::string font_file_problem(const std::string& bytes) {
+  // An sfnt: a version tag, a table count, then 16-byte table records (tag, checksum, offset,
+  // length) that must lie in the file. ImGui's rasteriser trusts all of it.
+  if (bytes.size() < 12) return "too short to be a font";
+  const uint32_t tag = be32(bytes, 0);
+  if (tag == 0x74746366u) return "a font collection (.ttc): give one .ttf or .otf";
+  if (tag != 0x00010000u && tag != 0x74727565u /* true */ && tag != 0x4f54544fu /* OTTO */)
+    return "not a TrueType or OpenType font";
+  const uint32_t tables = uint32_t(uint8_t(bytes[4])) << 8 | uint8_t(bytes[5]);
+  if (tables == 0 || 12 + uint64_t(tables) * 16 > bytes.size()) return "its table directory is cut off";
+  bool cmap = false, head = false, hhea = false, hmtx = false, maxp = false, outlines = false;
+  for (uint32_t k = 0; k < tables; ++k) {
+    const size_t at = 12 + size_t(k) * 16;
+    const uint32_t t = be32(bytes, at);
+    if (uint64_t(be32(bytes, at + 8)) + be32(bytes, at + 12) > bytes.size()) return "a table lies past its end";
+    cmap |= t == 0x636d6170u, head |= t == 0x68656164u, hhea |= t == 0x68686561u, hmtx |= t == 0x686d7478u;
+    maxp |= t == 0x6d617870u, outlines |= t == 0x676c7966u /* glyf */ || t == 0x43464620u /* CFF */;
+  }
+  if (!(cmap && head && hhea && hmtx && maxp && outlines)) return "a table every font has is missing";
+  return "";
+}
+
+namespace {
+
+// "" when the font was added, else why not.
+std::string add_ttf(ImFontAtlas& atlas, const std::string& path, float px, const ImWchar* ranges) {
+  if (path.empty()) return "none configured";
+  std::string bytes, error;
+  if (!read_file(path, bytes, error, uint64_t(64) << 20)) return error;
+  if (std::string why = font_file_problem(bytes); !why.empty()) return path + ": " + why;
   ImFontConfig cfg;
   cfg.OversampleH = 3;
   cfg.OversampleV = 1;
   // Fractional advances: snapped ones would round differently at 1x and 2x, and a 2x export
   // would wrap its text elsewhere. Horizontal oversampling keeps the stems sharp.
   cfg.PixelSnapH = false;
-  return atlas.AddFontFromFileTTF(path.c_str(), px, &cfg, ranges) != nullptr;
+  // The atlas owns (and frees) the copy it is given.
+  void* data = IM_ALLOC(bytes.size());
+  std::memcpy(data, bytes.data(), bytes.size());
+  return atlas.AddFontFromMemoryTTF(data, int(bytes.size()), px, &cfg, ranges) ? "" : path + ": ImGui could not read it";
 }
 
 }  // namespace
@@ -43,17 +83,14 @@ std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths, fl
                         std::span<const float> zooms) {
   atlas.Clear();
   std::string warning;
-  if (!add_ttf(atlas, paths.ui, px * raster, kUiRanges)) {
-    warning = "UI font not found (" + (paths.ui.empty() ? std::string("none configured") : paths.ui) +
-              "): install fonts-dejavu-core; using ImGui's small bitmap font";
+  if (std::string why = add_ttf(atlas, paths.ui, px * raster, kUiRanges); !why.empty()) {
+    warning = "UI font not usable (" + why + "): install fonts-dejavu-core; using ImGui's small bitmap font";
     ImFontConfig cfg;
     cfg.SizePixels = 13.0f * raster;
     atlas.AddFontDefault(&cfg);
   }
-  if (!add_ttf(atlas, paths.mono, px * raster, kMonoRanges)) {
-    if (warning.empty())
-      warning = "code font not found (" + (paths.mono.empty() ? std::string("none configured") : paths.mono) +
-                "): install fonts-jetbrains-mono";
+  if (std::string why = add_ttf(atlas, paths.mono, px * raster, kMonoRanges); !why.empty()) {
+    if (warning.empty()) warning = "code font not usable (" + why + "): install fonts-jetbrains-mono";
     // No second font: mono_font() falls back to the UI font.
   } else {
     // Only with both fonts, so that the positions below hold: headings, captions, then the

@@ -16,6 +16,10 @@ struct FontPaths {
 };
 FontPaths default_font_paths();
 
+// "" when `bytes` look like a TrueType/OpenType font whose table directory lies inside the file
+// (what ImGui's rasteriser assumes), else what is wrong ("not a TrueType or OpenType font").
+std::string font_file_problem(const std::string& bytes);
+
 // Clears `atlas` and adds the UI font (first, so it is the default) and the mono font at `px`
 // layout pixels, rasterized at `raster` output pixels per layout pixel (2 for a 2x export: the
 // caller then sets io.FontGlobalScale = 1 / raster, so that every glyph advance, and with it every
