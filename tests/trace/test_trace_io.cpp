@@ -159,6 +159,15 @@ TEST(TraceIo, ChromeTraceHoldsEveryLaunchAndNamesItsTimeAxis) {
 // it loads with what is wrong, so the analysis and the views never meet it (each of these crashed
 // or hung them once: a division by an extent near 2^64, a block of zero threads, a lane at the top
 // of the address space, a name that breaks JSON, warps a block cannot have).
+SiteCounters counters(uint64_t instructions, uint64_t lanes) {
+  SiteCounters c;
+  c.site = 0;
+  c.width = 4;
+  c.instructions = instructions;
+  c.lanes = lanes;
+  return c;
+}
+
 TEST(TraceIo, ImpossibleValuesAreRefusedWhenTheFileLoads) {
   const Trace good = reduction_trace();
   ASSERT_TRUE(deserialize_trace(serialize_trace(good)).ok());
@@ -184,7 +193,23 @@ TEST(TraceIo, ImpossibleValuesAreRefusedWhenTheFileLoads) {
       {"is in block", [](Trace& t) { t.events[0].block = 1u << 30; }},
       {"outside the grid", [](Trace& t) { t.recorded_blocks.push_back(99); }},
       {"bytes a lane", [&](Trace& t) { t.events[shared_access].width = 0; }},
+      {"blocks ran in a grid", [](Trace& t) { t.total_blocks = t.launch.grid.count() + 1; }},
+      // Whole-grid counters (gpu-trace's), damaged: more lanes, wavefronts or sectors than the
+      // instructions allow, a zero width.
+      {"more lanes than 32", [](Trace& t) { t.site_counters = {counters(10, 321)}; }},
+      {"impossible wavefronts", [](Trace& t) { SiteCounters c = counters(10, 320); c.wavefronts = 1; c.ideal_wavefronts = 10; t.site_counters = {c}; }},
+      {"impossible wavefronts", [](Trace& t) { SiteCounters c = counters(10, 320); c.wavefronts = 320 * 16 + 1; t.site_counters = {c}; }},
+      {"impossible sectors", [](Trace& t) { SiteCounters c = counters(10, 320); c.sectors = 961; t.site_counters = {c}; }},
+      {"impossible sectors", [](Trace& t) { SiteCounters c = counters(10, 320); c.sectors = 5; c.lines = 6; t.site_counters = {c}; }},
+      {"bytes a lane (1 to 64)", [](Trace& t) { SiteCounters c = counters(10, 320); c.width = 0; t.site_counters = {c}; }},
+      {"instructions: too many", [](Trace& t) { SiteCounters c = counters(uint64_t(1) << 60, 0); t.site_counters = {c}; }},
   };
+  {
+    Trace t = good;
+    t.site_counters = {counters(10, 320)};  // what a real count looks like loads
+    t.site_counters[0].sectors = 40, t.site_counters[0].lines = 10;
+    EXPECT_TRUE(deserialize_trace(serialize_trace(t)).ok()) << deserialize_trace(serialize_trace(t)).error;
+  }
   for (const Damage& d : damages) {
     Trace t = good;
     d.apply(t);

@@ -312,6 +312,25 @@ std::string check_launch(const LaunchInfo& l) {
   return {};
 }
 
+// What one site's whole-grid counters can be: every number follows from the warp instructions
+// (a warp has 32 lanes; a lane moves at most 64 bytes, so at most 16 shared wavefronts and 3
+// sectors, touching at most as many lines as sectors), so a damaged count cannot reach the views.
+std::string check_counters(const SiteCounters& c, size_t sites) {
+  const std::string at = "the counters of site " + std::to_string(c.site);
+  if (c.site >= sites) return "a site counter names a missing site";
+  if (c.width == 0 || c.width > 64) return at + " say " + std::to_string(c.width) + " bytes a lane (1 to 64)";
+  if (c.instructions > (uint64_t(1) << 56)) return at + " count " + std::to_string(c.instructions) + " instructions: too many";
+  const uint64_t lanes = c.instructions * kWarpSize;
+  if (c.lanes > lanes) return at + " count more lanes than 32 a warp instruction";
+  if (c.wavefronts > lanes * 16 || c.ideal_wavefronts > c.wavefronts)
+    return at + " count impossible wavefronts (" + std::to_string(c.ideal_wavefronts) + " ideal of " +
+           std::to_string(c.wavefronts) + ")";
+  if (c.sectors > c.lanes * 3 || c.lines > c.sectors)
+    return at + " count impossible sectors (" + std::to_string(c.sectors) + " sectors, " + std::to_string(c.lines) +
+           " lines for " + std::to_string(c.lanes) + " lanes)";
+  return {};
+}
+
 // Cross-references and sizes a well-formed file must satisfy, checked once here so that no
 // consumer (the analysis, the views, the exports) meets an impossible value.
 std::string check_consistency(const Trace& t) {
@@ -374,8 +393,10 @@ std::string check_consistency(const Trace& t) {
   }
   for (const Diagnostic& d : t.diagnostics)
     if (d.site != Diagnostic::kNoSite && d.site >= t.sites.size()) return "a diagnostic names a missing site";
+  if (t.total_blocks > blocks)
+    return "the trace says " + std::to_string(t.total_blocks) + " blocks ran in a grid of " + std::to_string(blocks);
   for (const SiteCounters& c : t.site_counters)
-    if (c.site >= t.sites.size()) return "a site counter names a missing site";
+    if (std::string err = check_counters(c, t.sites.size()); !err.empty()) return err;
   return {};
 }
 
