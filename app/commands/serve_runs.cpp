@@ -1,8 +1,11 @@
 #include "serve_runs.h"
 
 #include <CLI/CLI.hpp>
+#include <signal.h>
 #include <sys/resource.h>
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #include "device_probe.h"
 #include "ws/isolation/isolated_runs.h"
@@ -58,6 +61,18 @@ int run_serve_runs_if_selected() {
   // ended, and a core of a GPU process can be gigabytes.
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
+  // Nothing outlives the warpscope that started it: a kernel in an endless loop is stopped by the
+  // run's time limit while warpscope watches, and with warpscope when warpscope ends, killed too
+  // (a watch on the parent, not PR_SET_PDEATHSIG, which fires when the *thread* that started
+  // this process ends). The process group goes: what the code forked goes with it.
+  // (No address-space or CPU-time rlimit: CUDA reserves address space for the whole device, the
+  // emulator's fibers and malloc's arenas reserve far more than they use, and the process serves
+  // a whole session's runs; the counted memory limit and the per-run time limit are the bounds.)
+  std::thread([parent = ::getppid()] {
+    while (::getppid() == parent) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ::kill(0, SIGKILL);
+  }).detach();
+
   isolation::Server s;
   isolation::serve_runs(s, Catalog::instance(), prepare_file);
   s.on(isolation::Kind::BuildFile, [](const std::string& payload, const std::shared_ptr<std::atomic<bool>>& cancel) {

@@ -3,12 +3,16 @@
 // one goes on, and the next run starts a new process.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include "paths.h"
@@ -224,6 +228,51 @@ TEST_F(RunProcess, WhatTheCodeForkedIsStoppedWithTheRunProcess) {
   for (int i = 0; i < 200 && !(gone = process_gone(forked)); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_TRUE(gone) << "process " << forked << " outlived the run process";
   if (!gone) ::kill(forked, SIGKILL);
+}
+
+// The processes whose parent is `pid`.
+std::vector<int> children_of(int pid) {
+  std::vector<int> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(e.path() / "stat");
+    std::string line;
+    std::getline(stat, line);
+    const size_t close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 2));
+    std::string state;
+    int ppid = 0;
+    if (rest >> state >> ppid && ppid == pid && state != "Z") out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
+// warpscope killed while a kernel file's code loops in its run process: the run process (and
+// its group) ends too, instead of spinning on without anyone to stop it.
+TEST_F(RunProcess, TheRunProcessEndsWhenWarpscopeIsKilled) {
+  const std::string exe = test::warpscope_exe(), file = test::test_file("host_loop.cu");
+  std::vector<std::string> args = {exe, "run", "--file", file, "--param", "loop=1", "--timeout", "300"};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t cli = 0;
+  ASSERT_EQ(posix_spawn(&cli, exe.c_str(), nullptr, nullptr, argv.data(), environ), 0);
+  std::vector<int> run_process;
+  for (int i = 0; i < 600 && run_process.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    run_process = children_of(cli);
+  }
+  ASSERT_EQ(run_process.size(), 1u) << "no run process under warpscope " << cli;
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // (into the loop, or building it)
+  ::kill(cli, SIGKILL);
+  ::waitpid(cli, nullptr, 0);
+  bool gone = false;
+  for (int i = 0; i < 300 && !(gone = process_gone(run_process[0])); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(gone) << "run process " << run_process[0] << " outlived warpscope";
+  if (!gone) ::kill(run_process[0], SIGKILL);
 }
 
 TEST_F(RunProcess, ARunProcessKilledFromOutsideIsStartedAgain) {
