@@ -199,6 +199,7 @@ void write_spec(Writer& w, const KernelSpec& s) {
   for (const VariantSpec& v : s.variants) {
     for (const std::string* x : {&v.id, &v.name, &v.summary, &v.broken_note, &v.focus}) w.str(*x);
     for (bool b : {v.broken, v.gpu_only, v.order_dependent, v.takes_grid}) w.boolean(b);
+    for (uint32_t x : {v.block_x, v.block_y, v.block_z}) w.u32(x);
   }
   w.u64(s.params.size());
   for (const ParamSpec& p : s.params) {
@@ -237,10 +238,11 @@ void write_spec(Writer& w, const KernelSpec& s) {
 KernelSpec read_spec(Reader& r, SpecCode* counts) {
   KernelSpec s;
   for (std::string* x : {&s.name, &s.title, &s.description, &s.source, &s.file, &s.lecture}) *x = r.str();
-  for (size_t i = 0, n = r.count(44); i < n; ++i) {
+  for (size_t i = 0, n = r.count(56); i < n; ++i) {
     VariantSpec v("", "", "");
     for (std::string* x : {&v.id, &v.name, &v.summary, &v.broken_note, &v.focus}) *x = r.str();
     for (bool* b : {&v.broken, &v.gpu_only, &v.order_dependent, &v.takes_grid}) *b = r.boolean();
+    for (uint32_t* x : {&v.block_x, &v.block_y, &v.block_z}) *x = r.u32();
     s.variants.push_back(std::move(v));
   }
   for (size_t i = 0, n = r.count(48); i < n; ++i) {

@@ -52,7 +52,9 @@ std::string Catalog::resolve(const CatalogEntry& e, RunConfig& cfg) const {
   cfg.variant = variant->id;
   if (cfg.n == 0) cfg.n = s.default_n;
   if (cfg.n > 0xffffffffull) return "n = " + std::to_string(cfg.n) + " is too large: the kernels index with 32-bit unsigned integers (n <= 4294967295)";
-  if (cfg.block.x == 0) cfg.block = {s.default_block, std::max(1u, s.default_block_y), 1};
+  if (cfg.block.x == 0)
+    cfg.block = variant->block_x ? Dim3{variant->block_x, std::max(1u, variant->block_y), std::max(1u, variant->block_z)}
+                                 : Dim3{s.default_block, std::max(1u, s.default_block_y), 1};
   const Dim3 b = cfg.block;
   if (b.y == 0 || b.z == 0) return "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) + ") has a zero dimension";
   if (b.count() > 1024) return "block of " + std::to_string(b.count()) + " threads is over the limit of 1024 threads per block";

@@ -133,6 +133,7 @@ TEST(Wire, EveryKernelsSpecComesBackWithItsData) {
       const VariantSpec &x = a.variants[i], &y = b.variants[i];
       EXPECT_EQ(std::tie(y.id, y.name, y.summary, y.broken, y.broken_note, y.gpu_only, y.focus, y.order_dependent, y.takes_grid),
                 std::tie(x.id, x.name, x.summary, x.broken, x.broken_note, x.gpu_only, x.focus, x.order_dependent, x.takes_grid));
+      EXPECT_EQ(std::tie(y.block_x, y.block_y, y.block_z), std::tie(x.block_x, x.block_y, x.block_z));
     }
     ASSERT_EQ(b.params.size(), a.params.size());
     for (size_t i = 0; i < a.params.size(); ++i) {

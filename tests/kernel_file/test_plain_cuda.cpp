@@ -9,6 +9,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "ws/analysis/analysis.h"
 #include "ws/kernel_file/build.h"
@@ -224,6 +225,33 @@ TEST(PlainCudaRun, AFileThatIncludesTheCudaRuntimeHeadersRuns) {
   if (name.empty()) return;
   const RunResult r = run(name, {});
   EXPECT_TRUE(r.passed) << r.result;
+}
+
+// A variant with its own block and dynamic shared memory launches with them by default.
+TEST(PlainCudaRun, AVariantHasItsOwnBlockAndSharedMemory) {
+  const std::string path = write_file("own_block.cu",
+                                      "/* warpscope\nn = 256\nblock = 64\nshared = \"64 * 4\"\nargs = [\"shape\"]\n"
+                                      "[[variants]]\nid = \"flat\"\nkernel = \"shape_of\"\n"
+                                      "[[variants]]\nid = \"square\"\nkernel = \"shape_of\"\nblock = [16, 8]\nshared = \"128 * 4\"\n"
+                                      "[arrays.shape]\ntype = \"unsigned\"\nsize = \"4\"\n*/\n"
+                                      "__global__ void shape_of(unsigned* shape) {\n"
+                                      "  extern __shared__ unsigned s[];\n"
+                                      "  unsigned t = threadIdx.y * blockDim.x + threadIdx.x;\n"
+                                      "  s[t] = t;\n"
+                                      "  if (blockIdx.x == 0 && t == 0) { shape[0] = blockDim.x; shape[1] = blockDim.y; }\n"
+                                      "}\n");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  for (const auto& [variant, x, y] : {std::tuple{"flat", 64u, 1u}, std::tuple{"square", 16u, 8u}}) {
+    RunConfig c;
+    c.variant = variant;
+    const RunResult r = run(name, c);
+    ASSERT_FALSE(r.launches.empty()) << variant;
+    EXPECT_EQ(r.launches[0].launch.block.x, x) << variant;
+    EXPECT_EQ(r.launches[0].launch.block.y, y) << variant;
+    // Every thread's s[t] is inside the dynamic shared memory the variant asked for (else: a fault).
+    EXPECT_TRUE(r.completed) << variant << ": " << (r.errors.empty() ? "" : r.errors[0].message);
+  }
 }
 
 // The plain file and the catalog's wrapped kernels are the same statements line for line: every

@@ -244,6 +244,28 @@ bool outside_the_build(const std::string& file, const std::string& kernel) {
   return true;
 }
 
+// The compiler's diagnostics: the user's lines first, the driver's own only when nothing else
+// explains a failure; what a file outside the build quoted is not shown
+// (`#include "/etc/passwd"`: a grader's report must not carry it).
+void add_compiler_diagnostics(const CompilerRun& run, const std::string& kernel, Flavor f, Build& b) {
+  std::vector<BuildDiagnostic> all = parse_compiler_output(run.output);
+  for (BuildDiagnostic& x : all) {
+    x.message = without_build_namespace(x.message);
+    if (outside_the_build(x.file, kernel))
+      x.message = "an error in " + x.file + ", a file outside the kernel's folder and the compiler's headers: its text is not shown";
+  }
+  size_t mine = 0;
+  for (const BuildDiagnostic& x : all)
+    if (x.file == kernel) b.diagnostics.push_back(x), ++mine;
+  if (run.ok || mine > 0) return;
+  for (const BuildDiagnostic& x : all) b.diagnostics.push_back(x);
+  if (all.empty()) {
+    const std::string head = run.output.substr(0, 2000);
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0,
+                             std::string(to_string(f)) + " build: " + run.failure + (head.empty() ? "" : ":\n" + head)});
+  }
+}
+
 // Compiles and loads one flavour; adds its runner (and, for the emulator, spec and validate) to `entry`.
 bool build_flavor(const Description& d, const std::string& text, Flavor f, const BuildOptions& opt, const std::string& unique,
                   Build& b) {
@@ -327,28 +349,9 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
       }
     }
   }
-  // The user's lines first; the driver's own only when nothing else explains a failure.
-  std::vector<BuildDiagnostic> all = parse_compiler_output(run.output);
-  for (BuildDiagnostic& x : all) {
-    x.message = without_build_namespace(x.message);
-    if (outside_the_build(x.file, d.path)) {
-      // (`#include "/etc/passwd"`: the compiler quotes what it read; a grader's report must not.)
-      x.message = "an error in " + x.file + ", a file outside the kernel's folder and the compiler's headers: its text is not shown";
-    }
-  }
-  size_t mine = 0;
-  for (const BuildDiagnostic& x : all)
-    if (x.file == d.path) b.diagnostics.push_back(x), ++mine;
+  add_compiler_diagnostics(run, d.path, f, b);
   if (!run.ok) {
     b.cancelled = run.cancelled;
-    if (mine == 0) {
-      for (const BuildDiagnostic& x : all) b.diagnostics.push_back(x);
-      if (all.empty()) {
-        std::string head = run.output.substr(0, 2000);
-        b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0,
-                                 std::string(to_string(f)) + " build: " + run.failure + (head.empty() ? "" : ":\n" + head)});
-      }
-    }
     fs::remove(lib, ec);
     return false;
   }

@@ -231,8 +231,12 @@ VariantDesc read_variant(const Reader& r, const toml::node& node, size_t index) 
       read_grid(r, x, g, "grid");
       for (int a = 0; a < 3; ++a)
         if (!g[a].text.empty()) v.grid[a] = g[a];
+    } else if (key == "block") {
+      read_shape(r, x, v.block);
+    } else if (key == "shared") {
+      v.shared = r.expr(x, "shared");
     } else {
-      unknown_key(r, x, " in [[variants]]", key, "id, name, summary, kernel, args, grid");
+      unknown_key(r, x, " in [[variants]]", key, "id, name, summary, kernel, args, grid, block, shared");
     }
   }
   if (v.kernel.text.empty()) r.fail(node, "variant " + std::to_string(index + 1) + " has no kernel (kernel = \"my_kernel\")");

@@ -96,6 +96,9 @@ void write_spec(Writer& w, const Description& d) {
   w << "    s.source = " + lit(d.path) + ";\n    s.file = " + lit(d.path) + ";\n    s.lecture = \"kernel file\";\n";
   for (const VariantDesc& v : d.variants) {
     w << "    s.variants.emplace_back(" + lit(v.id) + ", " + lit(v.name) + ", " + lit(v.summary) + ");\n";
+    if (v.block[0])
+      w << "    s.variants.back().block_x = " + std::to_string(v.block[0]) + ", s.variants.back().block_y = " +
+               std::to_string(v.block[1]) + ";\n";
     w << "    s.variants.back().takes_grid = true;\n";
   }
   for (const ParamDesc& p : d.params) {
@@ -165,6 +168,10 @@ void write_validate(Writer& w, const Description& d) {
   if (!d.shared.text.empty())
     w << "    if (std::string ws_why = ws::kernel_file_support::value_problem(\"shared\", " + w.expr(d.shared) +
              ", 0, 232448, ws_value); !ws_why.empty()) return ws_why;\n";
+  for (const VariantDesc& x : d.variants)
+    if (x.shared)
+      w << "    if (ws_c.variant == " + lit(x.id) + ") if (std::string ws_why = ws::kernel_file_support::value_problem(\"shared\", " +
+               w.expr(*x.shared) + ", 0, 232448, ws_value); !ws_why.empty()) return ws_why;\n";
   for (const ArrayDesc& x : d.arrays)
     if (!x.row_length.text.empty())
       w << "    if (std::string ws_why = ws::kernel_file_support::value_problem(" + lit("arrays." + x.name + ".row_length") + ", " +
@@ -214,8 +221,9 @@ void write_run(Writer& w, const Description& d) {
     const VariantDesc& x = d.variants[v];
     std::string args;
     for (const Expr& e : x.args ? *x.args : d.args) args += ", " + w.expr(e);
+    const std::string shared = x.shared ? "uint32_t(" + w.expr(*x.shared) + ")" : std::string("ws_shared");
     w << "      " + std::string(v ? "else if" : "if") + " (ws_c.variant == " + lit(x.id) + ") ws_ok = ws_be.launch(" + lit(x.kernel.text) +
-             ", grid, block, ws_shared, " + w.expr(x.kernel) + args + ");\n";
+             ", grid, block, " + shared + ", " + w.expr(x.kernel) + args + ");\n";
   }
   w << "      if (!ws_ok) return;  // the fault is in ws_result.errors\n";
   for (const ArrayDesc& x : d.arrays) w << "      ws_out_" + x.name + " = ws_be.download(" + x.name + ");\n";

@@ -52,6 +52,8 @@ struct VariantSpec {
   // Its grid is a choice (a grid-stride loop covers any n with any grid): --grid sets it. Other
   // variants size their grid from n and the block, and refuse --grid.
   bool takes_grid = false;
+  // Its own default block (a kernel file's [[variants]] block = [32, 8]); x = 0: the kernel's.
+  uint32_t block_x = 0, block_y = 1, block_z = 1;
 };
 
 struct RunConfig;

@@ -68,6 +68,8 @@ struct VariantDesc {
   Expr kernel;                  // the __global__ function (a template instance is fine: "reduce<256>")
   std::optional<Expr> grid[3];  // per axis; none: the description's grid
   std::optional<std::vector<Expr>> args;  // none: the description's args
+  uint32_t block[3] = {0, 1, 1};          // x = 0: the description's block
+  std::optional<Expr> shared;             // none: the description's dynamic shared memory
   uint32_t line = 0;
 };
 
