@@ -110,8 +110,8 @@ TEST(PlainCudaRewrite, WhatCannotBeRecordedIsRefusedAtItsLineAndColumn) {
       "  counter += 1;\n"                                                                          // 11
       "  out[2] = hs[0].f();\n"                                                                    // 12
       "  __shared__ volatile int vshared[32];\n"                                                   // 13
-      "}\n"                                                                                        // 14
-      "__device__ float* pick(float* p) { return p; }\n";                                          // 15
+      "  __shared__ float tile[64]; out[3] = sizeof(tile);\n"                                      // 14
+      "}\n__device__ float* pick(float* p) { return p; }\n";                                      // 15
   const plain_cuda::Rewritten r = plain_cuda::rewrite(text, write_file("refusals.cu", text));
   EXPECT_FALSE(r.rewritten);
   struct Want {
@@ -123,7 +123,7 @@ TEST(PlainCudaRewrite, WhatCannotBeRecordedIsRefusedAtItsLineAndColumn) {
                                   {8, 3, "macro"},                     {9, 12, "pointer kept in a struct"},
                                   {10, 12, "outside the kernel"},      {11, 3, "__device__ variable"},
                                   {12, 18, "member function"},         {13, 27, "volatile shared array"},
-                                  {15, 19, "returning a pointer"}};
+                                  {14, 39, "sizeof of the shared array"}, {16, 19, "returning a pointer"}};
   for (const Want& w : want) {
     bool found = false;
     for (const plain_cuda::Refusal& x : r.refusals)

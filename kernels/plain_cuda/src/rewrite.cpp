@@ -224,6 +224,7 @@ class Rewriter {
   void cast(CXCursor e);
   void member(CXCursor e);
   void subscript(CXCursor e);
+  void size_of(CXCursor e);
 
   bool is_access(CXCursor e);
   void replace(const Where& b, const Where& e, std::string text, uint32_t outer_end = 0);
@@ -494,6 +495,17 @@ void Rewriter::subscript(CXCursor e) {
   }
 }
 
+// `sizeof(tile)` of a shared array would measure warpscope's wrapper, not the array.
+void Rewriter::size_of(CXCursor e) {
+  if (first_token(tu_, e) != "sizeof") return;
+  for (CXCursor k : children(e)) {
+    const CXCursor ref = bare(k);
+    if (ref.kind == CXCursor_DeclRefExpr && shared_arrays_.count(str(clang_getCursorUSR(clang_getCursorReferenced(ref)))))
+      refuse(begin_of(e), "sizeof of the shared array '" + str(clang_getCursorSpelling(ref)) +
+                              "': write its size (elements * sizeof(element))");
+  }
+}
+
 //-----------------------------------------------------------------------------
 // [SECTION] The walk
 //-----------------------------------------------------------------------------
@@ -536,6 +548,7 @@ void Rewriter::walk(CXCursor c, bool device) {
         }
         return;
       case CXCursor_ParmDecl: parameter(c); break;  // a lambda's, inside a kernel
+      case CXCursor_UnaryExpr: size_of(c); break;
       case CXCursor_DeclRefExpr: declaration_ref(c); break;
       case CXCursor_UnaryOperator: unary(c); break;
       case CXCursor_CStyleCastExpr:
