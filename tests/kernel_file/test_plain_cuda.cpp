@@ -254,6 +254,33 @@ TEST(PlainCudaRun, AVariantHasItsOwnBlockAndSharedMemory) {
   }
 }
 
+// The description says which launches it takes; any other is refused with the condition it broke.
+TEST(PlainCudaRun, ALaunchTheDescriptionDoesNotAcceptIsRefusedWithWhy) {
+  const std::string path = write_file("accepts.cu",
+                                      "/* warpscope\nn = 1024\nblock = 64\naccepts = [\"block.x % 32 == 0\"]\nargs = [\"a\"]\n"
+                                      "[[variants]]\nid = \"any\"\nkernel = \"touch\"\n"
+                                      "[[variants]]\nid = \"pairs\"\nkernel = \"touch\"\naccepts = [\"n % (2 * block.x) == 0\"]\n"
+                                      "[arrays.a]\ntype = \"int\"\nsize = \"n\"\n*/\n"
+                                      "__global__ void touch(int* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  RunConfig c;
+  c.variant = "any";
+  c.block = {48, 1, 1};
+  RunResult r = Catalog::instance().run(name, c, BackendKind::Emu);
+  EXPECT_NE(r.refused.find("block.x % 32 == 0"), std::string::npos) << r.refused;
+  EXPECT_NE(r.refused.find("block = 48x1x1"), std::string::npos) << r.refused;
+  c.block = {64, 1, 1};
+  c.variant = "pairs";
+  c.n = 1088;  // 17 blocks of 64: not pairs of blocks
+  r = Catalog::instance().run(name, c, BackendKind::Emu);
+  EXPECT_NE(r.refused.find("n % (2 * block.x) == 0"), std::string::npos) << r.refused;
+  c.n = 1024;
+  r = Catalog::instance().run(name, c, BackendKind::Emu);
+  EXPECT_TRUE(r.refused.empty()) << r.refused;
+  EXPECT_TRUE(r.completed);
+}
+
 // The plain file and the catalog's wrapped kernels are the same statements line for line: every
 // line counts the same instructions, sectors, wavefronts and conflicts.
 TEST(PlainCudaRun, EachReductionStepCountsAsItsCatalogTwin) {

@@ -212,6 +212,13 @@ ParamDesc read_param(const Reader& r, const std::string& name, const toml::node&
   return p;
 }
 
+// accepts = ["block.x % 32 == 0", "n % (2 * block.x) == 0"]: C++ conditions a launch must meet.
+void read_accepts(const Reader& r, const toml::node& v, std::vector<Expr>& out) {
+  const toml::array* a = v.as_array();
+  if (!a) r.fail(v, "accepts is a list of conditions on n, block and the parameters, e.g. [\"block.x % 32 == 0\"]");
+  for (const toml::node& e : *a) out.push_back(r.expr(e, "accepts"));
+}
+
 VariantDesc read_variant(const Reader& r, const toml::node& node, size_t index) {
   VariantDesc v;
   v.line = r.line(node);
@@ -235,8 +242,10 @@ VariantDesc read_variant(const Reader& r, const toml::node& node, size_t index) 
       read_shape(r, x, v.block);
     } else if (key == "shared") {
       v.shared = r.expr(x, "shared");
+    } else if (key == "accepts") {
+      read_accepts(r, x, v.accepts);
     } else {
-      unknown_key(r, x, " in [[variants]]", key, "id, name, summary, kernel, args, grid, block, shared");
+      unknown_key(r, x, " in [[variants]]", key, "id, name, summary, kernel, args, grid, block, shared, accepts");
     }
   }
   if (v.kernel.text.empty()) r.fail(node, "variant " + std::to_string(index + 1) + " has no kernel (kernel = \"my_kernel\")");
@@ -324,6 +333,7 @@ std::optional<Description> parse_description(const std::string& path, const std:
       else if (key == "block") read_shape(r, v, d.block);
       else if (key == "grid") read_grid(r, v, d.grid, "grid");
       else if (key == "shared") d.shared = r.expr(v, "shared");
+      else if (key == "accepts") read_accepts(r, v, d.accepts);
       else if (key == "dtype") d.dtype = r.text(v, "dtype");
       else if (key == "args") {
         const toml::array* a = v.as_array();
@@ -337,7 +347,7 @@ std::optional<Description> parse_description(const std::string& path, const std:
         variants = &v;
       } else {
         unknown_key(r, v, "", key,
-                    "kernel, variants, entry, name, title, description, n, block, grid, shared, dtype, args, arrays, params");
+                    "kernel, variants, entry, name, title, description, n, block, grid, shared, accepts, dtype, args, arrays, params");
       }
     }
     if (!d.entry.empty()) return d;  // a catalog-style entry says the rest itself

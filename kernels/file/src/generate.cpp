@@ -165,6 +165,16 @@ void write_validate(Writer& w, const Description& d) {
   // ws_launch_problem(c): the dynamic shared memory and row lengths as evaluated, or why not.
   w << "  static std::string ws_launch_problem([[maybe_unused]] const ws::RunConfig& ws_c) {\n" + prologue(d);
   w << "    [[maybe_unused]] uint32_t ws_value = 0;\n";
+  // What the description says it accepts (its `accepts`, the variant's): refused with the condition.
+  auto accept = [&](const Expr& e, const std::string& guard) {
+    w << "    if (" + guard + "!(" + w.expr(e) + ")) return " +
+             lit("this kernel accepts only launches where " + e.text + " (this one: n = ") +
+             " + std::to_string(n) + \", block = \" + std::to_string(block.x) + \"x\" + std::to_string(block.y) + "
+             "\"x\" + std::to_string(block.z) + \")\";\n";
+  };
+  for (const Expr& e : d.accepts) accept(e, "");
+  for (const VariantDesc& x : d.variants)
+    for (const Expr& e : x.accepts) accept(e, "ws_c.variant == " + lit(x.id) + " && ");
   if (!d.shared.text.empty())
     w << "    if (std::string ws_why = ws::kernel_file_support::value_problem(\"shared\", " + w.expr(d.shared) +
              ", 0, 232448, ws_value); !ws_why.empty()) return ws_why;\n";

@@ -70,6 +70,7 @@ struct VariantDesc {
   std::optional<std::vector<Expr>> args;  // none: the description's args
   uint32_t block[3] = {0, 1, 1};          // x = 0: the description's block
   std::optional<Expr> shared;             // none: the description's dynamic shared memory
+  std::vector<Expr> accepts;              // more conditions, for this variant
   uint32_t line = 0;
 };
 
@@ -84,6 +85,7 @@ struct Description {
   uint32_t block[3] = {256, 1, 1};
   Expr grid[3];             // "" on x: ceil(n / block.x); "" on y, z: 1
   Expr shared;              // dynamic shared memory bytes ("" = 0)
+  std::vector<Expr> accepts;  // conditions on n, block and the parameters a launch must meet
   std::vector<Expr> args;
   std::vector<ArrayDesc> arrays;
   std::vector<ParamDesc> params;
