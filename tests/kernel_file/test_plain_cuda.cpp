@@ -30,12 +30,19 @@ std::string read(const std::string& path) {
   return ss.str();
 }
 
-// A file written for one test, in a folder of its own.
+// A file written for one test, in a folder of this process's, removed when the tests end.
 std::string write_file(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / ("ws_plain_" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  std::ofstream(dir / name) << text;
-  return (dir / name).string();
+  struct Folder {
+    fs::path dir = fs::temp_directory_path() / ("ws_plain_" + std::to_string(getpid()));
+    ~Folder() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  };
+  static Folder folder;
+  fs::create_directories(folder.dir);
+  std::ofstream(folder.dir / name) << text;
+  return (folder.dir / name).string();
 }
 
 //-----------------------------------------------------------------------------
