@@ -1,5 +1,6 @@
 // Kernel files that do not compile, do not load or do not run: each gives a message that says
 // what is wrong and where, and nothing else is lost (the catalog keeps the last good build).
+#include <chrono>
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -324,6 +325,47 @@ TEST(KernelFileBuild, IncludesResolveLikeNvccsAndAreAllInTheCacheKey) {
   EXPECT_FALSE(fifo.ok);
   EXPECT_NE(fifo.summary.find("fifo.h"), std::string::npos) << fifo.summary;
   EXPECT_NE(fifo.summary.find("not a regular file"), std::string::npos) << fifo.summary;
+}
+
+// Clang's parser reads a plain-CUDA file's headers before the compiler does: a device, a FIFO
+// (reached through a name that climbs out with "..", quoted or angled) or a name hidden in a macro
+// is refused before either reads anything, with the name and why.
+TEST(KernelFileBuild, PlainCudaHeadersThatAreNotFilesAreRefusedBeforeParsing) {
+  TempFiles t;
+  ASSERT_EQ(::mkfifo((t.dir / "pipe.h").c_str(), 0600), 0);
+  const std::string file = (t.dir / "k.cu").string();
+  const std::string plain = R"(/* warpscope
+kernel = "k"
+n = 64
+block = 32
+args = ["a"]
+[arrays.a]
+type = "int"
+size = "n"
+*/
+__global__ void k(int* a) { a[threadIdx.x] = 1; }
+)";
+  const std::string up = "../../../../../../../../..";
+  const std::pair<std::string, std::string> cases[] = {
+      {"#include \"/dev/zero\"", "/dev/zero"},
+      {"#include <" + up + "/dev/zero>", "/dev/zero"},
+      {"#include \"pipe.h\"", "pipe.h"},
+      {"  #include \"" + up + t.dir.string() + "/pipe.h\"", "pipe.h"},
+      {"#define H \"/dev/zero\"\n#include H", "#include of a macro"},
+  };
+  for (const auto& [line, said] : cases) {
+    std::ofstream(file) << line << "\n" << plain;
+    const auto start = std::chrono::steady_clock::now();
+    kernel_file::Build b = build(file);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_FALSE(b.ok) << line;
+    EXPECT_NE(b.summary.find(said), std::string::npos) << line << " -> " << b.summary;
+    EXPECT_LT(seconds, 30.0) << line << " was read, not refused";
+  }
+  // A directive inside a comment is not one.
+  std::ofstream(file) << "// #include \"/dev/zero\"\n" << plain;
+  kernel_file::Build fine = build(file);
+  EXPECT_TRUE(fine.ok) << fine.summary;
 }
 
 }  // namespace

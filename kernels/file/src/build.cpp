@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -67,21 +69,60 @@ const std::string& work_dir(std::string& error) {
   return dir;
 }
 
+// The directive's file name and whether it was quoted, or why it cannot be read before compiling.
+struct IncludeName {
+  std::string name, problem;
+  bool quoted = false;
+};
+std::optional<IncludeName> include_name(const std::string& text, size_t at, size_t eol) {
+  size_t p = at + 8;  // after "#include"
+  while (p < eol && (text[p] == ' ' || text[p] == '\t')) ++p;
+  if (p >= eol) return std::nullopt;
+  const char open = text[p];
+  if (open != '"' && open != '<') {
+    if (!std::isalpha(static_cast<unsigned char>(open)) && open != '_') return std::nullopt;
+    return IncludeName{"", "#include of a macro (" + text.substr(p, std::min<size_t>(eol - p, 40)) +
+                               "): warpscope reads a kernel file's headers before it compiles the file, so the "
+                               "directive must name its file (#include \"file.h\" or #include <file>)"};
+  }
+  const size_t end = text.find(open == '"' ? '"' : '>', p + 1);
+  if (end == std::string::npos || end > eol) return std::nullopt;
+  return IncludeName{text.substr(p + 1, end - p - 1), "", open == '"'};
+}
+
 // Adds to `key` the path and text of every header `text` includes with quotes that is found beside
 // it (in `dir`), and of the headers those include, at most 64 of them. Returns "" or why a header
-// cannot be read (not a regular file, over 16 MiB).
+// cannot be read: not a regular file (a FIFO would block the compiler and Clang's parser forever,
+// /dev/zero fill the memory), over 16 MiB, or named by a macro. A name that is absolute or climbs
+// out with ".." could land anywhere, so every place the compilers would look for it is checked.
 std::string local_headers(const std::string& text, const fs::path& dir, std::string& key, int depth = 0,
                           std::vector<fs::path>* seen = nullptr) {
   std::vector<fs::path> mine;
   if (!seen) seen = &mine;
   for (size_t at = 0; (at = text.find("#include", at)) != std::string::npos;) {
     const size_t eol = std::min(text.find('\n', at), text.size());
-    const size_t start = text.find('"', at), end = start < eol ? text.find('"', start + 1) : std::string::npos;
+    size_t bol = text.rfind('\n', at);
+    bol = bol == std::string::npos ? 0 : bol + 1;
+    const bool directive = text.find_first_not_of(" \t", bol) >= at;  // not in a comment or string
+    const std::optional<IncludeName> inc = directive ? include_name(text, at, eol) : std::nullopt;
     at = eol;
-    if (start >= eol || end == std::string::npos || end > eol) continue;
-    const std::string name = text.substr(start + 1, end - start - 1);
+    if (!inc) continue;
+    if (!inc->problem.empty()) return inc->problem;
+    const std::string& name = inc->name;
     std::error_code ec;
-    const fs::path header = fs::path(name).is_absolute() ? fs::path(name) : dir / name;
+    const fs::path as_given(name);
+    const bool climbs = as_given.is_absolute() || name.find("..") != std::string::npos;
+    if (climbs) {
+      std::vector<fs::path> places = {dir / as_given, fs::path("/usr/include") / as_given,
+                                      fs::path("/usr/local/include") / as_given};
+      for (const std::string& d : toolchain().includes) places.push_back(fs::path(d) / as_given);
+      for (const fs::path& place : places)
+        if (fs::exists(place, ec) && !fs::is_regular_file(place, ec))
+          return "#include \"" + name + "\": " + place.lexically_normal().string() +
+                 " is not a regular file (a device, a FIFO, a socket or a folder), so it is not read";
+    }
+    if (!inc->quoted) continue;
+    const fs::path header = as_given.is_absolute() ? as_given : dir / as_given;
     if (!fs::exists(header, ec)) continue;  // the project's headers: the program stamp covers them
     const fs::path canon = fs::weakly_canonical(header, ec);
     if (std::find(seen->begin(), seen->end(), canon) != seen->end() || seen->size() >= 64 || depth > 16) continue;
@@ -524,6 +565,12 @@ Build build(const std::string& path, const BuildOptions& opt) {
   const std::string unique = std::string(digest) + "_" + std::to_string(getpid()) + "_" + std::to_string(++g_builds);
   // Plain CUDA is instrumented for the builds that record (the emulator, gpu-trace); gpu-fast
   // compiles the file as written.
+  // (Its headers are looked at first: Clang's parser reads them too.)
+  std::string headers;
+  if (std::string why = local_headers(b.text, fs::path(b.path).parent_path(), headers); !why.empty()) {
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, b.path, 0, 0, why});
+    return finish(false);
+  }
   const plain_cuda::Rewritten plain = plain_cuda::rewrite(b.text, b.path);
   for (const plain_cuda::Refusal& r : plain.refusals)
     b.diagnostics.push_back({BuildDiagnostic::Severity::Error, b.path, r.line, r.column, r.message});
