@@ -34,6 +34,7 @@ LAYERS = {
     "kernels/plain_cuda/": "plain_cuda",
     "kernels/": "kernels",
     "analysis/": "analysis",
+    "grading/": "grading",
     "timing/": "timing",
     "viz/": "viz",
     "shaders/": "viz",
@@ -63,9 +64,11 @@ MAY_INCLUDE = {
     # Plain CUDA rewritten into recorded accesses (libclang): text in, text out.
     "plain_cuda": {"util"},
     "analysis": {"rules", "trace", "util"},
+    # An exercise's goals measured on a run's reports (the check command, the exercise panel).
+    "grading": {"analysis", "run", "rules", "trace", "util"},
     "timing": {"run", "isolation", "analysis", "gpu", "rules", "trace", "util"},
     "viz": {"analysis", "rules", "trace", "util"},
-    "app": {"viz", "timing", "isolation", "analysis", "catalog", "kernel_file", "kernels", "emu", "gpu", "kernel_api", "rules",
+    "app": {"viz", "grading", "timing", "isolation", "analysis", "catalog", "kernel_file", "kernels", "emu", "gpu", "kernel_api", "rules",
             "run", "trace", "util"},
 }
 CONSUMERS = {"tests", "bench"}  # may include anything; no one includes them

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench.h"
+#include "check.h"
 #include "lesson.h"
 #include "serve_runs.h"
 #include "streams.h"
@@ -356,6 +357,7 @@ void register_commands(CLI::App& app) {
   s.crosscheck->add_flag("--details", s.json, "Print the grouping table of every launch whose grouping differs");
   register_bench(app);
   register_lesson_command(app);
+  register_check_command(app);
   register_streams_command(app);
   register_serve_runs_command(app);
 }
@@ -397,6 +399,7 @@ int run_selected_command(CLI::App&) {
   if (s.trace && s.trace->parsed()) return cmd_trace(s);
   if (s.analyze && s.analyze->parsed()) return cmd_analyze(s);
   if (int rc = run_lesson_if_selected(); rc >= 0) return rc;
+  if (int rc = run_check_if_selected(); rc >= 0) return rc;
   if (int rc = run_streams_if_selected(); rc >= 0) return rc;
   return run_bench_if_selected();
 }

@@ -2,7 +2,11 @@
 
 #include <CLI/CLI.hpp>
 #include <signal.h>
+#include <sched.h>
 #include <sys/resource.h>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -24,6 +28,24 @@ namespace {
 
 CLI::App* g_cmd = nullptr;
 int g_fd = 3;
+uint64_t g_confine_mib = 0;  // --confine MIB: a grader's run process (0: the viewer's)
+
+// A grader's run process serves one student's submission: it gets the least the platform gives
+// cheaply. Address space and file size are capped (no CUDA here: emulator runs only), no core
+// file, at most 256 open files, and where the kernel lets a user make namespaces, a network
+// namespace of its own with no interface up (the code cannot reach the network, nor localhost).
+// Done before any thread starts (unshare refuses a process with threads).
+void confine(uint64_t mib) {
+  const rlimit as{rlim_t(mib) << 20, rlim_t(mib) << 20};
+  ::setrlimit(RLIMIT_AS, &as);
+  const rlimit fsize{rlim_t(1) << 30, rlim_t(1) << 30};  // (the build's precompiled header is ~90 MB)
+  ::setrlimit(RLIMIT_FSIZE, &fsize);
+  const rlimit files{256, 256};
+  ::setrlimit(RLIMIT_NOFILE, &files);
+  if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0)
+    std::fprintf(stderr, "warpscope serve-runs: no network namespace (%s): the submission's code can reach the network\n",
+                 std::strerror(errno));
+}
 
 // The catalog runs exactly `text` of the kernel file at `path`, with a GPU build when `backend`
 // is a GPU one: the one already installed, else built (from the build cache, mostly: the viewer
@@ -53,6 +75,8 @@ void register_serve_runs_command(CLI::App& app) {
   g_cmd = app.add_subcommand("serve-runs", "warpscope's run process (started by warpscope itself)");
   g_cmd->group("");  // hidden from --help
   g_cmd->add_option("--fd", g_fd, "The socket to warpscope")->check(CLI::Range(0, 1 << 20));
+  g_cmd->add_option("--confine", g_confine_mib, "A grader's run process: address space MIB, file size, files, no network")
+      ->check(CLI::Range(uint64_t(256), uint64_t(1) << 22));
 }
 
 int run_serve_runs_if_selected() {
@@ -61,13 +85,14 @@ int run_serve_runs_if_selected() {
   // ended, and a core of a GPU process can be gigabytes.
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
+  if (g_confine_mib) confine(g_confine_mib);
   // Nothing outlives the warpscope that started it: a kernel in an endless loop is stopped by the
   // run's time limit while warpscope watches, and with warpscope when warpscope ends, killed too
   // (a watch on the parent, not PR_SET_PDEATHSIG, which fires when the *thread* that started
   // this process ends). The process group goes: what the code forked goes with it.
-  // (No address-space or CPU-time rlimit: CUDA reserves address space for the whole device, the
-  // emulator's fibers and malloc's arenas reserve far more than they use, and the process serves
-  // a whole session's runs; the counted memory limit and the per-run time limit are the bounds.)
+  // (The viewer's has no address-space or CPU-time rlimit: CUDA reserves address space for the
+  // whole device, and the process serves a whole session's runs; the counted memory limit and the
+  // per-run time limit are the bounds. A grader's, emulator only, is confined above.)
   std::thread([parent = ::getppid()] {
     while (::getppid() == parent) std::this_thread::sleep_for(std::chrono::milliseconds(200));
     ::kill(0, SIGKILL);

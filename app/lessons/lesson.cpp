@@ -268,6 +268,65 @@ void read_expect(const Reader& r, const toml::node& v, LessonExpect& e) {
   }
 }
 
+// One [[step.goal]]: metric = "bank_conflicts", array = "sdata", max = 0, says = "...".
+grading::Goal read_goal(const Reader& r, const toml::table& t) {
+  grading::Goal g;
+  const toml::node* metric = t.get("metric");
+  if (!metric) r.fail(t.source(), "a goal names its metric (metric = \"bank_conflicts\"; metrics: " + grading::metric_names() + ")");
+  const std::string name = r.string(*metric, "metric");
+  const std::optional<grading::Metric> m = grading::metric_named(name);
+  if (!m) r.fail(*metric, "no metric named '" + name + "' (metrics: " + grading::metric_names() + ")");
+  g.metric = *m;
+  const grading::MetricInfo& info = grading::info(g.metric);
+  for (auto&& [k, x] : t) {
+    const std::string key(k.str());
+    auto bound = [&]() {
+      const auto* f = x.as_floating_point();
+      const auto* i = x.as_integer();
+      if (!f && !i) r.fail(x, key + " is a number");
+      const double v = f ? f->get() : double(i->get());
+      if (v < 0 || (info.percent && v > 100)) r.fail(x, key + " of " + name + (info.percent ? " is a percentage, 0 to 100" : " is 0 or more"));
+      return v;
+    };
+    const bool scope_key = key == "array" || key == "line" || key == "access";
+    if (scope_key && !info.scoped) r.fail(x, name + " is about the whole run: array, line and access do not apply");
+    if ((key == "max" || key == "min") && g.metric == grading::Metric::Result)
+      r.fail(x, "the result goal has no bound: it holds when the run's check passes");
+    if (key == "metric") continue;
+    if (key == "max") g.max = bound();
+    else if (key == "min") g.min = bound();
+    else if (key == "says") g.says = r.string(x, "says");
+    else if (key == "array") g.scope.array = r.string(x, "array");
+    else if (key == "line") {
+      if (const auto* i = x.as_integer(); i && i->get() > 0) g.scope.line_number = uint32_t(i->get());
+      else g.scope.line_text = r.string(x, "line (text on the line, or its number)");
+      if (g.scope.line_number == 0 && g.scope.line_text.empty()) r.fail(x, "line is text on the line or its number");
+    } else if (key == "access") {
+      g.scope.access = r.string(x, "access");
+      if (g.scope.access != "load" && g.scope.access != "store" && g.scope.access != "atomic")
+        r.fail(x, "access is load, store or atomic (not '" + g.scope.access + "')");
+    } else {
+      unknown_key(r, x, key, {"metric", "max", "min", "array", "line", "access", "says"});
+    }
+  }
+  if (g.metric != grading::Metric::Result && !g.max && !g.min)
+    r.fail(t.source(), "the goal on " + name + " needs a bound: max = N or min = N");
+  if (g.says.empty()) g.says = std::string(info.what) + " " + grading::bound_text(g);
+  return g;
+}
+
+void read_goals(const Reader& r, const toml::node& v, LessonStep& step) {
+  const toml::array* a = v.as_array();
+  if (!a || !a->is_array_of_tables()) r.fail(v, "goals are [[step.goal]] tables (metric = ..., max = ...)");
+  for (const toml::node& x : *a) step.goals.push_back(read_goal(r, *x.as_table()));
+}
+
+void read_hints(const Reader& r, const toml::node& v, LessonStep& step) {
+  const toml::array* a = v.as_array();
+  if (!a) r.fail(v, "hints is a list of text, shown one at a time: hints = [\"first\", \"second\"]");
+  for (const toml::node& x : *a) step.hints.push_back(r.string(x, "a hint"));
+}
+
 LessonLayout read_layout(const Reader& r, const toml::node& v) {
   const std::string l = r.string(v, "layout");
   if (l == "row") return LessonLayout::Row;
@@ -314,6 +373,8 @@ void read_step(const Reader& r, const toml::table& t, LessonStep& step) {
     else if (key == "expect") read_expect(r, x, step.expect);
     else if (key == "layout") step.layout = read_layout(r, x);
     else if (key == "compare") compare = &x;
+    else if (key == "goal") read_goals(r, x, step);
+    else if (key == "hints") read_hints(r, x, step);
     else if (key == "views") {
       const toml::array* a = x.as_array();
       if (!a) r.fail(x, "views is a list: views = [\"access-map\", { id = \"timeline\", x = \"clock\" }]");
@@ -323,7 +384,8 @@ void read_step(const Reader& r, const toml::table& t, LessonStep& step) {
       views_given = true;
     } else {
       unknown_key(r, x, key,
-                  {"title", "caption", "gpu_caption", WS_LAUNCH_KEYS, "select", "views", "layout", "compare", "expect"});
+                  {"title", "caption", "gpu_caption", WS_LAUNCH_KEYS, "select", "views", "layout", "compare", "expect",
+                   "goal", "hints"});
     }
   }
   (void)views_given;
@@ -365,6 +427,7 @@ Lesson read_lesson(const toml::table& root, const std::string& name, LessonTrust
       r.context = "[defaults]: ";
       read_step(r, *t, defaults);
       if (defaults.compare) r.fail(x, "compare belongs to a step, not to [defaults]");
+      if (defaults.is_exercise() || !defaults.hints.empty()) r.fail(x, "goals and hints belong to a step, not to [defaults]");
       r.context.clear();
     } else if (key == "step") {
       steps = &x;
@@ -384,8 +447,14 @@ Lesson read_lesson(const toml::table& root, const std::string& name, LessonTrust
     step.caption.clear();
     step.expect = {};
     step.place = {uint32_t(t.source().begin.line), uint32_t(t.source().begin.column)};
+    step.goals.clear();
+    step.hints.clear();
     read_step(r, t, step);
     if (step.title.empty()) step.title = "Step " + std::to_string(i + 1);
+    if (!step.hints.empty() && step.goals.empty())
+      r.fail(t.source(), "hints belong to an exercise step: give it goals ([[step.goal]])");
+    if (step.is_exercise() && step.launch.file.empty())
+      r.fail(t.source(), "an exercise step names the kernel file the student edits (file = \"start.cu\")");
     check_launch(r, t.source(), step.launch, "");
     if (step.compare) check_launch(r, t.source(), step.compare->launch, "compare: ");
     lesson.steps.push_back(std::move(step));

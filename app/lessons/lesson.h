@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "ws/grading/goal.h"
 #include "ws/run/config.h"
 #include "ws/run/launch_text.h"
 
@@ -107,6 +108,11 @@ struct LessonStep {
   LessonLayout layout = LessonLayout::Row;
   std::optional<LessonCompare> compare;
   LessonPlace place;  // where the step starts in its file
+  // An exercise step: the student edits a copy of the step's kernel file until these hold
+  // (`[[step.goal]]` tables; docs/lessons.md, "Exercises"); its hints unlock one by one.
+  std::vector<grading::Goal> goals;
+  std::vector<std::string> hints;
+  bool is_exercise() const { return !goals.empty(); }
 };
 
 struct Lesson {

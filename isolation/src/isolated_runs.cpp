@@ -166,7 +166,9 @@ void enable(const IsolationOptions& o) {
     s->options.exe = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   }
   s->timeout = o.timeout_seconds > 0 ? o.timeout_seconds : timeout_from_environment();
-  s->child = std::make_unique<ChildProcess>(ChildOptions{.exe = s->options.exe});
+  ChildOptions child{.exe = s->options.exe};
+  for (const std::string& a : o.run_process_args) child.args.push_back(a);
+  s->child = std::make_unique<ChildProcess>(std::move(child));
   Catalog& catalog = o.catalog ? *o.catalog : Catalog::instance();
   std::weak_ptr<State> weak = s;
   catalog.set_run_hook([weak](const CatalogEntry& e, const RunConfig& cfg, BackendKind backend) {

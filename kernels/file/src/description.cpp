@@ -279,6 +279,29 @@ bool find_block(const std::string& text, std::string& toml, uint32_t& line_befor
 
 }  // namespace
 
+std::string with_description_of(const std::string& text, const std::string& donor) {
+  // [from, to): the comment from "/* warpscope" to its "*/", in `t`; false when there is none.
+  auto span = [](const std::string& t, size_t& from, size_t& to) {
+    std::string toml;
+    uint32_t before = 0, marker = 0;
+    if (!find_block(t, toml, before, marker)) return false;
+    size_t at = 0;
+    for (uint32_t line = 1; line < marker; ++line) at = t.find('\n', at) + 1;
+    from = t.find("/* warpscope", at);
+    to = t.find("*/", from) + 2;
+    return true;
+  };
+  size_t from = 0, to = 0;
+  if (!span(donor, from, to)) return {};
+  const std::string block = donor.substr(from, to - from);
+  std::string out = text;
+  if (size_t a = 0, b = 0; span(out, a, b))
+    for (size_t i = a; i < b; ++i)
+      if (out[i] != '\n') out[i] = ' ';
+  if (!out.empty() && out.back() != '\n') out += '\n';
+  return out + block + "\n";
+}
+
 std::string name_from_path(const std::string& path) {
   std::string stem = std::filesystem::path(path).stem().string(), out;
   for (char ch : stem) out += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' ? ch : '_';

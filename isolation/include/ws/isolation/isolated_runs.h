@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "ws/isolation/child_process.h"
 #include "ws/isolation/server.h"
@@ -29,6 +30,9 @@ struct IsolationOptions {
   bool gpu = true;             // gpu-fast and gpu-trace runs
   bool kernel_files = true;    // a kernel file's runs, on every backend
   bool everything = false;     // every run (tests)
+  // Arguments added to the run process's command line (`warpscope serve-runs --confine MIB`: a
+  // grader's run process, under resource limits and without network).
+  std::vector<std::string> run_process_args;
   // The catalog whose runs go there (the run process has its own copy of it).
   Catalog* catalog = nullptr;  // null: Catalog::instance()
 };

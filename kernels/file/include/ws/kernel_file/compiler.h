@@ -10,16 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "ws/util/program.h"
+
 namespace ws::kernel_file {
 
-struct CompilerRun {
-  bool ok = false;          // started and exited with status 0
-  bool timed_out = false;
-  bool cancelled = false;
-  std::string output;       // stdout and stderr together, at most 1 MiB (the rest is cut)
-  std::string failure;      // why it did not run or did not succeed, for the user
-  double seconds = 0;
-};
+using CompilerRun = ProgramRun;  // (the output is stdout and stderr together, at most 1 MiB)
 
 // Runs argv[0] (a path, or a name looked up in PATH) with the arguments. `cancel` (may be null)
 // stops it when it turns true. `tmpdir` (if given) is the child's TMPDIR.

@@ -99,6 +99,12 @@ struct Description {
 std::optional<Description> parse_description(const std::string& path, const std::string& text,
                                              std::vector<BuildDiagnostic>& problems);
 
+// `text` under the launch description of `donor`: its own description (if any) blanked, every
+// character but line breaks made a space so that every line keeps its number, and donor's
+// appended after its end. An exercise grades a student's copy so: its launch, arrays and
+// expectations are the exercise's, whatever the copy's comment says. "" when donor has none.
+std::string with_description_of(const std::string& text, const std::string& donor);
+
 // "saxpy" for "/home/me/saxpy.cu": a catalog name made of the file's stem (letters, digits, -, _).
 std::string name_from_path(const std::string& path);
 

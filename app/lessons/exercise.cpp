@@ -1,0 +1,196 @@
+#include "lessons/exercise.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+
+#include "ws/analysis/analysis.h"
+#include "ws/isolation/isolated_runs.h"
+#include "ws/kernel_file/build.h"
+#include "ws/kernel_file/description.h"
+#include "ws/run/catalog.h"
+#include "ws/util/atomic_file.h"
+
+namespace ws::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// How the run process ended a build or a run, from its error (isolated_runs.h): the student's
+// endless loop and crash are verdicts on the submission, not failures of the grader.
+GradeStatus status_of(const std::string& code, const std::string& message) {
+  if (code == "time-limit" || message.find("did not finish in") != std::string::npos) return GradeStatus::TimedOut;
+  if (code == "run-process-ended" || message.find("the run process ended") != std::string::npos) return GradeStatus::Crashed;
+  return GradeStatus::Error;
+}
+
+Graded not_graded(GradeStatus s, std::string message) {
+  Graded g;
+  g.status = s;
+  g.message = std::move(message);
+  return g;
+}
+
+// The student's text under the starting file's launch description, or why not.
+std::string graded_text_of(const LessonStep& step, const fs::path& file, std::string& error) {
+  std::string start, text;
+  if (!read_file(step.launch.file, start, error, 4u << 20)) return error = "the exercise's starting file: " + error, "";
+  if (file.empty()) text = start;
+  else if (!read_file(file, text, error, 4u << 20)) return {};
+  std::string out = kernel_file::with_description_of(text, start);
+  if (out.empty()) error = step.launch.file.string() + " has no launch description (/* warpscope ... */)";
+  return out;
+}
+
+// The build's errors, one per line (the first 20).
+std::string build_errors(const kernel_file::Build& b) {
+  std::string s;
+  int n = 0;
+  for (const kernel_file::BuildDiagnostic& d : b.diagnostics)
+    if (d.severity == kernel_file::BuildDiagnostic::Severity::Error && n++ < 20) s += (s.empty() ? "" : "\n") + to_text(d);
+  return s.empty() ? b.summary : s;
+}
+
+}  // namespace
+
+const LessonStep* exercise_step(const Lesson& lesson, size_t step_number, std::string& error) {
+  std::vector<size_t> found;
+  for (size_t i = 0; i < lesson.steps.size(); ++i)
+    if (lesson.steps[i].is_exercise()) found.push_back(i);
+  if (step_number > 0) {
+    if (step_number > lesson.steps.size() || !lesson.steps[step_number - 1].is_exercise())
+      return error = "step " + std::to_string(step_number) + " is not an exercise step (it has no [[step.goal]])", nullptr;
+    return &lesson.steps[step_number - 1];
+  }
+  if (found.empty()) return error = "the file has no exercise step: a step with goals ([[step.goal]])", nullptr;
+  if (found.size() > 1) {
+    error = "the file has " + std::to_string(found.size()) + " exercise steps (";
+    for (size_t i : found) error += (i == found.front() ? "" : ", ") + std::to_string(i + 1);
+    return error += "): say which with --step N", nullptr;
+  }
+  return &lesson.steps[found.front()];
+}
+
+const char* to_string(GradeStatus s) {
+  switch (s) {
+    case GradeStatus::Graded: return "graded";
+    case GradeStatus::DoesNotBuild: return "does-not-build";
+    case GradeStatus::TimedOut: return "timed-out";
+    case GradeStatus::Crashed: return "crashed";
+    case GradeStatus::Error: return "error";
+  }
+  return "error";
+}
+
+size_t Graded::held() const {
+  size_t n = 0;
+  for (const grading::GoalResult& r : goals) n += r.held;
+  return n;
+}
+
+bool Graded::all_held() const { return status == GradeStatus::Graded && held() == goals.size(); }
+
+Graded grade_submission(const LessonStep& step, const Submission& s) {
+  std::string error;
+  const fs::path file = s.file.empty() ? step.launch.file : s.file;
+  const std::string text = graded_text_of(step, s.file, error);
+  if (text.empty()) return not_graded(GradeStatus::Error, error);
+  // Built as the student's file (its diagnostics name the student's lines), with the exercise's
+  // description appended after its last line.
+  const auto t0 = std::chrono::steady_clock::now();
+  kernel_file::BuildOptions bo;
+  bo.text = &text;
+  bo.timeout_seconds = s.build_timeout_seconds;
+  kernel_file::Build b = kernel_file::build(fs::absolute(file).string(), bo);
+  const double build_seconds = seconds_since(t0);
+  if (!b.ok) {
+    const std::string errors = build_errors(b);
+    const GradeStatus st = status_of("", errors);
+    Graded g = not_graded(st == GradeStatus::Error ? GradeStatus::DoesNotBuild : st, errors);
+    g.build_seconds = build_seconds;
+    return g;
+  }
+  if (std::string err = kernel_file::install(b, Catalog::instance()); !err.empty()) return not_graded(GradeStatus::Error, err);
+  RunConfig cfg;
+  LaunchText launch = step.launch.text;
+  if (!s.workers.empty()) launch.workers = s.workers;
+  if (std::string err = apply_launch_text(launch, cfg); !err.empty()) return not_graded(GradeStatus::Error, err);
+  const auto t1 = std::chrono::steady_clock::now();
+  const RunResult run = Catalog::instance().run(b.name, cfg, BackendKind::Emu);
+  Graded g;
+  g.build_seconds = build_seconds;
+  g.run_seconds = seconds_since(t1);
+  if (!run.refused.empty()) return g.status = GradeStatus::Error, g.message = "the launch was refused: " + run.refused, g;
+  for (const Diagnostic& d : run.errors)
+    if (isolation::is_run_process_failure(d)) return g.status = status_of(d.code, d.message), g.message = d.message, g;
+  std::vector<analysis::Report> reports;
+  analysis::Options ao;
+  ao.per_event = false;
+  ao.heat_bins = 0;
+  for (const Trace& t : run.launches) reports.push_back(analysis::analyze(t, ao));
+  g.status = GradeStatus::Graded;
+  g.goals = grading::grade(step.goals, run, reports);
+  return g;
+}
+
+// --- what is printed -------------------------------------------------------------------------
+
+std::string graded_json(const GradedFile& f, const LessonStep& step) {
+  const Graded& g = f.graded;
+  nlohmann::json out = {{"exercise", f.exercise.string()},
+                        {"step", f.step},
+                        {"title", step.title},
+                        {"file", f.file.string()},
+                        {"starting_file", f.starting_file},
+                        {"status", to_string(g.status)},
+                        {"passed", g.all_held()},
+                        {"goals_held", g.held()},
+                        {"goals_total", step.goals.size()},
+                        {"message", g.message},
+                        {"seconds", {{"build", g.build_seconds}, {"run", g.run_seconds}, {"total", f.seconds}}}};
+  out["goals"] = nlohmann::json::array();
+  for (size_t i = 0; i < g.goals.size() && i < step.goals.size(); ++i) {
+    const grading::GoalResult& r = g.goals[i];
+    const grading::Goal& goal = step.goals[i];
+    out["goals"].push_back({{"metric", grading::info(goal.metric).name},
+                            {"says", goal.says},
+                            {"bound", r.bound_text},
+                            {"held", r.held},
+                            {"measured", r.measured},
+                            {"value", r.value},
+                            {"value_text", r.value_text},
+                            {"line", r.line},
+                            {"detail", r.detail}});
+  }
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string graded_text(const GradedFile& f, const LessonStep& step) {
+  const Graded& g = f.graded;
+  std::string s = step.title + " — " + f.file.string() + (f.starting_file ? " (the exercise's starting file)" : "") + "\n";
+  if (g.status != GradeStatus::Graded) {
+    const char* what = g.status == GradeStatus::DoesNotBuild ? "does not build"
+                       : g.status == GradeStatus::TimedOut   ? "did not finish"
+                       : g.status == GradeStatus::Crashed    ? "crashed"
+                                                             : "could not be graded";
+    return s + "  " + what + ": " + g.message + "\n";
+  }
+  for (size_t i = 0; i < g.goals.size() && i < step.goals.size(); ++i) {
+    const grading::GoalResult& r = g.goals[i];
+    s += std::string("  ") + (r.held ? "✓ " : "✗ ") + step.goals[i].says + " (" + grading::info(step.goals[i].metric).name +
+         " " + r.bound_text + "): " + r.value_text + "\n";
+    if (!r.held && !r.detail.empty()) s += "      " + r.detail + "\n";
+  }
+  char tail[160];
+  std::snprintf(tail, sizeof tail, "  %zu of %zu goals hold%s (built in %.1f s, ran in %.2f s)\n", g.held(), g.goals.size(),
+                g.all_held() ? ": done" : "", g.build_seconds, g.run_seconds);
+  return s + tail;
+}
+
+}  // namespace ws::app
