@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <tuple>
 
 #include "ws/analysis/verdict.h"
 
@@ -166,24 +167,31 @@ void bank_conflicts(const Goal& goal, std::span<const analysis::Report> reports,
                                            : std::string("no bank conflict"));
 }
 
+// Per access (a site's loads of one array: `out[i * 32] = in[i]` is two), not per line: every
+// global access must be coalesced on its own.
 void sectors_per_request(const Goal& goal, std::span<const analysis::Report> reports, GoalResult& g) {
-  Lines lines;
+  std::map<std::tuple<std::string, uint32_t, uint32_t, std::string, AccessKind>, LineSum> accesses;
   for (const analysis::Report& r : reports)
     for (const analysis::SiteMetrics& m : r.sites) {
       if (m.space != MemSpace::Global || m.instructions == 0 || !row_in_scope(r, m, goal.scope)) continue;
       if (goal.scope.access.empty() && m.kind == AccessKind::Atomic) continue;  // (atomics count apart)
       g.measured = true;
-      LineSum& l = line_of(lines, r, m.site);
-      l.value += double(m.sectors);
-      l.weight += double(m.instructions);
+      const Where w = where(r, m.site);
+      const std::string array = m.alloc < r.allocations.size() ? r.allocations[m.alloc].name : std::string();
+      const uint32_t column = m.site < r.site_table.size() ? r.site_table[m.site].column : 0;
+      LineSum& a = accesses[{w.file, w.line, column, array, m.kind}];
+      a.at = w;
+      a.value += double(m.sectors);
+      a.weight += double(m.instructions);
     }
   const LineSum* worst = nullptr;
-  for (const auto& [key, l] : lines)
-    if (!worst || l.value / l.weight > worst->value / worst->weight) worst = &l;
+  std::string worst_array;
+  for (const auto& [key, a] : accesses)
+    if (!worst || a.value / a.weight > worst->value / worst->weight) worst = &a, worst_array = std::get<3>(key);
   if (!worst) return;
   g.value = worst->value / worst->weight;
   g.value_text = number(g.value);
-  point_at(g, worst->at, number(g.value) + " sectors per request");
+  point_at(g, worst->at, number(g.value) + " sectors per request" + (worst_array.empty() ? "" : " on " + worst_array));
 }
 
 void simd_efficiency(const Goal& goal, std::span<const analysis::Report> reports, GoalResult& g) {

@@ -124,6 +124,49 @@ TEST(LessonFile, EveryErrorSaysWhereAndWhatIsAllowed) {
   EXPECT_NE(missing.error.find("/nonexistent/lesson.toml"), std::string::npos) << missing.error;
 }
 
+// An exercise step: its goals and hints are read with the step, each goal's mistakes said at
+// its place with what is allowed.
+TEST(LessonFile, ExerciseGoalsAndHintsAreReadAndCheckedWhereTheyAre) {
+  const std::string head = "[[step]]\nfile = \"start.cu\"\n";
+  const LessonLoad ok = parse_lesson(head + "hints = [\"one\", \"two\"]\n[[step.goal]]\nmetric = \"bank_conflicts\"\n"
+                                            "array = \"sdata\"\nmax = 0\nsays = \"no conflicts\"\n[[step.goal]]\n"
+                                            "metric = \"simd_efficiency\"\nline = \"sdata[tid]\"\nmin = 90\n"
+                                            "[[step.goal]]\nmetric = \"result\"\n",
+                                     "/tmp/exercise.toml");
+  ASSERT_TRUE(ok.ok()) << ok.error;
+  const LessonStep& step = ok.lesson.steps.at(0);
+  ASSERT_TRUE(step.is_exercise());
+  ASSERT_EQ(step.goals.size(), 3u);
+  EXPECT_EQ(step.goals[0].metric, ws::grading::Metric::BankConflicts);
+  EXPECT_EQ(step.goals[0].scope.array, "sdata");
+  EXPECT_EQ(step.goals[0].max, 0.0);
+  EXPECT_EQ(step.goals[0].says, "no conflicts");
+  EXPECT_EQ(step.goals[1].scope.line_text, "sdata[tid]");
+  EXPECT_EQ(step.goals[1].min, 90.0);
+  EXPECT_EQ(step.goals[2].says, "the result passes");
+  EXPECT_EQ(step.hints, (std::vector<std::string>{"one", "two"}));
+  EXPECT_EQ(ok.untrusted_files.size(), 1u);  // (read, not built)
+
+  const std::pair<std::string, std::string> cases[] = {
+      {head + "[[step.goal]]\nmetric = \"conflicts\"\nmax = 0\n", ":4:10: step 1: no metric named 'conflicts' (metrics: bank_conflicts, bank_ways,"},
+      {head + "[[step.goal]]\nmax = 0\n", ":3:1: step 1: a goal names its metric"},
+      {head + "[[step.goal]]\nmetric = \"races\"\n", "the goal on races needs a bound: max = N or min = N"},
+      {head + "[[step.goal]]\nmetric = \"simd_efficiency\"\nmin = 140\n", ":5:7: step 1: min of simd_efficiency is a percentage, 0 to 100"},
+      {head + "[[step.goal]]\nmetric = \"result\"\nmax = 1\n", "the result goal has no bound"},
+      {head + "[[step.goal]]\nmetric = \"result\"\narray = \"x\"\n", "result is about the whole run: array, line and access do not apply"},
+      {head + "[[step.goal]]\nmetric = \"bank_conflicts\"\nmax = 0\naccess = \"read\"\n", "access is load, store or atomic (not 'read')"},
+      {head + "[[step.goal]]\nmetric = \"bank_conflicts\"\nmax = 0\nwhy = \"x\"\n", "unknown key 'why' (keys here: metric, max, min, array, line, access, says)"},
+      {head + "hints = [\"a\"]\n", "hints belong to an exercise step: give it goals"},
+      {"[[step]]\n[[step.goal]]\nmetric = \"result\"\n", "an exercise step names the kernel file the student edits"},
+      {"[defaults]\nhints = [\"a\"]\n[[step]]\n", "goals and hints belong to a step, not to [defaults]"},
+  };
+  for (const auto& [text, message] : cases) {
+    const LessonLoad l = parse_lesson(text, "/tmp/exercise.toml");
+    EXPECT_FALSE(l.ok()) << text;
+    EXPECT_NE(l.error.find(message), std::string::npos) << text << "\n" << l.error;
+  }
+}
+
 // Ctrl+S: the state as a new step after the current one; the file still loads, nothing else moved.
 TEST(LessonFile, ASavedStepGoesAfterTheCurrentOneAndTheFileStillLoads) {
   const fs::path f = fs::temp_directory_path() / ("ws_lesson_" + std::to_string(::getpid()) + ".toml");
