@@ -117,9 +117,7 @@ std::string record_line(const nlohmann::json& r) {
         if (g.value("line", 0) > 0) what += " (line " + std::to_string(g.value("line", 0)) + ")";
       }
   } else {
-    std::string m = r.value("message", "");
-    m = m.substr(0, m.find('\n'));
-    if (m.size() > 160) m = m.substr(0, 157) + "...";
+    const std::string m = r.value("reason", r.value("message", std::string()));
     what = (status == "does-not-build" ? "does not build: " : status == "timed-out" ? "did not finish: " :
             status == "crashed" ? "crashed: " : "not graded: ") + m;
   }

@@ -26,13 +26,36 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // endless loop and crash are verdicts on the submission, not failures of the grader.
 GradeStatus status_of(const std::string& code, const std::string& message) {
   if (code == "time-limit" || message.find("did not finish in") != std::string::npos) return GradeStatus::TimedOut;
-  if (code == "run-process-ended" || message.find("the run process ended") != std::string::npos) return GradeStatus::Crashed;
+  if (code == "run-process-ended" || message.find("the run process ended") != std::string::npos ||
+      message.find("std::bad_alloc") != std::string::npos)
+    return GradeStatus::Crashed;
   return GradeStatus::Error;
+}
+
+// What a grader's one line says: "did not finish in 3 s", "by signal 11 (Segmentation fault) as
+// its code was loaded", the first build error.
+std::string reason_of(GradeStatus s, const std::string& message) {
+  std::string first = message.substr(0, message.find('\n'));
+  if (s == GradeStatus::TimedOut) {
+    const size_t at = message.find("did not finish in ");
+    if (at != std::string::npos) return message.substr(at, message.find_first_of(",;", at) - at);
+  }
+  if (s == GradeStatus::Crashed && message.find("std::bad_alloc") != std::string::npos)
+    return "ran out of the memory it was given (std::bad_alloc)";
+  if (s == GradeStatus::Crashed) {
+    const size_t at = message.find("by signal ");
+    const size_t end = at == std::string::npos ? at : message.find(')', at);
+    if (end != std::string::npos)
+      return message.substr(at, end + 1 - at) +
+             (message.find("as it was loaded") != std::string::npos ? " as its code was loaded" : " during the run");
+  }
+  return first.size() > 200 ? first.substr(0, 197) + "..." : first;
 }
 
 Graded not_graded(GradeStatus s, std::string message) {
   Graded g;
   g.status = s;
+  g.reason = reason_of(s, message);
   g.message = std::move(message);
   return g;
 }
@@ -126,9 +149,14 @@ Graded grade_submission(const LessonStep& step, const Submission& s) {
   Graded g;
   g.build_seconds = build_seconds;
   g.run_seconds = seconds_since(t1);
-  if (!run.refused.empty()) return g.status = GradeStatus::Error, g.message = "the launch was refused: " + run.refused, g;
+  if (!run.refused.empty()) return not_graded(GradeStatus::Error, "the launch was refused: " + run.refused);
   for (const Diagnostic& d : run.errors)
-    if (isolation::is_run_process_failure(d)) return g.status = status_of(d.code, d.message), g.message = d.message, g;
+    if (isolation::is_run_process_failure(d)) {
+      Graded lost = not_graded(status_of(d.code, d.message), d.message);
+      lost.build_seconds = g.build_seconds;
+      lost.run_seconds = g.run_seconds;
+      return lost;
+    }
   std::vector<analysis::Report> reports;
   analysis::Options ao;
   ao.per_event = false;
@@ -153,6 +181,7 @@ std::string graded_json(const GradedFile& f, const LessonStep& step) {
                         {"goals_held", g.held()},
                         {"goals_total", step.goals.size()},
                         {"message", g.message},
+                        {"reason", g.reason},
                         {"seconds", {{"build", g.build_seconds}, {"run", g.run_seconds}, {"total", f.seconds}}}};
   out["goals"] = nlohmann::json::array();
   for (size_t i = 0; i < g.goals.size() && i < step.goals.size(); ++i) {
@@ -179,7 +208,7 @@ std::string graded_text(const GradedFile& f, const LessonStep& step) {
                        : g.status == GradeStatus::TimedOut   ? "did not finish"
                        : g.status == GradeStatus::Crashed    ? "crashed"
                                                              : "could not be graded";
-    return s + "  " + what + ": " + g.message + "\n";
+    return s + "  " + what + ": " + g.message + "\n";  // (the whole story: one student reads it)
   }
   for (size_t i = 0; i < g.goals.size() && i < step.goals.size(); ++i) {
     const grading::GoalResult& r = g.goals[i];

@@ -40,6 +40,7 @@ const char* to_string(GradeStatus s);  // "graded", "does-not-build", "timed-out
 struct Graded {
   GradeStatus status = GradeStatus::Error;
   std::string message;  // not graded: what happened (the build's errors, how the run ended)
+  std::string reason;   // the same in a few words: "by signal 11 (Segmentation fault) as its code was loaded"
   std::vector<grading::GoalResult> goals;  // parallel to the step's goals (when graded)
   double build_seconds = 0, run_seconds = 0;
   bool all_held() const;
