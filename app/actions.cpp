@@ -18,7 +18,7 @@ const Shortcut kShortcuts[] = {
     {Action::StepPrev, "Left / PgUp", "Lesson: previous step"},
     {Action::StepFirst, "Home", "Lesson: first step"},
     {Action::Confirm, "number, Enter", "Lesson: go to that step"},
-    {Action::StepReset, "R", "Lesson: the step as written again"},
+    {Action::StepReset, "R", "Lesson: the step as written again; exercise: restore the starting file (asks first)"},
     {Action::StepControls, "C", "Lesson: show or hide the views' pickers (to change a warp, a block...)"},
     {Action::InstructionNext, ". (period)", "Lesson: the warp's next memory instruction (the arrows move between steps)"},
     {Action::InstructionPrev, ", (comma)", "Lesson: the warp's previous memory instruction"},

@@ -3,6 +3,8 @@
 #include "commands/commands.h"
 #include "headless.h"
 #include "kernel_file_watch.h"
+#include "lessons/exercise_session.h"
+#include "views/exercise_view.h"
 #include "lessons/lesson.h"
 #include "lessons/lesson_player.h"
 #include "options.h"
@@ -311,6 +313,13 @@ int run_command_line(int argc, char** argv) {
                                         "render its --step to --screenshot")
       ->type_name("FILE");
   app.add_option("--step", opt.step, "With --lesson --headless: the step to render (from 1)")->type_name("N");
+  app.add_option("--exercise", opt.exercise,
+                 "Open an exercise (a lesson step with goals, docs/lessons.md): its starting file is copied to --work "
+                 "(never over a file there), opened, and graded each time you save it")
+      ->type_name("FILE");
+  app.add_option("--work", opt.work_dir, "With --exercise: your folder, where your copy of the starting file lives "
+                                         "(default: the current folder)")
+      ->type_name("DIR");
   app.add_flag("--trust", opt.trust,
                "With --lesson: build and run the lesson's kernel files (its steps' file = ...). Without it a lesson "
                "that names kernel files is refused headless, and the window asks first");
@@ -374,6 +383,21 @@ int run_command_line(int argc, char** argv) {
       for (const auto& d : w.last().diagnostics)
         if (d.severity == kernel_file::BuildDiagnostic::Severity::Error) std::cerr << kernel_file::to_text(d) << "\n";
       if (w.kernel().empty() && !opt.view.empty() && opt.view != "kernel-file" && opt.view != "build") return 1;
+      if (opt.kernel.empty()) opt.kernel = w.kernel();
+    }
+  }
+  if (!opt.exercise.empty()) {
+    KernelFileWatch& w = kernel_file_watch();
+    if (std::string err = exercise_session().open(opt.exercise, 0, opt.work_dir, w); !err.empty()) {
+      std::cerr << "warpscope: " << err << "\n";
+      return 2;
+    }
+    const ExerciseSession& x = exercise_session();
+    std::cerr << "warpscope: " << (x.copied() ? "copied the starting file to " : "your copy (kept): ") << x.copy().string()
+              << "\n";
+    if (opt.headless || !opt.view.empty()) {
+      ExerciseView v;
+      if (std::string err = v.prepare_picture(session()); !err.empty()) std::cerr << "warpscope: " << err << "\n";
       if (opt.kernel.empty()) opt.kernel = w.kernel();
     }
   }

@@ -1,5 +1,8 @@
 #include "kernel_file_watch.h"
 
+#include "ws/kernel_file/description.h"
+#include "ws/util/atomic_file.h"
+
 #include <cstdio>
 
 #include "device_probe.h"
@@ -19,8 +22,9 @@ void KernelFileWatch::stop_worker() {
   worker_.reset();
 }
 
-void KernelFileWatch::open(const std::string& path) {
+void KernelFileWatch::open(const std::string& path, std::string description_from) {
   stop_worker();
+  description_from_ = std::move(description_from);
   std::error_code ec;
   path_ = fs::weakly_canonical(fs::absolute(path, ec), ec).string();
   if (path_.empty()) path_ = path;
@@ -34,6 +38,7 @@ void KernelFileWatch::open(const std::string& path) {
 
 void KernelFileWatch::close() {
   stop_worker();
+  description_from_.clear();
   path_.clear();
   last_ = {};
   kernel_.clear();
@@ -54,12 +59,17 @@ void KernelFileWatch::start(bool gpu, bool check) {
   Worker* raw = w.get();
   const std::string path = path_;
   const std::string device = gpu ? probe_backend() : std::string();
-  raw->thread = std::thread([raw, path, device] {
+  raw->thread = std::thread([raw, path, device, donor = description_from_] {
     kernel_file::BuildOptions o;
     o.gpu = raw->gpu;
     o.gpu_check = raw->check;
     o.cancel = &raw->cancel;
     o.device = device;
+    std::string text, error;
+    if (!donor.empty() && read_file(path, text, error, 4u << 20)) {
+      text = kernel_file::with_description_of(text, donor);
+      o.text = &text;
+    }
     try {
       raw->result = kernel_file::build(path, o);
     } catch (...) {  // (a static initialiser of the user's file that throws, a full disk...)

@@ -33,8 +33,10 @@ class KernelFileWatch {
  public:
   ~KernelFileWatch();  // stops a build that is going
 
-  // Opens `path` (replacing the open file) and starts its build.
-  void open(const std::string& path);
+  // Opens `path` (replacing the open file) and starts its build. With `description_from` (the
+  // text of an exercise's starting file), the file is built under that file's launch description
+  // instead of its own, as `warpscope check` grades it.
+  void open(const std::string& path, std::string description_from = {});
   void close();
   void rebuild();
   // UI thread, once per frame: notices a save, takes a finished build in, reruns the kernel.
@@ -75,6 +77,7 @@ class KernelFileWatch {
   bool file_changed();
 
   std::string path_;
+  std::string description_from_;
   std::unique_ptr<Worker> worker_;
   kernel_file::Build last_;
   bool last_failed_ = false;

@@ -37,6 +37,8 @@ struct Options {
   bool trust = false;               // --trust: build and run the lesson's kernel files
   bool trust_outside = false;       // --trust-outside: ...even those outside its folder
   std::string kernel_file;          // `open FILE.cu`: a kernel file, built and watched
+  std::string exercise;             // --exercise FILE: open an exercise (its starting file copied to --work)
+  std::string work_dir = ".";       // --work DIR: the student's folder
   int step = 1;                     // --step N: with --headless --lesson, the step to render
 };
 

@@ -1,6 +1,7 @@
 #include "shell.h"
 
 #include "layout.h"
+#include "lessons/exercise_session.h"
 #include "lessons/lesson_frame.h"
 #include "lessons/lesson_player.h"
 #include "kernel_file_watch.h"
@@ -128,6 +129,10 @@ std::string open_lesson(ShellState& s, const std::filesystem::path& file, bool t
 
 void apply_action(ShellState& s, Action a) {
   Settings& st = s.settings;
+  if (a == Action::StepReset && !s.lesson_mode && exercise_session().is_open() && !ImGui::GetIO().WantTextInput) {
+    exercise_session().ask_restore = true;  // (the Exercise panel asks first)
+    return;
+  }
   switch (a) {
     case Action::ToggleHelp: s.help_open = !s.help_open; break;
     case Action::CloseOverlay:
@@ -204,6 +209,7 @@ void shell_frame(ShellState& s, const FrameInput& in) {
   ses.start_default();
   ses.poll();
   kernel_file_watch().poll(ses);
+  exercise_session().poll(ses, kernel_file_watch());
   ses.advance_playback(io.DeltaTime);
   for (Session::Notice& n : ses.take_notices()) notify(s, std::move(n.text), n.is_error);
   if (s.views.empty())

@@ -2,11 +2,13 @@
 #include "views/view.h"
 
 #include "kernel_file_watch.h"
+#include "lessons/exercise_session.h"
 #include "timing_runner.h"
 #include "views/access_map.h"
 #include "views/bank_heatmap.h"
 #include "views/block_layout.h"
 #include "views/divergence_timeline.h"
+#include "views/exercise_view.h"
 #include "views/kernel_file_view.h"
 #include "views/lab.h"
 #include "views/memory_heatmap.h"
@@ -71,7 +73,9 @@ constexpr ViewOption kTimingOptions[] = {
 
 const ViewType kViews[] = {
     {"reduction-lab", "Reduction lab", Slot::LeftTop, [] { return std::unique_ptr<View>(new LabView()); },
-     kLabAliases, {}},
+     kLabAliases, {}, [] { return !exercise_session().is_open(); }},
+    {"exercise", "Exercise", Slot::LeftTop, make<ExerciseView>, {}, kControlsOnly,
+     [] { return exercise_session().is_open(); }},
     {"memory-lab", "Memory lab", Slot::LeftBottom,
      [] {
        return std::unique_ptr<View>(

@@ -10,12 +10,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "kernel_file_watch.h"
+#include "lessons/exercise_session.h"
 #include "run_binary.h"
+#include "session.h"
 
 namespace {
 
@@ -185,6 +190,53 @@ static int reached = [] {
   const RunResult r = run_warpscope(e.check("--file '" + f.string() + "'"));
   close(server);
   EXPECT_EQ(r.exit_code, 0) << "the submission reached 127.0.0.1:" << ntohs(a.sin_port) << "\n" << r.out;
+}
+
+// The viewer: opening an exercise copies its starting file into the student's folder (never over
+// the student's work), grades the copy, and grades it again after every save; restoring puts
+// the starting file back.
+TEST(ExercisePanel, TheCopyIsGradedAfterEverySaveAndRestored) {
+  using namespace ws::app;
+  Exercise e;
+  const fs::path work = e.dir / "work";
+  fs::create_directories(work);
+  Session s;
+  KernelFileWatch w;
+  ExerciseSession x;
+  ASSERT_EQ(x.open(e.dir / "exercise.toml", 0, work, w), "");
+  EXPECT_TRUE(x.copied());
+  EXPECT_EQ(read(work / "start.cu"), e.start);
+  auto graded = [&](size_t held) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+    while (std::chrono::steady_clock::now() < end) {
+      w.poll(s);
+      s.poll();
+      x.poll(s, w);
+      if (x.graded() && x.held() == held) return true;
+      if (w.failed() && !w.building()) {
+        for (const auto& d : w.last().diagnostics) ADD_FAILURE() << ws::kernel_file::to_text(d);
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  };
+  ASSERT_TRUE(graded(1)) << x.status();  // the result holds, the divergence goal does not
+  EXPECT_FALSE(x.results()[0].held);
+  EXPECT_GT(x.results()[0].line, 0u);
+
+  std::ofstream(work / "start.cu") << e.fixed();
+  fs::last_write_time(work / "start.cu", fs::file_time_type::clock::now() + std::chrono::seconds(5));
+  ASSERT_TRUE(graded(2)) << x.status();
+  EXPECT_EQ(x.status(), "2 of 2 goals hold: done");
+
+  // Opening again keeps the student's file.
+  ExerciseSession again;
+  ASSERT_EQ(again.open(e.dir / "exercise.toml", 0, work, w), "");
+  EXPECT_FALSE(again.copied());
+  EXPECT_EQ(read(work / "start.cu"), e.fixed());
+  EXPECT_EQ(x.restore(), "");
+  EXPECT_EQ(read(work / "start.cu"), e.start);
 }
 
 TEST(Check, BadInputIsRefusedWithWhatIsAllowed) {

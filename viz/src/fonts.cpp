@@ -13,9 +13,10 @@ namespace ws::viz {
 namespace {
 
 // Latin-1 plus the few symbols the UI writes (dashes, ellipsis, arrows, minus, <=, squares,
-// triangles). A small set keeps the atlas small even at presentation sizes.
+// triangles, the exercise panel's check and cross). A small set keeps the atlas small even at
+// presentation sizes.
 const ImWchar kUiRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x2199, 0x2212, 0x2212,
-                             0x2264, 0x2265, 0x25A0, 0x25A1, 0x25B2, 0x25BC, 0};
+                             0x2264, 0x2265, 0x25A0, 0x25A1, 0x25B2, 0x25BC, 0x2713, 0x2713, 0x2717, 0x2717, 0};
 const ImWchar kMonoRanges[] = {0x0020, 0x00FF, 0x2190, 0x2193, 0};
 
 std::string env_or(const char* name, const char* fallback) {
