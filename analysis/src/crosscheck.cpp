@@ -57,6 +57,11 @@ Crosscheck crosscheck(const Trace& emu, const Trace& gpu, size_t max_differences
   c.emu_accesses = a.size();
   c.gpu_accesses = b.size();
   c.identical = a == b && !emu.truncated && !gpu.truncated;
+  for (const auto& [t, who] : {std::pair<const Trace*, const char*>{&emu, "the emulator's"}, {&gpu, "the GPU's"}})
+    if (t->truncated)
+      c.incomplete += std::string(c.incomplete.empty() ? "" : "; ") + who + " trace is incomplete: " +
+                      std::to_string(t->dropped_events) + " warp instructions were not recorded (its record buffer "
+                      "filled up: record fewer blocks, or raise --max-events)";
   // The accesses one side has more of than the other (sorted merge of two multisets).
   size_t i = 0, j = 0;
   while ((i < a.size() || j < b.size()) && c.differences.size() < max_differences) {
@@ -123,8 +128,9 @@ std::string format_crosscheck(const Crosscheck& c) {
   char buf[512];
   std::snprintf(buf, sizeof buf, "accesses: emulator %llu, GPU %llu over %zu block(s): %s\n",
                 static_cast<unsigned long long>(c.emu_accesses), static_cast<unsigned long long>(c.gpu_accesses),
-                c.blocks.size(), c.identical ? "IDENTICAL" : "DIFFERENT");
+                c.blocks.size(), c.identical ? "IDENTICAL" : c.incomplete.empty() ? "DIFFERENT" : "NOT COMPARABLE");
   out += buf;
+  if (!c.incomplete.empty()) out += "  " + c.incomplete + "\n";
   for (const std::string& d : c.differences) out += "  " + d + "\n";
   std::snprintf(buf, sizeof buf, "grouping (warp instructions per line): %llu of %zu rows differ%s\n",
                 static_cast<unsigned long long>(c.grouping_differences), c.grouping.size(),

@@ -311,7 +311,7 @@ int cmd_crosscheck(State& s) {
         std::printf("%-12s %-16s %-7zu %12llu %12llu  %-10s %llu of %zu lines, warp calls %llu / %llu%s\n", e->spec.name.c_str(),
                     v.id.c_str(), l, static_cast<unsigned long long>(c.emu_accesses),
                     static_cast<unsigned long long>(c.gpu_accesses),
-                    c.identical && !c.warp_op_differences ? "identical" : (v.order_dependent ? "differ*" : "DIFFERENT"),
+                    c.identical && !c.warp_op_differences ? "identical" : !c.incomplete.empty() ? "incomplete" : (v.order_dependent ? "differ*" : "DIFFERENT"),
                     static_cast<unsigned long long>(c.grouping_differences), c.grouping.size(),
                     static_cast<unsigned long long>(emu_calls), static_cast<unsigned long long>(gpu_calls),
                     v.order_dependent ? "  (*order-dependent variant)" : "");

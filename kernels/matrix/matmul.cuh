@@ -24,6 +24,7 @@
 
 #include "common/checks.h"
 #include "common/variant_table.h"
+#include "matrix/matmul_ladder.cuh"
 #include "matrix/matmul_reference.h"
 #include "matrix/matrix_check.h"
 #include "ws/kernel.cuh"
@@ -113,6 +114,23 @@ struct MatmulEntry {
            ws::matrix::shape_text(b) + ")";
   }
 
+  // The ladder's blocks are fixed by their tiles (threads = tile elements / elements per thread).
+  static ws::Dim3 threads_512(ws::Dim3) { return {512, 1, 1}; }
+  static ws::Dim3 threads_256(ws::Dim3) { return {256, 1, 1}; }
+  static std::string tile_fits(const ws::RunConfig& c, uint64_t tile) {
+    const uint64_t k = dim(c, "k"), m = dim(c, "m");
+    if (c.n % tile == 0 && m % tile == 0 && k % matmul_ladder::kBK == 0) return {};
+    return "this variant computes " + std::to_string(tile) + " x " + std::to_string(tile) +
+           " tiles of P with k in steps of 8: n and m must be multiples of " + std::to_string(tile) +
+           " and k of 8 (got n = " + std::to_string(c.n) + ", k = " + std::to_string(k) + ", m = " + std::to_string(m) + ")";
+  }
+  static std::string tile_64(const ws::RunConfig& c) { return tile_fits(c, 64); }
+  static std::string tile_128(const ws::RunConfig& c) { return tile_fits(c, 128); }
+  static std::string tile_128_float(const ws::RunConfig& c) {
+    if (c.dtype != "float") return "the vectorized variant reads float4: dtype float only (got " + c.dtype + ")";
+    return tile_fits(c, 128);
+  }
+
   template <class T>
   static auto rows() {
     using P = Pass<T>;
@@ -149,6 +167,37 @@ struct MatmulEntry {
                     return be.launch("matmul_tiled_padded<" + std::to_string(BS) + ">", p.grid, p.block, 0,
                                      matmul_tiled_transposed<T, BS, 1>, p.M, p.N, p.P, p.n, p.k, p.m);
                   });
+                }),
+        ws::row({.id = "blocktile-1d", .name = "64 x 64 tiles, 8 results per thread",
+                 .summary = "each thread computes 8 elements of a column: one Bs value read per 8 multiply-adds "
+                            "(512 threads whatever --block)",
+                 .accepts = tile_64, .shape = threads_512},
+                [](auto& be, const P& p) {
+                  const ws::Dim3 grid{p.m / 64, p.n / 64, 1};
+                  return be.launch("matmul_blocktile_1d", grid, p.block, 0, matmul_ladder::matmul_blocktile_1d<T>, p.M,
+                                   p.N, p.P, p.n, p.k, p.m);
+                }),
+        ws::row({.id = "blocktile-2d", .name = "128 x 128 tiles, 8 x 8 results per thread",
+                 .summary = "each thread computes an 8 x 8 block of P from 8 + 8 values in registers: 16 shared "
+                            "loads per 64 multiply-adds (256 threads whatever --block)",
+                 .accepts = tile_128, .shape = threads_256},
+                [](auto& be, const P& p) {
+                  const ws::Dim3 grid{p.m / 128, p.n / 128, 1};
+                  return be.launch("matmul_blocktile_2d", grid, p.block, 0, matmul_ladder::matmul_blocktile_2d<T, false>,
+                                   p.M, p.N, p.P, p.n, p.k, p.m);
+                }),
+        ws::row({.id = "vectorized", .name = "2-D blocking, float4 loads, M tile transposed",
+                 .summary = "16-byte global loads; As[kk][row] makes a thread's 8 values of M neighbouring words "
+                            "(256 threads whatever --block)",
+                 .accepts = tile_128_float, .shape = threads_256},
+                [](auto& be, const P& p) {
+                  if constexpr (std::is_same_v<T, float>) {
+                    const ws::Dim3 grid{p.m / 128, p.n / 128, 1};
+                    return be.launch("matmul_vectorized", grid, p.block, 0, matmul_ladder::matmul_blocktile_2d<T, true>,
+                                     p.M, p.N, p.P, p.n, p.k, p.m);
+                  }
+                  (void)be, (void)p;
+                  return false;  // float only (tile_128_float)
                 }),
         ws::row({.id = "cublas", .name = "cuBLAS SGEMM (reference)",
                  .summary = "NVIDIA's library matrix multiply that ships with CUDA: the bar the tiled kernels are held against",

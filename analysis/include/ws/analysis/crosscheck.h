@@ -42,6 +42,9 @@ struct Crosscheck {
   uint64_t grouping_differences = 0;     // rows whose instruction counts differ
   std::vector<WarpOpRow> warp_ops;       // every (line, op) either side recorded, differences first
   uint64_t warp_op_differences = 0;      // rows whose lanes differ (the calls' grouping may)
+  // "" or which side's trace is incomplete (a record buffer that filled up): then the two cannot
+  // be identical, and the differences say nothing about the model.
+  std::string incomplete;
 };
 
 Crosscheck crosscheck(const Trace& emu, const Trace& gpu, size_t max_differences = 10);

@@ -2,7 +2,7 @@
 // pointer access, so the kernel is the kernel the lecture wrote. bench/bench_gpu_overhead.cu
 // checks this against hand-written twins (same SASS, same time).
 //
-// [SECTION] Array wrappers: global_array, shared_array, dynamic_shared, volatile views
+// [SECTION] Array wrappers: global_array, shared_array, dynamic_shared, volatile views, ptr_cast
 #pragma once
 
 #include <cstdint>
@@ -102,6 +102,22 @@ class dynamic_shared {
     return volatile_view<T>(reinterpret_cast<T*>(detail::dynamic_smem()));
   }
 };
+
+// `reinterpret_cast<float4*>(p)` as the other builds spell it (ws::ptr_cast): the same bytes
+// as wider elements, here a plain pointer.
+template <class U, class T>
+__host__ __device__ __forceinline__ U* ptr_cast(T* p) {
+  return reinterpret_cast<U*>(p);
+}
+template <class U, class T>
+__host__ __device__ __forceinline__ U* ptr_cast(const global_array<T>& a) {
+  return reinterpret_cast<U*>(a.data());
+}
+template <class U, class A>
+  requires requires(A& a) { a[0]; typename A::element_type; }
+__device__ __forceinline__ U* ptr_cast(A& a) {
+  return reinterpret_cast<U*>(&a[0]);
+}
 
 }  // namespace fast_api
 }  // namespace ws

@@ -1,0 +1,122 @@
+// The matrix multiply ladder past the lecture's tiled kernel: each thread computes more than one
+// element of P and keeps them in registers, so that every value read from shared memory is used
+// for several multiply-adds. P = M N, M n x k, N k x m, row-major, sizes multiples of the tile
+// (the variants' `accepts` says which).
+//
+//   blocktile-1d : a 64 x 64 tile of P per block of 512 threads, k in steps of BK = 8; each thread
+//                  computes TM = 8 elements of one column. Per step a thread reads one value of N
+//                  from shared memory (Bs[kk][col]) and uses it 8 times: 9 shared loads per 8
+//                  multiply-adds instead of the tiled kernel's 2 per 1.
+//   blocktile-2d : a 128 x 128 tile per block of 256 threads; each thread an 8 x 8 block of P
+//                  (TM = TN = 8): 16 shared loads per 64 multiply-adds.
+//   vectorized   : the same, 16 bytes a lane everywhere: M and N read as float4, the M tile
+//                  stored transposed (As[kk][row]) so that a thread's 8 values of a column of M
+//                  are 8 neighbouring words, read from shared memory as two float4 (as its 8 of N
+//                  are), and P written as float4.
+//
+// Worked example, blocktile-2d at n = k = m = 128: one block; thread t computes rows
+// (t / 16) * 8 .. +7 and columns (t % 16) * 8 .. +7 of P. At kk, warp 0 (threads 0..31: row
+// groups 0 and 1) reads As[(0..15)*8 + i][kk]: two distinct rows per instruction (broadcast),
+// and Bs[kk][(0..15)*8 + j]: 16 words 8 apart, banks 0, 8, 16, 24 four times: 4-way.
+#pragma once
+
+#include <type_traits>
+
+#include "ws/kernel.cuh"
+
+namespace matmul_ladder {
+
+inline constexpr unsigned kBK = 8;
+
+// 64 x 64 tile, 512 threads, TM = 8 results in a column per thread.
+template <class T>
+__global__ void matmul_blocktile_1d(ws::global_array<const T> M, ws::global_array<const T> N, ws::global_array<T> P,
+                                    unsigned n, unsigned k, unsigned m) {
+  constexpr unsigned BM = 64, BN = 64, BK = kBK, TM = 8;
+  __shared__ ws::shared_array<T, BM * BK, "As"> As;  // As[row][kk]
+  __shared__ ws::shared_array<T, BK * BN, "Bs"> Bs;  // Bs[kk][col]
+  const unsigned col = threadIdx.x % BN, row0 = (threadIdx.x / BN) * TM;
+  const unsigned brow = blockIdx.y * BM, bcol = blockIdx.x * BN;
+  const unsigned a_r = threadIdx.x / BK, a_c = threadIdx.x % BK;  // one element of each tile per thread
+  const unsigned b_r = threadIdx.x / BN, b_c = threadIdx.x % BN;
+  T acc[TM] = {};
+  for (unsigned t = 0; t < k; t += BK) {
+    As[a_r * BK + a_c] = T(M[(brow + a_r) * k + t + a_c]);
+    Bs[b_r * BN + b_c] = T(N[(t + b_r) * m + bcol + b_c]);
+    __syncthreads();
+    for (unsigned kk = 0; kk < BK; ++kk) {
+      const T b = T(Bs[kk * BN + col]);  // one shared load, used TM times
+      for (unsigned i = 0; i < TM; ++i) acc[i] += T(As[(row0 + i) * BK + kk]) * b;
+    }
+    __syncthreads();
+  }
+  (void)n;
+  for (unsigned i = 0; i < TM; ++i) P[(brow + row0 + i) * m + bcol + col] = acc[i];
+}
+
+// 128 x 128 tile, 256 threads, an 8 x 8 block of P per thread. VEC: global loads of 16 bytes and
+// the M tile transposed in shared memory.
+template <class T, bool VEC>
+__global__ void matmul_blocktile_2d(ws::global_array<const T> M, ws::global_array<const T> N, ws::global_array<T> P,
+                                    unsigned n, unsigned k, unsigned m) {
+  constexpr unsigned BM = 128, BN = 128, BK = kBK, TM = 8, TN = 8, THREADS = (BM / TM) * (BN / TN);
+  // (16-byte aligned: the vectorized variant reads them as float4.)
+  alignas(16) __shared__ ws::shared_array<T, BM * BK, "As"> As;  // As[row][kk], or As[kk][row] with VEC
+  alignas(16) __shared__ ws::shared_array<T, BK * BN, "Bs"> Bs;  // Bs[kk][col]
+  const unsigned row0 = (threadIdx.x / (BN / TN)) * TM, col0 = (threadIdx.x % (BN / TN)) * TN;
+  const unsigned brow = blockIdx.y * BM, bcol = blockIdx.x * BN;
+  T acc[TM][TN] = {};
+  T regM[TM], regN[TN];
+  for (unsigned t = 0; t < k; t += BK) {
+    if constexpr (VEC && std::is_same_v<T, float>) {
+      // M: 128 rows x 8 columns = 256 float4, one per thread; stored as 4 columns of As^T.
+      const unsigned r = threadIdx.x / (BK / 4), c = (threadIdx.x % (BK / 4)) * 4;
+      const float4 a = M.template reinterpret<const float4>()[((brow + r) * k + t + c) / 4];
+      As[(c + 0) * BM + r] = a.x;
+      As[(c + 1) * BM + r] = a.y;
+      As[(c + 2) * BM + r] = a.z;
+      As[(c + 3) * BM + r] = a.w;
+      // N: 8 rows x 128 columns = 256 float4, one per thread.
+      const unsigned nr = threadIdx.x / (BN / 4), nc = (threadIdx.x % (BN / 4)) * 4;
+      const float4 b = N.template reinterpret<const float4>()[((t + nr) * m + bcol + nc) / 4];
+      ws::ptr_cast<float4>(Bs)[(nr * BN + nc) / 4] = b;  // one 16-byte store
+    } else {
+      for (unsigned e = threadIdx.x; e < BM * BK; e += THREADS)  // 4 of each tile per thread
+        As[e] = T(M[(brow + e / BK) * k + t + e % BK]);
+      for (unsigned e = threadIdx.x; e < BK * BN; e += THREADS)
+        Bs[e] = T(N[(t + e / BN) * m + bcol + e % BN]);
+    }
+    __syncthreads();
+    for (unsigned kk = 0; kk < BK; ++kk) {
+      if constexpr (VEC && std::is_same_v<T, float>) {  // two 16-byte shared loads each
+        const auto As4 = ws::ptr_cast<const float4>(As);
+        const auto Bs4 = ws::ptr_cast<const float4>(Bs);
+        for (unsigned q = 0; q < 2; ++q) {
+          const float4 a = As4[(kk * BM + row0) / 4 + q];
+          const float4 b = Bs4[(kk * BN + col0) / 4 + q];
+          regM[4 * q] = a.x, regM[4 * q + 1] = a.y, regM[4 * q + 2] = a.z, regM[4 * q + 3] = a.w;
+          regN[4 * q] = b.x, regN[4 * q + 1] = b.y, regN[4 * q + 2] = b.z, regN[4 * q + 3] = b.w;
+        }
+      } else {
+        for (unsigned i = 0; i < TM; ++i) regM[i] = T(As[(row0 + i) * BK + kk]);
+        for (unsigned j = 0; j < TN; ++j) regN[j] = T(Bs[kk * BN + col0 + j]);
+      }
+      for (unsigned i = 0; i < TM; ++i)
+        for (unsigned j = 0; j < TN; ++j) acc[i][j] += regM[i] * regN[j];  // 64 multiply-adds per 16 loads
+    }
+    __syncthreads();
+  }
+  (void)n;
+  if constexpr (VEC && std::is_same_v<T, float>) {
+    const ws::global_array<float4> P4 = P.template reinterpret<float4>();
+    for (unsigned i = 0; i < TM; ++i)
+      for (unsigned q = 0; q < 2; ++q)
+        P4[((brow + row0 + i) * m + bcol + col0) / 4 + q] =
+            make_float4(acc[i][4 * q], acc[i][4 * q + 1], acc[i][4 * q + 2], acc[i][4 * q + 3]);
+  } else {
+    for (unsigned i = 0; i < TM; ++i)
+      for (unsigned j = 0; j < TN; ++j) P[(brow + row0 + i) * m + bcol + col0 + j] = acc[i][j];
+  }
+}
+
+}  // namespace matmul_ladder
