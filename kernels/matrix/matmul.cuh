@@ -199,6 +199,15 @@ struct MatmulEntry {
                   (void)be, (void)p;
                   return false;  // float only (tile_128_float)
                 }),
+        ws::row({.id = "double-buffer", .name = "vectorized, two tiles: loads in flight while it multiplies",
+                 .summary = "the next step's M and N loaded into registers before this step's multiply-adds, stored "
+                            "into the other tiles after: one barrier per step (256 threads whatever --block)",
+                 .accepts = tile_128_float, .shape = threads_256},
+                [](auto& be, const P& p) {
+                  const ws::Dim3 grid{p.m / 128, p.n / 128, 1};
+                  return be.launch("matmul_double_buffered", grid, p.block, 0, matmul_ladder::matmul_double_buffered<T>,
+                                   p.M, p.N, p.P, p.n, p.k, p.m);
+                }),
         ws::row({.id = "cublas", .name = "cuBLAS SGEMM (reference)",
                  .summary = "NVIDIA's library matrix multiply that ships with CUDA: the bar the tiled kernels are held against",
                  .gpu_only = true, .accepts = cublas_float},

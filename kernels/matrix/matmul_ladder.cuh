@@ -13,6 +13,10 @@
 //                  stored transposed (As[kk][row]) so that a thread's 8 values of a column of M
 //                  are 8 neighbouring words, read from shared memory as two float4 (as its 8 of N
 //                  are), and P written as float4.
+//   double-buffer: the vectorized kernel with two tiles of each in shared memory: the next step's
+//                  M and N values are loaded from global memory into registers before the current
+//                  tiles are used, and stored into the other tiles after: one barrier per step
+//                  instead of two, and the global loads in flight while the multiply-adds run.
 //
 // Worked example, blocktile-2d at n = k = m = 128: one block; thread t computes rows
 // (t / 16) * 8 .. +7 and columns (t % 16) * 8 .. +7 of P. At kk, warp 0 (threads 0..31: row
@@ -116,6 +120,62 @@ __global__ void matmul_blocktile_2d(ws::global_array<const T> M, ws::global_arra
   } else {
     for (unsigned i = 0; i < TM; ++i)
       for (unsigned j = 0; j < TN; ++j) P[(brow + row0 + i) * m + bcol + col0 + j] = acc[i][j];
+  }
+}
+
+// The vectorized kernel, double-buffered (float only: `accepts` refuses the rest).
+template <class T>
+__global__ void matmul_double_buffered(ws::global_array<const T> M, ws::global_array<const T> N, ws::global_array<T> P,
+                                       unsigned n, unsigned k, unsigned m) {
+  constexpr unsigned BM = 128, BN = 128, BK = kBK, TM = 8, TN = 8;
+  alignas(16) __shared__ ws::shared_array<T, 2 * BM * BK, "As"> As;  // two As[kk][row] tiles
+  alignas(16) __shared__ ws::shared_array<T, 2 * BK * BN, "Bs"> Bs;  // two Bs[kk][col] tiles
+  (void)n;
+  if constexpr (std::is_same_v<T, float>) {
+    const unsigned row0 = (threadIdx.x / (BN / TN)) * TM, col0 = (threadIdx.x % (BN / TN)) * TN;
+    const unsigned brow = blockIdx.y * BM, bcol = blockIdx.x * BN;
+    const unsigned r = threadIdx.x / (BK / 4), c = (threadIdx.x % (BK / 4)) * 4;    // this thread's float4 of M
+    const unsigned nr = threadIdx.x / (BN / 4), nc = (threadIdx.x % (BN / 4)) * 4;  // and of N
+    const ws::global_array<const float4> M4 = M.template reinterpret<const float4>();
+    const ws::global_array<const float4> N4 = N.template reinterpret<const float4>();
+    float4 a = M4[((brow + r) * k + c) / 4], b = N4[(nr * m + bcol + nc) / 4];
+    auto store_tiles = [&](unsigned buf) {
+      As[buf * BM * BK + (c + 0) * BM + r] = a.x;
+      As[buf * BM * BK + (c + 1) * BM + r] = a.y;
+      As[buf * BM * BK + (c + 2) * BM + r] = a.z;
+      As[buf * BM * BK + (c + 3) * BM + r] = a.w;
+      ws::ptr_cast<float4>(Bs)[(buf * BK * BN + nr * BN + nc) / 4] = b;
+    };
+    store_tiles(0);
+    __syncthreads();
+    float acc[TM][TN] = {};
+    float regM[TM], regN[TN];
+    const auto As4 = ws::ptr_cast<const float4>(As);
+    const auto Bs4 = ws::ptr_cast<const float4>(Bs);
+    for (unsigned t = 0, buf = 0; t < k; t += BK, buf ^= 1) {
+      const bool next = t + BK < k;
+      if (next) {  // the next step's values, in flight while this step multiplies
+        a = M4[((brow + r) * k + t + BK + c) / 4];
+        b = N4[((t + BK + nr) * m + bcol + nc) / 4];
+      }
+      for (unsigned kk = 0; kk < BK; ++kk) {
+        for (unsigned q = 0; q < 2; ++q) {
+          const float4 x = As4[(buf * BM * BK + kk * BM + row0) / 4 + q];
+          const float4 y = Bs4[(buf * BK * BN + kk * BN + col0) / 4 + q];
+          regM[4 * q] = x.x, regM[4 * q + 1] = x.y, regM[4 * q + 2] = x.z, regM[4 * q + 3] = x.w;
+          regN[4 * q] = y.x, regN[4 * q + 1] = y.y, regN[4 * q + 2] = y.z, regN[4 * q + 3] = y.w;
+        }
+        for (unsigned i = 0; i < TM; ++i)
+          for (unsigned j = 0; j < TN; ++j) acc[i][j] += regM[i] * regN[j];
+      }
+      if (next) store_tiles(buf ^ 1);  // (the other tiles: nobody reads them in this step)
+      __syncthreads();
+    }
+    const ws::global_array<float4> P4 = P.template reinterpret<float4>();
+    for (unsigned i = 0; i < TM; ++i)
+      for (unsigned q = 0; q < 2; ++q)
+        P4[((brow + row0 + i) * m + bcol + col0) / 4 + q] =
+            make_float4(acc[i][4 * q], acc[i][4 * q + 1], acc[i][4 * q + 2], acc[i][4 * q + 3]);
   }
 }
 
