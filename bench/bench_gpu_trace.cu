@@ -57,6 +57,13 @@ unsigned long long reserved_total(const Buffers& b) {
   return t;
 }
 
+// An empty record buffer: no reservation made, no chunk handed out.
+void clear_records(Buffers& b) {
+  CHECK(cudaMemset(b.host.sm_reserved, 0, b.host.sm_count * sizeof(unsigned long long)));
+  CHECK(cudaMemset(b.host.next_chunk, 0, sizeof(unsigned long long)));
+  CHECK(cudaMemset(b.host.sm_chunk, 0, b.host.sm_count * b.host.chunks * sizeof(unsigned long long)));
+}
+
 // Points the kernels' control block at a fresh recording: `full` = 0 blocks, 1 block, or all.
 void arm(Buffers& b, unsigned blocks, int full, bool counters) {
   std::vector<uint32_t> bits(b.words, 0);
@@ -69,7 +76,7 @@ void arm(Buffers& b, unsigned blocks, int full, bool counters) {
   const size_t rows = counter_rows(b.host.sm_count);
   CHECK(cudaMemset(b.host.counters, 0, rows * sizeof(ws::gpu_trace::SiteCounter)));
   CHECK(cudaMemset(b.host.counter_keys, 0, rows * sizeof(unsigned long long)));
-  CHECK(cudaMemset(b.host.sm_reserved, 0, b.host.sm_count * sizeof(unsigned long long)));
+  clear_records(b);
   CHECK(cudaMemcpy(b.control, &b.host, sizeof b.host, cudaMemcpyHostToDevice));
   CHECK(ws::trace_rt::set_control(b.control, b.host));
   CHECK(cudaDeviceSynchronize());
@@ -91,10 +98,12 @@ int main(int argc, char** argv) {
 
   Buffers b;
   b.host.sm_count = unsigned(prop.multiProcessorCount);
-  b.host.per_sm = (1ull << 20) / b.host.sm_count;
-  b.host.capacity = b.host.per_sm * b.host.sm_count;
+  b.host.chunks = (1ull << 20) / ws::gpu_trace::kChunk;
+  b.host.capacity = b.host.chunks * ws::gpu_trace::kChunk;
   CHECK(cudaMalloc(&b.host.records, b.host.capacity * sizeof(ws::gpu_trace::Record)));
   CHECK(cudaMalloc(&b.host.sm_reserved, b.host.sm_count * sizeof(unsigned long long)));
+  CHECK(cudaMalloc(&b.host.next_chunk, sizeof(unsigned long long)));
+  CHECK(cudaMalloc(&b.host.sm_chunk, b.host.sm_count * b.host.chunks * sizeof(unsigned long long)));
   CHECK(cudaMalloc(&b.host.counters, counter_rows(b.host.sm_count) * sizeof(ws::gpu_trace::SiteCounter)));
   CHECK(cudaMalloc(&b.host.counter_keys, counter_rows(b.host.sm_count) * sizeof(unsigned long long)));
   b.words = (n / 64 + 32) / 32 + 1;
@@ -122,7 +131,7 @@ int main(int argc, char** argv) {
     // Runs with full records clear the reservation counters first, so that every repetition
     // starts with an empty buffer (the clear is inside the timed region of each such column).
     auto recorded = [&] {
-      CHECK(cudaMemset(b.host.sm_reserved, 0, b.host.sm_count * sizeof(unsigned long long)));
+      clear_records(b);
       launch_trace(c.variant, c.blocks, c.threads, in, out, n);
     };
     arm(b, c.blocks, 1, true);

@@ -307,6 +307,25 @@ __device__ __forceinline__ void count_site(const AccessDesc& d, unsigned group, 
   }
 }
 
+// The record of reservation `slot` of SM `sm`, or null when the buffer is full. The slot that
+// opens a chunk takes the next free chunk; the slots after it (other warps of the SM) wait the
+// moment it takes to say which.
+static __device__ Record* record_at(Control* c, unsigned sm, unsigned long long slot) {
+  using gpu_trace::kChunk;
+  const unsigned long long index = slot / kChunk, within = slot % kChunk;
+  if (index >= c->chunks) return nullptr;
+  volatile unsigned long long* entry = c->sm_chunk + sm * c->chunks + index;
+  if (within == 0) {
+    const unsigned long long g = atomicAdd(c->next_chunk, 1ull);
+    *entry = g < c->chunks ? g + 1 : ~0ull;
+    __threadfence();
+  }
+  unsigned long long e;
+  while ((e = *entry) == 0) {
+  }
+  return e == ~0ull ? nullptr : c->records + (e - 1) * kChunk + within;
+}
+
 // A full record of one warp instruction (blocks recorded in full only). Out of line: it is the
 // rare path. `group` is the lanes that executed the access together, taken at the access.
 static __device__ __noinline__ void record_full(Control* c, unsigned group, const char* file, uint32_t line,
@@ -316,11 +335,11 @@ static __device__ __noinline__ void record_full(Control* c, unsigned group, cons
   const unsigned lane = lane_id();
   const unsigned leader = __ffs(group) - 1;
   const unsigned sm = sm_row(c->sm_count);
-  unsigned long long slot = 0;
-  if (lane == leader) slot = atomicAdd(&c->sm_reserved[sm], 1ull);
-  slot = __shfl_sync(group, slot, leader);
-  if (slot >= c->per_sm) return;  // counted in sm_reserved, reported as dropped
-  Record& r = c->records[sm * c->per_sm + slot];
+  unsigned long long at = 0;
+  if (lane == leader) at = reinterpret_cast<uintptr_t>(record_at(c, sm, atomicAdd(&c->sm_reserved[sm], 1ull)));
+  at = __shfl_sync(group, at, leader);
+  if (!at) return;  // counted in sm_reserved, reported as dropped
+  Record& r = *reinterpret_cast<Record*>(at);
   r.offsets[lane] = offset;
   if (lane == leader) {
     r.time = global_time();
@@ -371,9 +390,9 @@ static __device__ __noinline__ void record_barrier_full(Control* c, const char* 
   const unsigned leader = __ffs(active) - 1;
   if (lane != leader) return;
   const unsigned sm = sm_row(c->sm_count);
-  const unsigned long long slot = atomicAdd(&c->sm_reserved[sm], 1ull);
-  if (slot >= c->per_sm) return;
-  Record& r = c->records[sm * c->per_sm + slot];
+  Record* at = record_at(c, sm, atomicAdd(&c->sm_reserved[sm], 1ull));
+  if (!at) return;
+  Record& r = *at;
   r.time = global_time();
   r.file = reinterpret_cast<uintptr_t>(file);
   r.alloc = 0;
@@ -404,9 +423,9 @@ static __device__ __noinline__ void record_warp_op_full(Control* c, const char* 
   const unsigned active = __activemask();
   if (lane_id() != unsigned(__ffs(active) - 1)) return;
   const unsigned sm = sm_row(c->sm_count);
-  const unsigned long long slot = atomicAdd(&c->sm_reserved[sm], 1ull);
-  if (slot >= c->per_sm) return;
-  Record& r = c->records[sm * c->per_sm + slot];
+  Record* at = record_at(c, sm, atomicAdd(&c->sm_reserved[sm], 1ull));
+  if (!at) return;
+  Record& r = *at;
   r.time = global_time();
   r.file = reinterpret_cast<uintptr_t>(file);
   r.alloc = members;

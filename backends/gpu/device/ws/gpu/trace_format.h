@@ -56,14 +56,20 @@ struct SiteCounter {
 inline constexpr uint32_t kCounterSlots = 32;     // per warp slot; a kernel has far fewer sites
 inline constexpr uint32_t kWarpSlotsPerSm = 64;   // %warpid < 64 on every architecture so far
 
-// Records are reserved per SM (one counter and one region of the buffer per SM), so the
-// reservation atomic is contended only by the warps of one SM. A block runs on one SM, so a
-// warp's records stay in issue order within its SM's region.
+// Records are reserved per SM (one counter per SM), so the reservation atomic is contended only
+// by the warps of one SM. The buffer is handed out in chunks of kChunk records: an SM takes the
+// next free chunk when it fills its last, so the SMs that record (those running the recorded
+// blocks: often a few) share the whole buffer. A block runs on one SM, so a warp's records stay
+// in issue order in its SM's chunks, in the order the SM took them (sm_chunk).
+inline constexpr unsigned long long kChunk = 256;
+
 struct Control {
   Record* records;
-  unsigned long long capacity;        // records in the whole buffer
-  unsigned long long per_sm;          // capacity / sm_count: the region of each SM
-  unsigned long long* sm_reserved;    // [sm_count] reservations made (may exceed per_sm)
+  unsigned long long capacity;        // records in the whole buffer: chunks * kChunk
+  unsigned long long chunks;
+  unsigned long long* next_chunk;     // chunks handed out (may exceed `chunks`)
+  unsigned long long* sm_chunk;       // [sm_count][chunks]: the SM's i-th chunk + 1; 0 not yet, ~0 none left
+  unsigned long long* sm_reserved;    // [sm_count] reservations made (some may have found no chunk)
   const uint32_t* full_blocks;    // bitmap: blocks recorded in full
   uint32_t full_block_words;
   uint32_t counters_enabled;

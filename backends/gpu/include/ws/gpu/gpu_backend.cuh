@@ -306,10 +306,13 @@ class GpuBackend {
     gpu_trace::Control& h = rec_.host;
     h.sm_count = uint32_t(std::max(1, gpu::device().sm_count));
     h.counters_enabled = cfg_.record.count_every_block ? 1 : 0;  // before counter_count(): off, no tables
-    h.per_sm = std::max<unsigned long long>(1, std::min<unsigned long long>(cfg_.record.max_events, 1ull << 20) / h.sm_count);
-    h.capacity = h.per_sm * h.sm_count;
+    h.chunks = std::max<unsigned long long>(1, std::min<unsigned long long>(cfg_.record.max_events, 1ull << 20) /
+                                                   gpu_trace::kChunk);
+    h.capacity = h.chunks * gpu_trace::kChunk;
     h.records = device_alloc<gpu_trace::Record>(h.capacity);
     h.sm_reserved = device_alloc<unsigned long long>(h.sm_count);
+    h.next_chunk = device_alloc<unsigned long long>(1);
+    h.sm_chunk = device_alloc<unsigned long long>(h.sm_count * h.chunks);
     uint32_t* bits = device_alloc<uint32_t>(bitmap.size());
     h.counters = device_alloc<gpu_trace::SiteCounter>(counter_count());
     h.counter_keys = device_alloc<unsigned long long>(counter_count());
@@ -320,6 +323,8 @@ class GpuBackend {
     h.counter_overflow = 0;
     return check("gpu-trace setup", cudaMemcpy(bits, bitmap.data(), bitmap.size() * 4, cudaMemcpyHostToDevice)) &&
            check("gpu-trace setup", cudaMemset(h.sm_reserved, 0, h.sm_count * sizeof(unsigned long long))) &&
+           check("gpu-trace setup", cudaMemset(h.next_chunk, 0, sizeof(unsigned long long))) &&
+           check("gpu-trace setup", cudaMemset(h.sm_chunk, 0, h.sm_count * h.chunks * sizeof(unsigned long long))) &&
            check("gpu-trace setup", cudaMemset(h.counters, 0, counter_count() * sizeof(gpu_trace::SiteCounter))) &&
            check("gpu-trace setup", cudaMemset(h.counter_keys, 0, counter_count() * sizeof(unsigned long long))) &&
            check("gpu-trace setup", cudaMemcpy(rec_.control, &h, sizeof h, cudaMemcpyHostToDevice)) &&
@@ -352,17 +357,32 @@ class GpuBackend {
     in.total_blocks = out_.launches.back().total_blocks;
     in.counters.resize(counter_count());
     in.counter_overflow = done.counter_overflow != 0;
-    // Each SM's region, in SM order: a warp's records stay in its issue order.
+    // The chunks handed out (the first `used` of the buffer: they are taken in order), in one copy.
+    unsigned long long used = 0;
+    std::vector<unsigned long long> chunks(size_t(done.sm_count) * done.chunks);
+    if (!check("gpu-trace readback", cudaMemcpy(&used, done.next_chunk, sizeof used, cudaMemcpyDeviceToHost)) ||
+        !check("gpu-trace readback", cudaMemcpy(chunks.data(), done.sm_chunk, chunks.size() * sizeof(unsigned long long),
+                                                cudaMemcpyDeviceToHost)))
+      return false;
+    used = std::min(used, done.chunks);
+    std::vector<gpu_trace::Record> taken(used * gpu_trace::kChunk);
+    if (!check("gpu-trace readback", cudaMemcpy(taken.data(), done.records, taken.size() * sizeof(gpu_trace::Record),
+                                                cudaMemcpyDeviceToHost)))
+      return false;
+    // Each SM's chunks, in SM order and in the order it took them: a warp's records stay in its
+    // issue order.
     unsigned long long dropped = 0;
     for (uint32_t sm = 0; sm < done.sm_count; ++sm) {
-      const unsigned long long kept = std::min(reserved[sm], done.per_sm);
+      unsigned long long kept = 0;
+      for (unsigned long long i = 0; i < done.chunks && kept < reserved[sm]; ++i) {
+        const unsigned long long e = chunks[size_t(sm) * done.chunks + i];
+        if (e == 0 || e == ~0ull || e > used) break;
+        const unsigned long long n = std::min(gpu_trace::kChunk, reserved[sm] - kept);
+        const auto first = taken.begin() + std::ptrdiff_t((e - 1) * gpu_trace::kChunk);
+        in.records.insert(in.records.end(), first, first + std::ptrdiff_t(n));
+        kept += n;
+      }
       dropped += reserved[sm] - kept;
-      if (!kept) continue;
-      const size_t at = in.records.size();
-      in.records.resize(at + kept);
-      if (!check("gpu-trace readback", cudaMemcpy(in.records.data() + at, done.records + sm * done.per_sm,
-                                                  kept * sizeof(gpu_trace::Record), cudaMemcpyDeviceToHost)))
-        return false;
     }
     in.capacity = in.records.size();
     in.reserved = in.records.size() + dropped;
