@@ -247,6 +247,24 @@ int run_view_cli(const Options& opt) {
 }
 
 
+// --exercise: its starting file copied to --work and opened; a picture waits for its grade.
+bool open_exercise(Options& opt) {
+  KernelFileWatch& w = kernel_file_watch();
+  if (std::string err = exercise_session().open(opt.exercise, 0, opt.work_dir, w); !err.empty()) {
+    std::cerr << "warpscope: " << err << "\n";
+    return false;
+  }
+  const ExerciseSession& x = exercise_session();
+  std::cerr << "warpscope: " << (x.copied() ? "copied the starting file to " : "your copy (kept): ") << x.copy().string()
+            << "\n";
+  if (opt.headless || !opt.view.empty()) {
+    ExerciseView v;
+    if (std::string err = v.prepare_picture(session()); !err.empty()) std::cerr << "warpscope: " << err << "\n";
+    if (opt.kernel.empty()) opt.kernel = w.kernel();
+  }
+  return true;
+}
+
 int run_command_line(int argc, char** argv) {
   CLI::App app{
       "warpscope: see how CUDA kernels really execute - which lanes of which warp touch which\n"
@@ -386,21 +404,7 @@ int run_command_line(int argc, char** argv) {
       if (opt.kernel.empty()) opt.kernel = w.kernel();
     }
   }
-  if (!opt.exercise.empty()) {
-    KernelFileWatch& w = kernel_file_watch();
-    if (std::string err = exercise_session().open(opt.exercise, 0, opt.work_dir, w); !err.empty()) {
-      std::cerr << "warpscope: " << err << "\n";
-      return 2;
-    }
-    const ExerciseSession& x = exercise_session();
-    std::cerr << "warpscope: " << (x.copied() ? "copied the starting file to " : "your copy (kept): ") << x.copy().string()
-              << "\n";
-    if (opt.headless || !opt.view.empty()) {
-      ExerciseView v;
-      if (std::string err = v.prepare_picture(session()); !err.empty()) std::cerr << "warpscope: " << err << "\n";
-      if (opt.kernel.empty()) opt.kernel = w.kernel();
-    }
-  }
+  if (!opt.exercise.empty() && !open_exercise(opt)) return 2;
   if (!opt.view.empty()) return run_view_cli(opt);
   if (opt.headless) return run_headless_cli(opt);
   if (!opt.lesson.empty()) {
