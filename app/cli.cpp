@@ -247,6 +247,20 @@ int run_view_cli(const Options& opt) {
 }
 
 
+// `open FILE.cu`: built and watched; a picture waits for the build (false: nothing to draw).
+bool open_kernel_file(Options& opt) {
+  KernelFileWatch& w = kernel_file_watch();
+  w.open(opt.kernel_file);
+  if (!opt.headless && opt.view.empty()) return true;
+  // A picture shows the built kernel (or the build's errors in the Kernel file panel).
+  w.wait(session());
+  for (const auto& d : w.last().diagnostics)
+    if (d.severity == kernel_file::BuildDiagnostic::Severity::Error) std::cerr << kernel_file::to_text(d) << "\n";
+  if (w.kernel().empty() && !opt.view.empty() && opt.view != "kernel-file" && opt.view != "build") return false;
+  if (opt.kernel.empty()) opt.kernel = w.kernel();
+  return true;
+}
+
 // --exercise: its starting file copied to --work and opened; a picture waits for its grade.
 bool open_exercise(Options& opt) {
   KernelFileWatch& w = kernel_file_watch();
@@ -392,18 +406,7 @@ int run_command_line(int argc, char** argv) {
     opt.height = s.height;
     opt.size_given = true;
   }
-  if (!opt.kernel_file.empty()) {
-    KernelFileWatch& w = kernel_file_watch();
-    w.open(opt.kernel_file);
-    if (opt.headless || !opt.view.empty()) {
-      // A picture shows the built kernel (or the build's errors in the Kernel file panel).
-      w.wait(session());
-      for (const auto& d : w.last().diagnostics)
-        if (d.severity == kernel_file::BuildDiagnostic::Severity::Error) std::cerr << kernel_file::to_text(d) << "\n";
-      if (w.kernel().empty() && !opt.view.empty() && opt.view != "kernel-file" && opt.view != "build") return 1;
-      if (opt.kernel.empty()) opt.kernel = w.kernel();
-    }
-  }
+  if (!opt.kernel_file.empty() && !open_kernel_file(opt)) return 1;
   if (!opt.exercise.empty() && !open_exercise(opt)) return 2;
   if (!opt.view.empty()) return run_view_cli(opt);
   if (opt.headless) return run_headless_cli(opt);
