@@ -1,12 +1,11 @@
 #include "check.h"
 
 #include "lessons/exercise.h"
+#include "lessons/graded_record.h"
 #include "lessons/lesson.h"
 #include "scale_check.h"
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -100,33 +99,9 @@ int check_one(const CheckOptions& o, const LessonStep& step, size_t step_number,
 
 // --- a batch: one child process per file, `jobs` at once -------------------------------------
 
-// One line for a file's record: "alice.cu  3/4 goals  ✗ bank_conflicts 1536 (line 27)  2.4 s".
-std::string record_line(const nlohmann::json& r) {
-  const std::string file = fs::path(r.value("file", "")).filename().string();
-  char secs[32];
-  std::snprintf(secs, sizeof secs, "%.1f s", r["seconds"].value("total", 0.0));
-  const std::string status = r.value("status", "error");
-  std::string what;
-  if (status == "graded") {
-    what = std::to_string(r.value("goals_held", 0)) + "/" + std::to_string(r.value("goals_total", 0)) + " goals";
-    what += r.value("passed", false) ? "  PASS" : "";
-    for (const nlohmann::json& g : r["goals"])
-      if (!g.value("held", false)) {
-        what += "  ✗ " + g.value("metric", std::string()) + " " + g.value("bound", std::string()) + ": " +
-                g.value("value_text", std::string());
-        if (g.value("line", 0) > 0) what += " (line " + std::to_string(g.value("line", 0)) + ")";
-      }
-  } else {
-    const std::string m = r.value("reason", r.value("message", std::string()));
-    what = (status == "does-not-build" ? "does not build: " : status == "timed-out" ? "did not finish: " :
-            status == "crashed" ? "crashed: " : "not graded: ") + m;
-  }
-  return file + "  " + what + "  " + secs;
-}
-
 struct BatchResult {
-  nlohmann::json record;
-  bool passed = false, bad = false;
+  GradedFile record;
+  bool bad = false;  // no record came back: the grader, not the submission, failed
 };
 
 BatchResult grade_in_child(const CheckOptions& o, size_t step_number, const fs::path& file, const fs::path& record,
@@ -142,24 +117,21 @@ BatchResult grade_in_child(const CheckOptions& o, size_t step_number, const fs::
                                           .tmpdir = {}, .what = "the check of " + file.filename().string(), .max_output = 64 << 10});
   BatchResult b;
   std::string text, err;
-  if (read_file(record, text, err, 16u << 20)) {
-    try {
-      b.record = nlohmann::json::parse(text);
-      b.passed = b.record.value("passed", false);
-      b.record["seconds"]["total"] = p.seconds;
-      return b;
-    } catch (const nlohmann::json::exception&) {
-    }
+  if (read_file(record, text, err, 16u << 20) && graded_from_json(text, b.record, err)) {
+    b.record.seconds = p.seconds;
+    return b;
   }
   std::string tail = p.output.size() > 400 ? p.output.substr(p.output.size() - 400) : p.output;
   b.bad = true;
-  b.record = {{"file", file.string()}, {"status", "error"}, {"passed", false},
-              {"message", (p.failure.empty() ? std::string("it wrote no record") : p.failure) + (tail.empty() ? "" : ": " + tail)},
-              {"seconds", {{"total", p.seconds}}}, {"goals", nlohmann::json::array()}};
+  b.record.exercise = o.exercise;
+  b.record.file = file;
+  b.record.step = step_number;
+  b.record.seconds = p.seconds;
+  b.record.graded.message = (p.failure.empty() ? "it wrote no record (" + err + ")" : p.failure) + (tail.empty() ? "" : ": " + tail);
   return b;
 }
 
-int check_batch(const CheckOptions& o, size_t step_number, const std::vector<fs::path>& files) {
+int check_batch(const CheckOptions& o, const LessonStep& step, size_t step_number, const std::vector<fs::path>& files) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned jobs = std::clamp<unsigned>(o.jobs ? o.jobs : cores, 1, unsigned(files.size()));
   const std::string workers = o.workers.empty() ? std::to_string(std::max(1u, cores / jobs)) : o.workers;
@@ -175,7 +147,7 @@ int check_batch(const CheckOptions& o, size_t step_number, const std::vector<fs:
       results[i] = grade_in_child(o, step_number, files[i], dir / (std::to_string(i) + ".json"), workers);
       if (o.json) continue;
       std::lock_guard lock(print);
-      std::printf("%s\n", record_line(results[i].record).c_str());
+      std::printf("%s\n", graded_line(results[i].record, step).c_str());
       std::fflush(stdout);
     }
   };
@@ -186,15 +158,15 @@ int check_batch(const CheckOptions& o, size_t step_number, const std::vector<fs:
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   size_t passed = 0, bad = 0;
   std::vector<double> each;
-  nlohmann::json all = nlohmann::json::array();
+  std::vector<GradedFile> all;
   for (const BatchResult& r : results) {
-    passed += r.passed;
+    passed += r.record.graded.all_held();
     bad += r.bad;
-    each.push_back(r.record["seconds"].value("total", 0.0));
+    each.push_back(r.record.seconds);
     all.push_back(r.record);
   }
   std::sort(each.begin(), each.end());
-  if (o.json) std::printf("%s\n", all.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  if (o.json) std::printf("%s\n", graded_json(all, step).c_str());
   else
     std::printf("graded %zu files in %.1f s (%u at once): %zu pass, %zu do not%s; per file: median %.1f s, longest %.1f s\n",
                 files.size(), wall, jobs, passed, files.size() - passed,
@@ -214,7 +186,7 @@ int cmd_check(const CheckOptions& o) {
   std::vector<fs::path> files;
   bool batch = false;
   if (!expand_files(o, files, batch)) return 2;
-  return batch ? check_batch(o, step_number, files) : check_one(o, *step, step_number, files.front());
+  return batch ? check_batch(o, *step, step_number, files) : check_one(o, *step, step_number, files.front());
 }
 
 }  // namespace

@@ -1,9 +1,6 @@
 #include "lessons/exercise.h"
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
-#include <cstdio>
 
 #include "ws/analysis/analysis.h"
 #include "ws/isolation/isolated_runs.h"
@@ -22,26 +19,24 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// How the run process ended a build or a run, from its error (isolated_runs.h): the student's
-// endless loop and crash are verdicts on the submission, not failures of the grader.
-GradeStatus status_of(const std::string& code, const std::string& message) {
-  if (code == "time-limit" || message.find("did not finish in") != std::string::npos) return GradeStatus::TimedOut;
-  if (code == "run-process-ended" || message.find("the run process ended") != std::string::npos ||
-      message.find("std::bad_alloc") != std::string::npos)
-    return GradeStatus::Crashed;
+// How the run process ended a build or a run, from its error code (isolated_runs.h): the
+// student's endless loop, crash and runaway allocation are verdicts on the submission, not
+// failures of the grader.
+GradeStatus status_of(const std::string& code) {
+  if (code == "time-limit") return GradeStatus::TimedOut;
+  if (code == "run-process-ended" || code == "out-of-memory") return GradeStatus::Crashed;
   return GradeStatus::Error;
 }
 
 // What a grader's one line says: "did not finish in 3 s", "by signal 11 (Segmentation fault) as
 // its code was loaded", the first build error.
-std::string reason_of(GradeStatus s, const std::string& message) {
+std::string reason_of(GradeStatus s, const std::string& code, const std::string& message) {
   std::string first = message.substr(0, message.find('\n'));
+  if (code == "out-of-memory") return "ran out of the memory it was given (std::bad_alloc)";
   if (s == GradeStatus::TimedOut) {
     const size_t at = message.find("did not finish in ");
     if (at != std::string::npos) return message.substr(at, message.find_first_of(",;", at) - at);
   }
-  if (s == GradeStatus::Crashed && message.find("std::bad_alloc") != std::string::npos)
-    return "ran out of the memory it was given (std::bad_alloc)";
   if (s == GradeStatus::Crashed) {
     const size_t at = message.find("by signal ");
     const size_t end = at == std::string::npos ? at : message.find(')', at);
@@ -52,10 +47,10 @@ std::string reason_of(GradeStatus s, const std::string& message) {
   return first.size() > 200 ? first.substr(0, 197) + "..." : first;
 }
 
-Graded not_graded(GradeStatus s, std::string message) {
+Graded not_graded(GradeStatus s, std::string message, const std::string& code = "") {
   Graded g;
   g.status = s;
-  g.reason = reason_of(s, message);
+  g.reason = reason_of(s, code, message);
   g.message = std::move(message);
   return g;
 }
@@ -134,8 +129,8 @@ Graded grade_submission(const LessonStep& step, const Submission& s) {
   const double build_seconds = seconds_since(t0);
   if (!b.ok) {
     const std::string errors = build_errors(b);
-    const GradeStatus st = status_of("", errors);
-    Graded g = not_graded(st == GradeStatus::Error ? GradeStatus::DoesNotBuild : st, errors);
+    const GradeStatus st = b.run_process_failure.empty() ? GradeStatus::DoesNotBuild : status_of(b.run_process_failure);
+    Graded g = not_graded(st, errors, b.run_process_failure);
     g.build_seconds = build_seconds;
     return g;
   }
@@ -152,7 +147,7 @@ Graded grade_submission(const LessonStep& step, const Submission& s) {
   if (!run.refused.empty()) return not_graded(GradeStatus::Error, "the launch was refused: " + run.refused);
   for (const Diagnostic& d : run.errors)
     if (isolation::is_run_process_failure(d)) {
-      Graded lost = not_graded(status_of(d.code, d.message), d.message);
+      Graded lost = not_graded(status_of(d.code), d.message, d.code);
       lost.build_seconds = g.build_seconds;
       lost.run_seconds = g.run_seconds;
       return lost;
@@ -165,61 +160,6 @@ Graded grade_submission(const LessonStep& step, const Submission& s) {
   g.status = GradeStatus::Graded;
   g.goals = grading::grade(step.goals, run, reports);
   return g;
-}
-
-// --- what is printed -------------------------------------------------------------------------
-
-std::string graded_json(const GradedFile& f, const LessonStep& step) {
-  const Graded& g = f.graded;
-  nlohmann::json out = {{"exercise", f.exercise.string()},
-                        {"step", f.step},
-                        {"title", step.title},
-                        {"file", f.file.string()},
-                        {"starting_file", f.starting_file},
-                        {"status", to_string(g.status)},
-                        {"passed", g.all_held()},
-                        {"goals_held", g.held()},
-                        {"goals_total", step.goals.size()},
-                        {"message", g.message},
-                        {"reason", g.reason},
-                        {"seconds", {{"build", g.build_seconds}, {"run", g.run_seconds}, {"total", f.seconds}}}};
-  out["goals"] = nlohmann::json::array();
-  for (size_t i = 0; i < g.goals.size() && i < step.goals.size(); ++i) {
-    const grading::GoalResult& r = g.goals[i];
-    const grading::Goal& goal = step.goals[i];
-    out["goals"].push_back({{"metric", grading::info(goal.metric).name},
-                            {"says", goal.says},
-                            {"bound", r.bound_text},
-                            {"held", r.held},
-                            {"measured", r.measured},
-                            {"value", r.value},
-                            {"value_text", r.value_text},
-                            {"line", r.line},
-                            {"detail", r.detail}});
-  }
-  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-std::string graded_text(const GradedFile& f, const LessonStep& step) {
-  const Graded& g = f.graded;
-  std::string s = step.title + " — " + f.file.string() + (f.starting_file ? " (the exercise's starting file)" : "") + "\n";
-  if (g.status != GradeStatus::Graded) {
-    const char* what = g.status == GradeStatus::DoesNotBuild ? "does not build"
-                       : g.status == GradeStatus::TimedOut   ? "did not finish"
-                       : g.status == GradeStatus::Crashed    ? "crashed"
-                                                             : "could not be graded";
-    return s + "  " + what + ": " + g.message + "\n";  // (the whole story: one student reads it)
-  }
-  for (size_t i = 0; i < g.goals.size() && i < step.goals.size(); ++i) {
-    const grading::GoalResult& r = g.goals[i];
-    s += std::string("  ") + (r.held ? "✓ " : "✗ ") + step.goals[i].says + " (" + grading::info(step.goals[i].metric).name +
-         " " + r.bound_text + "): " + r.value_text + "\n";
-    if (!r.held && !r.detail.empty()) s += "      " + r.detail + "\n";
-  }
-  char tail[160];
-  std::snprintf(tail, sizeof tail, "  %zu of %zu goals hold%s (built in %.1f s, ran in %.2f s)\n", g.held(), g.goals.size(),
-                g.all_held() ? ": done" : "", g.build_seconds, g.run_seconds);
-  return s + tail;
 }
 
 }  // namespace ws::app

@@ -49,17 +49,4 @@ struct Graded {
 
 Graded grade_submission(const LessonStep& step, const Submission& s);
 
-// The record of one graded file (what `check --json` prints and an autograder stores).
-struct GradedFile {
-  std::filesystem::path exercise, file;
-  size_t step = 0;          // 1-based
-  bool starting_file = false;
-  Graded graded;
-  double seconds = 0;       // wall time for this file, build and run included
-};
-std::string graded_json(const GradedFile& g, const LessonStep& step);
-
-// One goal per line: "  ✗ bank_conflicts <= 0: 1536 — line 27: 8-way bank conflicts (...)".
-std::string graded_text(const GradedFile& g, const LessonStep& step);
-
 }  // namespace ws::app

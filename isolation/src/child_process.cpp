@@ -183,6 +183,7 @@ Answer ChildProcess::call(Kind kind, const std::string& payload, const CallLimit
         a.payload = std::move(f.payload);
       } else {
         a.error = f.payload.empty() ? "the run process could not answer" : f.payload;
+        a.out_of_memory = Kind(uint32_t(f.kind) & ~kEndsAfter) == Kind::OutOfMemory;
       }
       a.cancelled = cancel_sent;
       if (ending) {  // it lost its CUDA context: the next request starts a new process

@@ -122,6 +122,7 @@ std::optional<RunResult> run_in_child(const std::weak_ptr<State>& weak, const Ca
     if (a.cancelled) return failed_run("cancelled", a.error);
     if (a.timed_out) return failed_run("time-limit", a.error);
     if (a.process_lost) return failed_run("run-process-ended", a.error);
+    if (a.out_of_memory) return failed_run("out-of-memory", a.error);
     return failed_run("run-process", a.error);
   }
   try {
@@ -155,7 +156,7 @@ void count_work(const Catalog& catalog, const std::string& kernel, RunConfig cfg
 }  // namespace
 
 bool is_run_process_failure(const Diagnostic& d) {
-  return d.code == "run-process-ended" || d.code == "time-limit" || d.code == "run-process";
+  return d.code == "run-process-ended" || d.code == "time-limit" || d.code == "run-process" || d.code == "out-of-memory";
 }
 
 void enable(const IsolationOptions& o) {

@@ -69,6 +69,9 @@ int Server::serve(int fd) {
     } else {
       try {
         answer.payload = h->second(f.payload, cancel);
+      } catch (const std::bad_alloc&) {
+        answer.kind = Kind::OutOfMemory;
+        answer.payload = "ran out of the memory it was given (std::bad_alloc)";
       } catch (const std::exception& e) {
         answer.kind = Kind::Failed;
         answer.payload = e.what();

@@ -201,6 +201,20 @@ TEST_F(RunProcess, AKernelFileThatCrashesWhenLoadedCostsOnlyTheRunProcess) {
   EXPECT_TRUE(Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu).passed);
 }
 
+// An allocation the run process cannot have, made as a file loads, fails that build and says
+// which limit it met, by code (a grader reports it as the submission's doing, not its own).
+TEST_F(RunProcess, AKernelFileThatRunsOutOfMemoryWhenLoadedIsSaidSo) {
+  use(120, false);
+  kernel_file::BuildOptions o;
+  const kernel_file::Build b = kernel_file::build(test::test_file("load_hog.cu"), o);
+  EXPECT_FALSE(b.ok);
+  EXPECT_EQ(b.run_process_failure, "out-of-memory") << b.summary;
+  EXPECT_NE(b.summary.find("ran out of the memory it was given"), std::string::npos) << b.summary;
+  const std::string kernel = load("where_code_runs.cu");
+  ASSERT_FALSE(kernel.empty());
+  EXPECT_TRUE(Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu).passed);
+}
+
 // (a process that has ended, or is a zombie waiting to be reaped)
 bool process_gone(int pid) {
   std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");

@@ -40,6 +40,7 @@ struct Answer {
   bool process_lost = false;  // the process ended or was stopped: what it kept is gone
   bool cancelled = false;     // stopped because `cancel` turned true
   bool timed_out = false;     // stopped at CallLimits::timeout_seconds
+  bool out_of_memory = false; // the request ran out of the process's memory (std::bad_alloc there)
 };
 
 class ChildProcess {

@@ -52,8 +52,9 @@ Answer call(Kind kind, const std::string& payload, const CallLimits& limits);
 // The run process's id (0: none running; tests end it from outside).
 int process_id();
 
-// True for the errors a run gets when the run process could not finish it (it ended, was stopped at
-// the time limit, or could not answer): the message is the whole story, nothing the kernel did.
+// True for the errors a run gets when the run process could not finish it: its code says how
+// ("time-limit", "run-process-ended", "out-of-memory", "run-process": it could not answer). The
+// message is the whole story, nothing the kernel's counts did.
 bool is_run_process_failure(const Diagnostic& d);
 
 // The run process's side: answers Run, ReplayTime and ReplayDrop from `catalog`.

@@ -53,6 +53,10 @@ struct Build {
   bool from_cache = true;  // no compiler ran: every library came from the build cache
   std::string summary;   // one line: "built saxpy (emu) in 1.4 s" or the first error
   bool gpu_check_failed = false;  // BuildOptions::gpu_check found errors (they are warnings here)
+  // Built in the run process (remote.h) and it could not answer: how, as a run's error code says it
+  // (isolation::is_run_process_failure: "time-limit", "run-process-ended", "out-of-memory",
+  // "run-process"); "" when it answered.
+  std::string run_process_failure;
 };
 
 Build build(const std::string& path, const BuildOptions& options);
