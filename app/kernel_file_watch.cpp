@@ -65,11 +65,10 @@ void KernelFileWatch::start(bool gpu, bool check) {
     o.gpu_check = raw->check;
     o.cancel = &raw->cancel;
     o.device = device;
-    std::string text, error;
-    if (!donor.empty() && read_file(path, text, error, 4u << 20)) {
-      text = kernel_file::with_description_of(text, donor);
-      o.text = &text;
-    }
+    // (What cannot be read so is built from the path: the build says why it cannot read it.)
+    std::string error;
+    const std::string text = donor.empty() ? std::string() : kernel_file::read_with_description_of(path, donor, error);
+    if (!text.empty()) o.text = &text;
     try {
       raw->result = kernel_file::build(path, o);
     } catch (...) {  // (a static initialiser of the user's file that throws, a full disk...)

@@ -32,9 +32,12 @@ uint64_t g_confine_mib = 0;  // --confine MIB: a grader's run process (0: the vi
 
 // A grader's run process serves one student's submission: it gets the least the platform gives
 // cheaply. Address space and file size are capped (no CUDA here: emulator runs only), no core
-// file, at most 256 open files, and where the kernel lets a user make namespaces, a network
-// namespace of its own with no interface up (the code cannot reach the network, nor localhost).
-// Done before any thread starts (unshare refuses a process with threads).
+// file, at most 256 open files, and where the kernel lets a user make namespaces, a user and a
+// network namespace of its own with no interface up (the code cannot reach the network, nor
+// localhost) and at most 256 threads and processes: RLIMIT_NPROC counts the tasks of a user per
+// user namespace (Linux 5.14 and later), so inside its own it bounds this process and what it
+// starts, not the grader's other work. Done before any thread starts (unshare refuses a process
+// with threads).
 void confine(uint64_t mib) {
   const rlimit as{rlim_t(mib) << 20, rlim_t(mib) << 20};
   ::setrlimit(RLIMIT_AS, &as);
@@ -42,9 +45,15 @@ void confine(uint64_t mib) {
   ::setrlimit(RLIMIT_FSIZE, &fsize);
   const rlimit files{256, 256};
   ::setrlimit(RLIMIT_NOFILE, &files);
-  if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0)
-    std::fprintf(stderr, "warpscope serve-runs: no network namespace (%s): the submission's code can reach the network\n",
+  if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) {
+    std::fprintf(stderr,
+                 "warpscope serve-runs: no namespace of its own (%s): the submission's code can reach the network, "
+                 "and the number of processes it starts is not bounded\n",
                  std::strerror(errno));
+    return;
+  }
+  const rlimit tasks{256, 256};
+  ::setrlimit(RLIMIT_NPROC, &tasks);
 }
 
 // The catalog runs exactly `text` of the kernel file at `path`, with a GPU build when `backend`

@@ -57,13 +57,9 @@ Graded not_graded(GradeStatus s, std::string message, const std::string& code = 
 
 // The student's text under the starting file's launch description, or why not.
 std::string graded_text_of(const LessonStep& step, const fs::path& file, std::string& error) {
-  std::string start, text;
+  std::string start;
   if (!read_file(step.launch.file, start, error, 4u << 20)) return error = "the exercise's starting file: " + error, "";
-  if (file.empty()) text = start;
-  else if (!read_file(file, text, error, 4u << 20)) return {};
-  std::string out = kernel_file::with_description_of(text, start);
-  if (out.empty()) error = step.launch.file.string() + " has no launch description (/* warpscope ... */)";
-  return out;
+  return kernel_file::read_with_description_of(file.empty() ? step.launch.file : file, start, error);
 }
 
 // The build's errors, one per line (the first 20).

@@ -192,6 +192,52 @@ static int reached = [] {
   EXPECT_EQ(r.exit_code, 0) << "the submission reached 127.0.0.1:" << ntohs(a.sin_port) << "\n" << r.out;
 }
 
+// Where a submission's run process has a namespace of its own, the threads and processes it can
+// start are bounded: a fork bomb in its static initialiser stops short of 256 and the run goes on.
+TEST(Check, ASubmissionStartsABoundedNumberOfProcesses) {
+  const pid_t probe = fork();
+  if (probe == 0) _exit(::unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0 ? 0 : 1);
+  int status = 0;
+  waitpid(probe, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) GTEST_SKIP() << "this kernel lets no user make a namespace";
+  Exercise e;
+  const fs::path count = e.dir / "forks.txt";
+  const std::string bomb = R"CODE(#include <vector>
+#include <csignal>
+#include <cstdio>
+#include <sys/wait.h>
+#include <unistd.h>
+static int forked = [] {
+  static pid_t kids[4096];
+  int n = 0;
+  while (n < 4096) {
+    const pid_t p = fork();
+    if (p < 0) break;
+    if (p == 0) for (;;) pause();
+    kids[n++] = p;
+  }
+  if (FILE* f = std::fopen("COUNT", "w")) std::fprintf(f, "%d\n", n), std::fclose(f);
+  for (int i = 0; i < n; ++i) kill(kids[i], SIGKILL), waitpid(kids[i], nullptr, 0);
+  return n;
+}();)CODE";
+  const fs::path f = e.write("bomb.cu", replaced(e.fixed(), "#include <vector>", replaced(bomb, "COUNT", count.string())));
+  // RLIMIT_NPROC does not hold root: where the tests run as root, the grader runs as nobody.
+  std::string as_user;
+  if (::geteuid() == 0) {
+    if (::system("command -v setpriv > /dev/null") != 0) GTEST_SKIP() << "root, and no setpriv to grade as another user";
+    fs::create_directories(e.dir / "home");
+    for (const fs::path& p : {e.dir, e.dir / "subs", e.dir / "home"}) fs::permissions(p, fs::perms::all);
+    for (const fs::path& p : {e.dir / "exercise.toml", e.dir / "start.cu", f}) fs::permissions(p, fs::perms::all);
+    as_user = "HOME='" + (e.dir / "home").string() + "' setpriv --reuid=65534 --regid=65534 --clear-groups ";
+  }
+  const RunResult r = run_warpscope(e.check("--file '" + f.string() + "'"), as_user);
+  EXPECT_EQ(r.exit_code, 0) << r.out << "\n" << read(f);
+  int forks = -1;
+  std::ifstream(count) >> forks;
+  EXPECT_GT(forks, 0) << r.out;
+  EXPECT_LT(forks, 256) << "a submission forked without bound";
+}
+
 // The viewer: opening an exercise copies its starting file into the student's folder (never over
 // the student's work), grades the copy, and grades it again after every save; restoring puts
 // the starting file back.

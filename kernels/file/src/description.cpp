@@ -6,6 +6,8 @@
 #include <set>
 #include <toml++/toml.h>
 
+#include "ws/util/atomic_file.h"
+
 namespace ws::kernel_file {
 
 namespace {
@@ -300,6 +302,14 @@ std::string with_description_of(const std::string& text, const std::string& dono
       if (out[i] != '\n') out[i] = ' ';
   if (!out.empty() && out.back() != '\n') out += '\n';
   return out + block + "\n";
+}
+
+std::string read_with_description_of(const std::string& path, const std::string& donor, std::string& error) {
+  std::string text;
+  if (!read_file(path, text, error, 4u << 20)) return {};
+  std::string out = with_description_of(text, donor);
+  if (out.empty()) error = "the exercise's starting file has no launch description (/* warpscope ... */)";
+  return out;
 }
 
 std::string name_from_path(const std::string& path) {

@@ -104,6 +104,9 @@ std::optional<Description> parse_description(const std::string& path, const std:
 // appended after its end. An exercise grades a student's copy so: its launch, arrays and
 // expectations are the exercise's, whatever the copy's comment says. "" when donor has none.
 std::string with_description_of(const std::string& text, const std::string& donor);
+// The file at `path` read (at most 4 MiB) and put under `donor`'s description as above; "" with
+// `error` when it cannot be read or donor has no description.
+std::string read_with_description_of(const std::string& path, const std::string& donor, std::string& error);
 
 // "saxpy" for "/home/me/saxpy.cu": a catalog name made of the file's stem (letters, digits, -, _).
 std::string name_from_path(const std::string& path);
