@@ -5,8 +5,10 @@
 #include "lessons/lesson_player.h"
 #include "shell.h"
 #include "kernel_file_watch.h"
+#include "lessons/exercise_session.h"
 #include "views/kernel_file_view.h"
 
+#include <cstdlib>
 #include <cstring>
 
 namespace ws::app {
@@ -75,6 +77,47 @@ void kernel_file_menu(ShellState& s) {
   }
 }
 
+// Where a student's copies go unless they type another folder: one folder in their home.
+std::filesystem::path exercise_work_dir(const ShellState& s) {
+  if (!s.exercise_work_dir.empty()) return s.exercise_work_dir;
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home && *home ? home : ".") / "warpscope-exercises";
+}
+
+void open_exercise_from_menu(ShellState& s, const std::filesystem::path& file) {
+  ExerciseSession& x = exercise_session();
+  if (std::string err = x.open(file, 0, exercise_work_dir(s), kernel_file_watch()); !err.empty()) return notify(s, err, true);
+  s.settings.hidden.erase("exercise");
+  notify(s, x.step().title + ": " + (x.copied() ? "your copy is " : "your copy (kept) is ") + x.copy().string(), false);
+}
+
+// An exercise: a shipped one or a path typed; the student's copy goes to the folder shown.
+void exercise_menu(ShellState& s) {
+  if (!s.shipped_exercises) {
+    s.shipped_exercises.emplace();
+    for (const auto& f : shipped_exercises()) {
+      const LessonLoad l = load_lesson(f);
+      s.shipped_exercises->push_back({f, l.ok() ? l.lesson.title : f.stem().string(), l.error});
+    }
+  }
+  if (s.shipped_exercises->empty()) ImGui::TextDisabled("No exercises found (set WARPSCOPE_EXERCISES to their folder)");
+  for (const auto& c : *s.shipped_exercises) {
+    if (ImGui::MenuItem(c.title.c_str(), nullptr, false, c.error.empty())) open_exercise_from_menu(s, c.file);
+    if (!c.error.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", c.error.c_str());
+  }
+  ImGui::Separator();
+  if (open_path_field("##exercise-path", "an exercise file: path/to/exercise.toml", s.exercise_path))
+    open_exercise_from_menu(s, s.exercise_path);
+  char dir[512];
+  std::snprintf(dir, sizeof dir, "%s", exercise_work_dir(s).string().c_str());
+  ImGui::SetNextItemWidth(22 * ImGui::GetFontSize());
+  if (ImGui::InputText("your copies", dir, sizeof dir)) s.exercise_work_dir = dir;
+  if (exercise_session().is_open()) {
+    ImGui::Separator();
+    if (ImGui::MenuItem(("Close " + exercise_session().step().title).c_str())) exercise_session().close();
+  }
+}
+
 void file_menu(ShellState& s) {
   if (ImGui::BeginMenu("Open lesson")) {
     lesson_menu(s);
@@ -82,6 +125,10 @@ void file_menu(ShellState& s) {
   }
   if (ImGui::BeginMenu("Open kernel file")) {
     kernel_file_menu(s);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Open exercise")) {
+    exercise_menu(s);
     ImGui::EndMenu();
   }
   ImGui::Separator();

@@ -87,7 +87,10 @@ struct ShellState {
     std::string title, error;
   };
   std::optional<std::vector<LessonChoice>> shipped;
+  std::optional<std::vector<LessonChoice>> shipped_exercises;  // the same for the exercises
   std::string lesson_path;  // the File menu's "open this file" field
+  std::string exercise_path;  // the File menu's "open this exercise" field
+  std::string exercise_work_dir;  // where the student's copies go ("": ~/warpscope-exercises)
   std::string kernel_file_path;  // the File menu's "open this kernel file" field
 
   // UI state.

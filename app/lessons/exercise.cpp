@@ -110,6 +110,14 @@ size_t Graded::held() const {
 
 bool Graded::all_held() const { return status == GradeStatus::Graded && held() == goals.size(); }
 
+std::string graded_config(const LessonStep& step, const std::string& workers, RunConfig& cfg) {
+  cfg = RunConfig{};
+  cfg.record.blocks.clear();
+  LaunchText launch = step.launch.text;
+  if (!workers.empty()) launch.workers = workers;
+  return apply_launch_text(launch, cfg);
+}
+
 Graded grade_submission(const LessonStep& step, const Submission& s) {
   std::string error;
   const fs::path file = s.file.empty() ? step.launch.file : s.file;
@@ -132,9 +140,7 @@ Graded grade_submission(const LessonStep& step, const Submission& s) {
   }
   if (std::string err = kernel_file::install(b, Catalog::instance()); !err.empty()) return not_graded(GradeStatus::Error, err);
   RunConfig cfg;
-  LaunchText launch = step.launch.text;
-  if (!s.workers.empty()) launch.workers = s.workers;
-  if (std::string err = apply_launch_text(launch, cfg); !err.empty()) return not_graded(GradeStatus::Error, err);
+  if (std::string err = graded_config(step, s.workers, cfg); !err.empty()) return not_graded(GradeStatus::Error, err);
   const auto t1 = std::chrono::steady_clock::now();
   const RunResult run = Catalog::instance().run(b.name, cfg, BackendKind::Emu);
   Graded g;

@@ -49,4 +49,9 @@ struct Graded {
 
 Graded grade_submission(const LessonStep& step, const Submission& s);
 
+// The run an exercise's goals are measured on, in `check` and in the viewer alike: the step's
+// launch with every block recorded (a goal counts the whole grid, not the blocks a picture shows),
+// `workers` ("": the launch's) emulator threads. "" or why the launch does not apply.
+std::string graded_config(const LessonStep& step, const std::string& workers, RunConfig& cfg);
+
 }  // namespace ws::app

@@ -24,6 +24,8 @@ std::string ExerciseSession::open(const fs::path& file, size_t step, const fs::p
   if (!read_file(s->launch.file, start, error, 4u << 20)) return "the exercise's starting file: " + error;
   std::error_code ec;
   const fs::path copy = fs::absolute(work_dir / s->launch.file.filename(), ec);
+  if (!fs::is_directory(work_dir, ec) && !fs::create_directories(work_dir, ec))
+    return "cannot make the folder for your copy, " + work_dir.string() + ": " + ec.message();
   bool copied = false;
   if (!fs::exists(copy, ec)) {  // the student's work is never overwritten
     if (std::string err = write_file_atomic(copy, start); !err.empty()) return err;
@@ -76,9 +78,13 @@ void ExerciseSession::poll(Session& s, KernelFileWatch& watch) {
   }
   if (watch.builds() != build_seen_ && !watch.kernel().empty()) {
     build_seen_ = watch.builds();
-    RunRequest r = lesson_request(step_->launch);
+    RunRequest r;
     r.kernel = watch.kernel();
-    r.backend = BackendKind::Emu;  // (goals are graded on the emulator)
+    r.backend = BackendKind::Emu;  // (goals are graded on the emulator, as `check` grades them)
+    if (std::string err = graded_config(*step_, "", r.config); !err.empty()) {
+      status_ = "not graded: " + err;
+      return;
+    }
     s.request(r);
     waiting_ = true;
     status_ = "running your copy…";

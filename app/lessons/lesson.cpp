@@ -669,13 +669,15 @@ std::string insert_step(const std::filesystem::path& file, size_t after, const L
   return write_file_atomic(file, text);
 }
 
-std::vector<std::filesystem::path> shipped_lessons() {
-  // WARPSCOPE_LESSONS names the folder; else the source tree's, as built; else ./lessons (a
-  // binary carried to another machine, run from a checkout).
+namespace {
+
+// The *.toml of the first of these folders that holds any: the one `env` names; else the source
+// tree's, as built; else `relative` (a binary carried to another machine, run from a checkout).
+std::vector<std::filesystem::path> shipped_tomls(const char* env_name, const char* built, const char* relative) {
   std::vector<std::string> dirs;
-  if (const char* env = std::getenv("WARPSCOPE_LESSONS"); env && *env) dirs.push_back(env);
-  dirs.push_back(WS_LESSONS_DIR);
-  dirs.push_back("lessons");
+  if (const char* env = std::getenv(env_name); env && *env) dirs.push_back(env);
+  dirs.push_back(built);
+  dirs.push_back(relative);
   for (const std::string& dir : dirs) {
     std::vector<std::filesystem::path> out;
     std::error_code ec;
@@ -687,6 +689,14 @@ std::vector<std::filesystem::path> shipped_lessons() {
     }
   }
   return {};
+}
+
+}  // namespace
+
+std::vector<std::filesystem::path> shipped_lessons() { return shipped_tomls("WARPSCOPE_LESSONS", WS_LESSONS_DIR, "lessons"); }
+
+std::vector<std::filesystem::path> shipped_exercises() {
+  return shipped_tomls("WARPSCOPE_EXERCISES", WS_EXERCISES_DIR, "exercises");
 }
 
 }  // namespace ws::app

@@ -168,5 +168,7 @@ std::string insert_step(const std::filesystem::path& file, size_t after, const L
 // The lessons that ship with warpscope, sorted by file name: lessons/*.toml in $WARPSCOPE_LESSONS,
 // else in the source tree the binary was built from, else in ./lessons.
 std::vector<std::filesystem::path> shipped_lessons();
+// The exercises that ship with warpscope (exercises/*.toml; WARPSCOPE_EXERCISES names another folder).
+std::vector<std::filesystem::path> shipped_exercises();
 
 }  // namespace ws::app

@@ -18,7 +18,9 @@
 #include <sstream>
 
 #include "kernel_file_watch.h"
+#include "lessons/exercise.h"
 #include "lessons/exercise_session.h"
+#include "lessons/lesson.h"
 #include "run_binary.h"
 #include "session.h"
 
@@ -244,8 +246,7 @@ static int forked = [] {
 TEST(ExercisePanel, TheCopyIsGradedAfterEverySaveAndRestored) {
   using namespace ws::app;
   Exercise e;
-  const fs::path work = e.dir / "work";
-  fs::create_directories(work);
+  const fs::path work = e.dir / "work" / "alice";  // (made when the exercise opens)
   Session s;
   KernelFileWatch w;
   ExerciseSession x;
@@ -270,6 +271,12 @@ TEST(ExercisePanel, TheCopyIsGradedAfterEverySaveAndRestored) {
   ASSERT_TRUE(graded(1)) << x.status();  // the result holds, the divergence goal does not
   EXPECT_FALSE(x.results()[0].held);
   EXPECT_GT(x.results()[0].line, 0u);
+  // The panel measures what `check` measures (the whole grid, not the blocks a picture shows).
+  ASSERT_TRUE(s.data());
+  EXPECT_TRUE(s.data()->request.config.record.blocks.empty()) << "every block recorded";
+  const Graded checked = grade_submission(x.step(), {.file = work / "start.cu", .workers = ""});
+  ASSERT_EQ(checked.goals.size(), x.results().size()) << checked.message;
+  for (size_t i = 0; i < checked.goals.size(); ++i) EXPECT_EQ(x.results()[i].value, checked.goals[i].value) << i;
 
   std::ofstream(work / "start.cu") << e.fixed();
   fs::last_write_time(work / "start.cu", fs::file_time_type::clock::now() + std::chrono::seconds(5));
@@ -283,6 +290,15 @@ TEST(ExercisePanel, TheCopyIsGradedAfterEverySaveAndRestored) {
   EXPECT_EQ(read(work / "start.cu"), e.fixed());
   EXPECT_EQ(x.restore(), "");
   EXPECT_EQ(read(work / "start.cu"), e.start);
+}
+
+// The File menu's list: every shipped exercise is found and loads.
+TEST(ExercisePanel, TheShippedExercisesAreListed) {
+  const std::vector<fs::path> found = ws::app::shipped_exercises();
+  size_t in_folder = 0;
+  for (const fs::directory_entry& d : fs::directory_iterator(WS_EXERCISES_DIR)) in_folder += d.path().extension() == ".toml";
+  EXPECT_EQ(found.size(), in_folder);
+  for (const fs::path& f : found) EXPECT_TRUE(ws::app::load_lesson(f).ok()) << f << ": " << ws::app::load_lesson(f).error;
 }
 
 TEST(Check, BadInputIsRefusedWithWhatIsAllowed) {
