@@ -76,9 +76,10 @@ bool expand_files(const CheckOptions& o, std::vector<fs::path>& out, bool& batch
 int check_one(const CheckOptions& o, const LessonStep& step, size_t step_number, const fs::path& file) {
   isolation::IsolationOptions io;
   io.timeout_seconds = o.timeout;
-  io.gpu = false;
+  io.gpu = has_gpu_goal(step);  // (timed there too, where a GPU is)
   io.kernel_files = true;
   io.run_process_args = {"--confine", std::to_string(o.memory_mib)};
+  if (io.gpu) io.run_process_args.push_back("--confine-gpu");
   isolation::enable(io);
   const auto t0 = std::chrono::steady_clock::now();
   GradedFile g;

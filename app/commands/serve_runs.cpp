@@ -29,6 +29,7 @@ namespace {
 CLI::App* g_cmd = nullptr;
 int g_fd = 3;
 uint64_t g_confine_mib = 0;  // --confine MIB: a grader's run process (0: the viewer's)
+bool g_confine_gpu = false;  // --confine-gpu: it times on the GPU (no address-space cap)
 
 // A grader's run process serves one student's submission: it gets the least the platform gives
 // cheaply. Address space and file size are capped (no CUDA here: emulator runs only), no core
@@ -37,10 +38,11 @@ uint64_t g_confine_mib = 0;  // --confine MIB: a grader's run process (0: the vi
 // localhost) and at most 256 threads and processes: RLIMIT_NPROC counts the tasks of a user per
 // user namespace (Linux 5.14 and later), so inside its own it bounds this process and what it
 // starts, not the grader's other work. Done before any thread starts (unshare refuses a process
-// with threads).
-void confine(uint64_t mib) {
+// with threads). One that times a submission on the GPU keeps its address space unbounded: CUDA
+// reserves address space for the whole device, far beyond what it uses.
+void confine(uint64_t mib, bool gpu) {
   const rlimit as{rlim_t(mib) << 20, rlim_t(mib) << 20};
-  ::setrlimit(RLIMIT_AS, &as);
+  if (!gpu) ::setrlimit(RLIMIT_AS, &as);
   const rlimit fsize{rlim_t(1) << 30, rlim_t(1) << 30};  // (the build's precompiled header is ~90 MB)
   ::setrlimit(RLIMIT_FSIZE, &fsize);
   const rlimit files{256, 256};
@@ -86,6 +88,7 @@ void register_serve_runs_command(CLI::App& app) {
   g_cmd->add_option("--fd", g_fd, "The socket to warpscope")->check(CLI::Range(0, 1 << 20));
   g_cmd->add_option("--confine", g_confine_mib, "A grader's run process: address space MIB, file size, files, no network")
       ->check(CLI::Range(uint64_t(256), uint64_t(1) << 22));
+  g_cmd->add_flag("--confine-gpu", g_confine_gpu, "With --confine: it uses the GPU (no address-space cap)");
 }
 
 int run_serve_runs_if_selected() {
@@ -94,7 +97,7 @@ int run_serve_runs_if_selected() {
   // ended, and a core of a GPU process can be gigabytes.
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
-  if (g_confine_mib) confine(g_confine_mib);
+  if (g_confine_mib) confine(g_confine_mib, g_confine_gpu);
   // Nothing outlives the warpscope that started it: a kernel in an endless loop is stopped by the
   // run's time limit while warpscope watches, and with warpscope when warpscope ends, killed too
   // (a watch on the parent, not PR_SET_PDEATHSIG, which fires when the *thread* that started

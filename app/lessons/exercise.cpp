@@ -7,6 +7,7 @@
 #include "ws/kernel_file/build.h"
 #include "ws/kernel_file/description.h"
 #include "ws/run/catalog.h"
+#include "ws/timing/timing.h"
 #include "ws/util/atomic_file.h"
 
 namespace ws::app {
@@ -71,7 +72,48 @@ std::string build_errors(const kernel_file::Build& b) {
   return s.empty() ? b.summary : s;
 }
 
+// The GPU goals' times, one per gpu_time goal: the graded launch at the goal's size on gpu-fast,
+// against the same bytes copied (or read) at this device's rate. None where there is no GPU (the
+// goals are then skipped).
+std::vector<grading::GpuTime> time_on_gpu(const LessonStep& step, const std::string& kernel, const RunConfig& graded) {
+  std::vector<grading::GpuTime> out;
+  if (!timing::device().present) return out;
+  for (const grading::Goal& goal : step.goals) {
+    if (!grading::info(goal.metric).gpu) continue;
+    grading::GpuTime& t = out.emplace_back();
+    RunConfig cfg = graded;
+    if (goal.n) cfg.n = goal.n;
+    const timing::Measurement m = timing::measure(kernel, cfg);
+    if (!m.ok) {
+      t.why_not = m.error;
+      continue;
+    }
+    if (!m.passed) {
+      t.why_not = "its result on the GPU is wrong (" + m.check + ")";
+      continue;
+    }
+    const bool copy = goal.of == "copy";
+    const timing::Ceilings c = timing::measure_ceilings(copy ? m.bytes / 2 : m.bytes, 15);
+    const double gbps = copy ? c.copy_gbps : c.read_gbps;
+    if (!c.ok || gbps <= 0) {
+      t.why_not = "the " + goal.of + " ceiling could not be measured: " + c.error;
+      continue;
+    }
+    t.ok = true;
+    t.ms = m.stats.median;
+    t.bytes = m.bytes;
+    t.ceiling_ms = double(m.bytes) / (gbps * 1e9) * 1e3;
+  }
+  return out;
+}
+
 }  // namespace
+
+bool has_gpu_goal(const LessonStep& step) {
+  for (const grading::Goal& g : step.goals)
+    if (grading::info(g.metric).gpu) return true;
+  return false;
+}
 
 const LessonStep* exercise_step(const Lesson& lesson, size_t step_number, std::string& error) {
   std::vector<size_t> found;
@@ -108,7 +150,13 @@ size_t Graded::held() const {
   return n;
 }
 
-bool Graded::all_held() const { return status == GradeStatus::Graded && held() == goals.size(); }
+size_t Graded::skipped() const {
+  size_t n = 0;
+  for (const grading::GoalResult& r : goals) n += r.skipped;
+  return n;
+}
+
+bool Graded::all_held() const { return status == GradeStatus::Graded && held() + skipped() == goals.size(); }
 
 std::string graded_config(const LessonStep& step, const std::string& workers, RunConfig& cfg) {
   cfg = RunConfig{};
@@ -128,6 +176,7 @@ Graded grade_submission(const LessonStep& step, const Submission& s) {
   const auto t0 = std::chrono::steady_clock::now();
   kernel_file::BuildOptions bo;
   bo.text = &text;
+  bo.gpu = has_gpu_goal(step) && timing::device().present;  // (nvcc too: tens of seconds)
   bo.timeout_seconds = s.build_timeout_seconds;
   kernel_file::Build b = kernel_file::build(fs::absolute(file).string(), bo);
   const double build_seconds = seconds_since(t0);
@@ -160,7 +209,8 @@ Graded grade_submission(const LessonStep& step, const Submission& s) {
   ao.heat_bins = 0;
   for (const Trace& t : run.launches) reports.push_back(analysis::analyze(t, ao));
   g.status = GradeStatus::Graded;
-  g.goals = grading::grade(step.goals, run, reports);
+  const std::vector<grading::GpuTime> gpu = bo.gpu ? time_on_gpu(step, b.name, cfg) : std::vector<grading::GpuTime>{};
+  g.goals = grading::grade(step.goals, run, reports, gpu);
   return g;
 }
 

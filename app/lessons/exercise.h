@@ -43,11 +43,15 @@ struct Graded {
   std::string reason;   // the same in a few words: "by signal 11 (Segmentation fault) as its code was loaded"
   std::vector<grading::GoalResult> goals;  // parallel to the step's goals (when graded)
   double build_seconds = 0, run_seconds = 0;
-  bool all_held() const;
+  bool all_held() const;  // graded, and every goal graded here holds
   size_t held() const;
+  size_t skipped() const;  // goals not graded on this machine (a GPU goal without a GPU)
 };
 
 Graded grade_submission(const LessonStep& step, const Submission& s);
+
+// Whether a goal of `step` is timed on a GPU (gpu_time).
+bool has_gpu_goal(const LessonStep& step);
 
 // The run an exercise's goals are measured on, in `check` and in the viewer alike: the step's
 // launch with every block recorded (a goal counts the whole grid, not the blocks a picture shows),

@@ -47,6 +47,7 @@ class ExerciseSession {
   const std::string& status() const { return status_; }
   bool graded() const { return !results_.empty(); }
   size_t held() const;
+  bool done() const;  // graded, and every goal graded here holds (a GPU's time is `check`'s)
 
   size_t hints_shown = 0;  // hints unlocked so far
   bool ask_restore = false;  // R was pressed: the panel asks before restore()

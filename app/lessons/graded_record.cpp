@@ -37,6 +37,7 @@ void goal_fields(Goal& r, Field&& field) {
   field("/line", r.line);
   field("/source", r.file);
   field("/detail", r.detail);
+  field("/skipped", r.skipped);
 }
 
 auto writer(json& j) {
@@ -121,12 +122,13 @@ std::string graded_text(const GradedFile& f, const LessonStep& step) {
     return s + "  " + not_graded_words(g.status) + ": " + g.message + "\n";  // (the whole story: one student reads it)
   for (size_t i = 0; i < g.goals.size() && i < step.goals.size(); ++i) {
     const grading::GoalResult& r = g.goals[i];
-    s += std::string("  ") + (r.held ? "✓ " : "✗ ") + step.goals[i].says + " (" + grading::info(step.goals[i].metric).name +
-         " " + r.bound_text + "): " + r.value_text + "\n";
-    if (!r.held && !r.detail.empty()) s += "      " + r.detail + "\n";
+    s += std::string("  ") + (r.skipped ? "– " : r.held ? "✓ " : "✗ ") + step.goals[i].says + " (" +
+         grading::info(step.goals[i].metric).name + " " + r.bound_text + "): " + r.value_text + "\n";
+    if ((!r.held || step.goals[i].metric == grading::Metric::GpuTime) && !r.detail.empty()) s += "      " + r.detail + "\n";
   }
-  char tail[160];
-  std::snprintf(tail, sizeof tail, "  %zu of %zu goals hold%s (built in %.1f s, ran in %.2f s)\n", g.held(), g.goals.size(),
+  char tail[200];
+  std::snprintf(tail, sizeof tail, "  %zu of %zu goals hold%s%s (built in %.1f s, ran in %.2f s)\n", g.held(), g.goals.size() - g.skipped(),
+                g.skipped() ? (", " + std::to_string(g.skipped()) + " not graded here").c_str() : "",
                 g.all_held() ? ": done" : "", g.build_seconds, g.run_seconds);
   return s + tail;
 }
@@ -135,7 +137,8 @@ std::string graded_line(const GradedFile& f, const LessonStep& step) {
   const Graded& g = f.graded;
   std::string what;
   if (g.status == GradeStatus::Graded) {
-    what = std::to_string(g.held()) + "/" + std::to_string(step.goals.size()) + " goals";
+    what = std::to_string(g.held()) + "/" + std::to_string(step.goals.size() - g.skipped()) + " goals";
+    if (g.skipped()) what += " (" + std::to_string(g.skipped()) + " not graded here: no GPU)";
     if (g.all_held()) what += "  PASS";
     for (size_t i = 0; i < g.goals.size() && i < step.goals.size(); ++i) {
       const grading::GoalResult& r = g.goals[i];

@@ -290,12 +290,22 @@ grading::Goal read_goal(const Reader& r, const toml::table& t) {
     };
     const bool scope_key = key == "array" || key == "line" || key == "access";
     if (scope_key && !info.scoped) r.fail(x, name + " is about the whole run: array, line and access do not apply");
+    if ((key == "of" || key == "n") && !info.gpu) r.fail(x, key + " applies to gpu_time goals only");
+    if (key == "min" && info.gpu) r.fail(x, "a gpu_time goal is a most: max = K (times the ceiling's time)");
     if ((key == "max" || key == "min") && g.metric == grading::Metric::Result)
       r.fail(x, "the result goal has no bound: it holds when the run's check passes");
     if (key == "metric") continue;
     if (key == "max") g.max = bound();
     else if (key == "min") g.min = bound();
     else if (key == "says") g.says = r.string(x, "says");
+    else if (key == "of") {
+      g.of = r.string(x, "of");
+      if (g.of != "copy" && g.of != "read") r.fail(x, "of is copy or read (the ceiling the time is held against; not '" + g.of + "')");
+    } else if (key == "n") {
+      const auto* i = x.as_integer();
+      if (!i || i->get() <= 0) r.fail(x, "n is the size timed on the GPU, a whole number above 0");
+      g.n = uint64_t(i->get());
+    }
     else if (key == "array") g.scope.array = r.string(x, "array");
     else if (key == "line") {
       if (const auto* i = x.as_integer(); i && i->get() > 0) g.scope.line_number = uint32_t(i->get());
@@ -306,11 +316,12 @@ grading::Goal read_goal(const Reader& r, const toml::table& t) {
       if (g.scope.access != "load" && g.scope.access != "store" && g.scope.access != "atomic")
         r.fail(x, "access is load, store or atomic (not '" + g.scope.access + "')");
     } else {
-      unknown_key(r, x, key, {"metric", "max", "min", "array", "line", "access", "says"});
+      unknown_key(r, x, key, {"metric", "max", "min", "array", "line", "access", "says", "of", "n"});
     }
   }
   if (g.metric != grading::Metric::Result && !g.max && !g.min)
     r.fail(t.source(), "the goal on " + name + " needs a bound: max = N or min = N");
+  if (info.gpu && g.max && *g.max <= 0) r.fail(t.source(), "a gpu_time goal's max is above 0 (times the ceiling's time)");
   if (g.says.empty()) g.says = std::string(info.what) + " " + grading::bound_text(g);
   return g;
 }

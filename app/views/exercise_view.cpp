@@ -41,13 +41,15 @@ void ExerciseView::draw_goals(Session& s) {
     const grading::Goal& g = step.goals[i];
     const grading::GoalResult* r = i < x.results().size() ? &x.results()[i] : nullptr;
     if (!r) ImGui::TextDisabled("·");
+    else if (r->skipped) ImGui::TextDisabled("–");
     else ImGui::TextColored(r->held ? vc.ok : vc.conflict, "%s", r->held ? "✓" : "✗");
     ImGui::SameLine();
     ImGui::TextWrapped("%s", g.says.c_str());
     ImGui::Indent(1.5f * em());
     if (r) {
-      ImGui::TextDisabled("%s %s: measured %s", grading::info(g.metric).name, r->bound_text.c_str(), r->value_text.c_str());
-      if (!r->held && !r->detail.empty()) {
+      if (r->skipped) ImGui::TextDisabled("%s %s: %s", grading::info(g.metric).name, r->bound_text.c_str(), r->detail.c_str());
+      else ImGui::TextDisabled("%s %s: measured %s", grading::info(g.metric).name, r->bound_text.c_str(), r->value_text.c_str());
+      if (!r->held && !r->skipped && !r->detail.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
         const bool click = ImGui::Selectable(r->detail.c_str(), false);
         ImGui::PopStyleColor();
@@ -112,7 +114,7 @@ void ExerciseView::draw(Session& s) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("Your copy: %s%s", x.copy().string().c_str(), x.copied() ? "" : " (kept: it was there)");
   ImGui::PopStyleColor();
-  const bool done = x.graded() && x.held() == x.results().size();
+  const bool done = x.done();
   ImGui::TextColored(done ? vc.ok : x.graded() ? vc.conflict : vc.barrier, "%s", x.status().c_str());
   ImGui::Separator();
   draw_goals(s);

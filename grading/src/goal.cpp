@@ -29,6 +29,7 @@ constexpr MetricInfo kMetrics[] = {
     {Metric::BarrierDivergence, "barrier_divergence", "barriers some threads skipped", false, false},
     {Metric::GlobalAtomics, "global_atomics", "atomic lane accesses to global memory", false, true},
     {Metric::Result, "result", "the result", false, false},
+    {Metric::GpuTime, "gpu_time", "the time on a GPU", false, false, true},
 };
 
 std::string number(double v) {
@@ -66,6 +67,7 @@ std::string bound_text(const Goal& g) {
   std::string s;
   if (g.min) s += ">= " + number(*g.min) + unit;
   if (g.max) s += std::string(s.empty() ? "" : " and ") + "<= " + number(*g.max) + unit;
+  if (g.metric == Metric::GpuTime) s += "x the " + g.of;
   return s;
 }
 
@@ -298,13 +300,39 @@ void result(const RunResult& run, GoalResult& g) {
   }
 }
 
+// "1.83x the copy": the kernel's median over the time its bytes take at the ceiling's rate.
+// No measurement (no GPU here): skipped, counted neither way. A GPU that could not time it (a
+// fault, a refusal): not held, and why.
+void gpu_time(const Goal& goal, const GpuTime* t, GoalResult& g) {
+  if (!t) {
+    g.skipped = true;
+    g.value_text = "not graded here";
+    g.detail = "timed on a CUDA GPU only, and there is none here";
+    return;
+  }
+  if (!t->ok || t->ceiling_ms <= 0) {
+    g.value_text = "not timed";
+    g.detail = "the GPU could not time it: " + (t->why_not.empty() ? std::string("no time came back") : t->why_not);
+    return;
+  }
+  g.measured = true;
+  g.value = t->ms / t->ceiling_ms;
+  char text[160];
+  std::snprintf(text, sizeof text, "%.2fx the %s", g.value, goal.of.c_str());
+  g.value_text = text;
+  std::snprintf(text, sizeof text, "%.3f ms; a %s of the same %.1f MB takes %.3f ms", t->ms, goal.of.c_str(),
+                double(t->bytes) / 1e6, t->ceiling_ms);
+  g.detail = text;
+}
+
 }  // namespace
 
 // --- grade -----------------------------------------------------------------------------------
 
 std::vector<GoalResult> grade(std::span<const Goal> goals, const RunResult& run,
-                              std::span<const analysis::Report> reports) {
+                              std::span<const analysis::Report> reports, std::span<const GpuTime> gpu) {
   std::vector<GoalResult> out;
+  size_t gpu_goals = 0;
   for (const Goal& goal : goals) {
     GoalResult g;
     g.bound_text = bound_text(goal);
@@ -318,10 +346,19 @@ std::vector<GoalResult> grade(std::span<const Goal> goals, const RunResult& run,
       case Metric::BarrierDivergence: barrier_divergence(run, reports, g); break;
       case Metric::GlobalAtomics: global_atomics(goal, reports, g); break;
       case Metric::Result: result(run, g); break;
+      case Metric::GpuTime: {
+        const size_t k = gpu_goals++;
+        gpu_time(goal, k < gpu.size() ? &gpu[k] : nullptr, g);
+        break;
+      }
+    }
+    if (g.skipped) {
+      out.push_back(std::move(g));
+      continue;
     }
     if (goal.metric != Metric::Result) {
       g.held = g.measured && (!goal.max || g.value <= *goal.max + 1e-9) && (!goal.min || g.value >= *goal.min - 1e-9);
-      if (!g.measured) {
+      if (!g.measured && goal.metric != Metric::GpuTime) {
         g.value_text = "not measured";
         g.detail = "no instruction" + scope_text(goal.scope) + " ran, so " + info(goal.metric).what +
                    " could not be measured" + (run.completed ? "" : " (the run stopped early)");

@@ -183,6 +183,36 @@ TEST(Goals, ResultAndBarrierDivergenceComeFromTheRun) {
   EXPECT_EQ(grade_one(result, t).value_text, "did not finish");
 }
 
+// A GPU's time against the ceiling's time for the same bytes: held at or under max; no
+// measurement (no GPU here) skips it; a GPU that could not time it fails with why.
+TEST(Goals, GpuTimeIsTheKernelsTimeOverTheCeilingsTime) {
+  Traced t = example();
+  Goal g = goal(Metric::GpuTime, 1.5);
+  g.n = 8192;
+  ws::grading::GpuTime fast{.ok = true, .why_not = "", .ms = 0.6, .ceiling_ms = 0.5, .bytes = 500'000'000};
+  std::vector<GoalResult> r = ws::grading::grade(std::vector<Goal>{g}, t.run, t.reports, std::vector{fast});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_TRUE(r[0].held);
+  EXPECT_NEAR(r[0].value, 0.6 / 0.5, 1e-12);
+  EXPECT_EQ(r[0].value_text, "1.20x the copy");
+  EXPECT_EQ(r[0].bound_text, "<= 1.50x the copy");
+  EXPECT_NE(r[0].detail.find("0.600 ms"), std::string::npos) << r[0].detail;
+  ws::grading::GpuTime slow = fast;
+  slow.ms = 0.8;  // 1.6x
+  EXPECT_FALSE(ws::grading::grade(std::vector<Goal>{g}, t.run, t.reports, std::vector{slow})[0].held);
+
+  const GoalResult none = ws::grading::grade(std::vector<Goal>{g}, t.run, t.reports)[0];
+  EXPECT_TRUE(none.skipped);
+  EXPECT_FALSE(none.held);
+  EXPECT_NE(none.detail.find("there is none here"), std::string::npos) << none.detail;
+
+  ws::grading::GpuTime fault{.ok = false, .why_not = "an illegal address", .ms = 0, .ceiling_ms = 0, .bytes = 0};
+  const GoalResult failed = ws::grading::grade(std::vector<Goal>{g}, t.run, t.reports, std::vector{fault})[0];
+  EXPECT_FALSE(failed.skipped);
+  EXPECT_FALSE(failed.held);
+  EXPECT_NE(failed.detail.find("an illegal address"), std::string::npos) << failed.detail;
+}
+
 TEST(Goals, MetricsAreNamedAndBoundsWritten) {
   for (const ws::grading::MetricInfo& m : ws::grading::metrics()) {
     ASSERT_TRUE(ws::grading::metric_named(m.name).has_value()) << m.name;

@@ -41,6 +41,7 @@ enum class Metric {
   BarrierDivergence,  // barriers that some threads of a block skipped
   GlobalAtomics,      // atomic lane accesses on global memory, in scope
   Result,             // the run's check against the reference passes
+  GpuTime,            // on a CUDA GPU: the kernel's median time over a copy (or read) of its bytes
 };
 
 // The metrics by name, for exercise files and their errors: "bank_conflicts", ...
@@ -50,6 +51,7 @@ struct MetricInfo {
   const char* what;       // "bank conflicts"
   bool percent = false;   // measured and bounded in percent
   bool scoped = false;    // array / line / access narrow it
+  bool gpu = false;       // measured on a CUDA GPU (gpu-fast), not on the emulator's run
 };
 std::span<const MetricInfo> metrics();
 const MetricInfo& info(Metric m);
@@ -69,6 +71,19 @@ struct Goal {
   Scope scope;
   std::optional<double> max, min;  // Result has neither
   std::string says;                // what it asks, in the exercise's words
+  // GpuTime: the ceiling it is held against ("copy": a device-to-device copy of the run's bytes;
+  // "read": a read-only stream of them) and the size timed (0: the launch's n).
+  std::string of = "copy";
+  uint64_t n = 0;
+};
+
+// A GPU goal's measurement (the app times the kernel; this library only judges).
+struct GpuTime {
+  bool ok = false;
+  std::string why_not;     // "no CUDA device (...)", a refusal, a fault
+  double ms = 0;           // the kernel's median time
+  double ceiling_ms = 0;   // the same bytes at the ceiling's rate
+  uint64_t bytes = 0;
 };
 
 struct GoalResult {
@@ -80,12 +95,15 @@ struct GoalResult {
   uint32_t line = 0;        // the line that shows why (the worst one), 0: none
   std::string file;         // its file
   std::string detail;       // "line 27: 8-way bank conflicts (sdata[index] += sdata[index + s])"
+  bool skipped = false;     // not graded on this machine (a GPU goal where there is no GPU)
 };
 
 // Measures every goal on `run` (its reports: one per launch, analysed with hazards on). A goal
 // scoped by line text matches the sites whose source line contains it.
+// A GpuTime goal is judged on `gpu` (one per GpuTime goal, in their order): none there, the goal
+// is skipped (no GPU here: counted neither way); one that is not ok fails, saying why.
 std::vector<GoalResult> grade(std::span<const Goal> goals, const RunResult& run,
-                              std::span<const analysis::Report> reports);
+                              std::span<const analysis::Report> reports, std::span<const GpuTime> gpu = {});
 
 // The bound as text: "<= 0", ">= 90%", "passes".
 std::string bound_text(const Goal& g);
