@@ -407,6 +407,26 @@ void Session::select_event(int64_t event) {
   ++sel_version;
 }
 
+bool Session::select_line(const std::string& file, uint32_t line) {
+  const Trace* t = trace();
+  if (!t) return false;
+  auto [first, last] = analysis::block_events(*t, sel.block);
+  int64_t warp = -1, block = -1, any = -1;
+  for (size_t e = 0; e < t->events.size() && warp < 0; ++e) {
+    const uint32_t k = t->events[e].site;
+    if (k >= t->sites.size() || t->sites[k].line != line || t->sites[k].file != file) continue;
+    if (any < 0) any = int64_t(e);
+    if (e >= first && e < last) {
+      if (block < 0) block = int64_t(e);
+      if (t->events[e].warp == sel.warp) warp = int64_t(e);
+    }
+  }
+  const int64_t pick = warp >= 0 ? warp : block >= 0 ? block : any;
+  if (pick < 0) return false;
+  select_event(pick);
+  return true;
+}
+
 void Session::select_hazard(const analysis::Hazard& h) {
   if (!data_) return;
   for (size_t l = 0; l < data_->reports.size(); ++l)

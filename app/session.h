@@ -123,6 +123,10 @@ class Session {
   Selection sel;
   uint64_t sel_version = 0;  // bump when the selection changes (views redraw their caches)
   void select_event(int64_t event);  // also sets warp, block, site from the event
+  // Selects an instruction of `line` of `file` (a site's file as the trace names it): the selected
+  // warp's in the selected block, else the block's first, else the launch's first. False when no
+  // recorded instruction is on that line.
+  bool select_line(const std::string& file, uint32_t line);
   // The selected warp's previous (-1) or next (+1) memory instruction in its block, or -1.
   int64_t neighbour_instruction(int dir) const;
   // Selects it; false (nothing changes) at either end.

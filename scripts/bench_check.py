@@ -2,8 +2,9 @@
 """How long a course's autograder takes: `warpscope check` on a folder of N submissions.
 
 Makes N distinct submissions for a shipped exercise (each a different text, so each is built
-afresh, as a class's files are): 60% its reference solution, 20% its starting file, 10% with a
-syntax error, 10% with an endless loop in the kernel. Grades the folder once with `--jobs J` and
+afresh, as a class's files are): 50% its reference solution, 20% its starting file, 10% with a
+syntax error, 10% with an endless loop in the kernel, 10% that crash as they load (a static
+initialiser raises SIGSEGV). Grades the folder once with `--jobs J` and
 prints the wall time, files per minute, and the per-file median and longest time that
 `check` reports, plus how many passed (expected: the solutions only).
 
@@ -30,15 +31,18 @@ def submissions(exercise, count):
     semi = solution.index(";", solution.index("{", body))
     out = []
     for i in range(count):
-        kind = ("solution" if i % 10 < 6 else "start" if i % 10 < 8 else "syntax" if i % 10 == 8 else "loop")
+        kind = ["solution"] * 5 + ["start"] * 2 + ["syntax", "loop", "crash"]
+        kind = kind[i % 10]
         if kind == "solution":
             text = solution
         elif kind == "start":
             text = start
         elif kind == "syntax":
             text = solution[:semi] + solution[semi + 1:]
-        else:
+        elif kind == "loop":
             text = solution[:semi + 1] + " for (volatile int spin = 1; spin;) {}" + solution[semi + 1:]
+        else:
+            text = "#include <csignal>\nstatic int crash_on_load = (std::raise(SIGSEGV), 1);\n" + solution
         out.append((f"student{i:03d}_{kind}.cu", f"// submission {i}\n" + text, kind))
     return out
 
@@ -66,13 +70,19 @@ def main():
         summary = lines[-1] if lines else ""
         m = re.search(r"median ([\d.]+) s, longest ([\d.]+) s", summary)
         passed = sum(1 for l in lines if "  PASS  " in l)
+        kinds = {k: sum(1 for _, _, x in subs if x == k) for k in ("start", "syntax", "loop", "crash")}
+        said = {"syntax": sum("does not build:" in l for l in lines), "loop": sum("did not finish:" in l for l in lines),
+                "crash": sum("crashed:" in l for l in lines)}
         want = sum(1 for _, _, k in subs if k == "solution")
         print(f"exercise {a.exercise}: {a.count} submissions, {a.jobs} at once, {os.cpu_count()} cores, run limit {a.timeout:g} s")
         print(f"  wall {wall:.1f} s = {60 * a.count / wall:.1f} files/min; per file: median {m.group(1) if m else '?'} s, "
               f"longest {m.group(2) if m else '?'} s")
         print(f"  passed {passed} (the {want} solutions should), exit {p.returncode}")
+        print(f"  said: does not build {said['syntax']} of {kinds['syntax']}, did not finish {said['loop']} of {kinds['loop']}, "
+              f"crashed {said['crash']} of {kinds['crash']}; one line per file: {len(lines) - 1 == a.count}")
         print(f"  check said: {summary}")
-        return 0 if passed == want else 1
+        ok = passed == want and len(lines) - 1 == a.count and all(said[k] == kinds[k] for k in said)
+        return 0 if ok else 1
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -53,8 +53,12 @@ void ExerciseView::draw_goals(Session& s) {
         ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
         const bool click = ImGui::Selectable(r->detail.c_str(), false);
         ImGui::PopStyleColor();
-        if (r->line > 0 && ImGui::IsItemHovered()) wrapped_tooltip("click: show line %u in the source view", r->line);
-        if (click && r->line > 0) kernel_file_watch().focus_line(x.copy().string(), r->line);
+        if (r->line > 0 && ImGui::IsItemHovered())
+          wrapped_tooltip("click: show line %u in the source view and select its instruction in every view", r->line);
+        if (click && r->line > 0) {
+          kernel_file_watch().focus_line(x.copy().string(), r->line);
+          s.select_line(r->file, r->line);
+        }
       }
     } else {
       ImGui::TextDisabled("%s %s", grading::info(g.metric).name, grading::bound_text(g).c_str());
@@ -62,7 +66,6 @@ void ExerciseView::draw_goals(Session& s) {
     ImGui::Unindent(1.5f * em());
     ImGui::PopID();
   }
-  (void)s;
 }
 
 void ExerciseView::draw_hints() {

@@ -139,23 +139,8 @@ std::vector<std::string> SourceView::wrapped(const Listing& L, int i, float row_
   return out;
 }
 
-// Clicking a line: its first site with a recorded instruction, the selected warp's instance.
-void SourceView::select_line(Session& s, const Trace& t, const Listing& L, uint32_t ln) {
-  for (uint32_t k = 0; k < t.sites.size(); ++k) {
-    if (t.sites[k].file != L.file || t.sites[k].line != ln) continue;
-    auto [first, last] = analysis::block_events(t, s.sel.block);
-    int64_t pick = -1, any = -1;
-    for (size_t e = first; e < last; ++e)
-      if (t.events[e].site == k) {
-        if (any < 0) any = int64_t(e);
-        if (t.events[e].warp == s.sel.warp && pick < 0) pick = int64_t(e);
-      }
-    if (pick < 0) pick = any;
-    if (pick < 0) continue;
-    s.select_event(pick);
-    return;
-  }
-}
+// Clicking a line: an instruction of it, the selected warp's where it ran (Session::select_line).
+void SourceView::select_line(Session& s, const Listing& L, uint32_t ln) { s.select_line(L.file, ln); }
 
 void SourceView::line_tooltip(Session& s, const Trace& t, const Listing& L, const analysis::LineMetrics& lm, uint32_t ln) {
   const analysis::Report* rep = s.report();
@@ -241,7 +226,7 @@ void SourceView::draw_line(Session& s, const Trace& t, const Listing& L, int i, 
   const std::vector<std::string> rows = wrapped(L, i, row_w);
   const float text_h = ImGui::GetTextLineHeight() + float(rows.size() - 1) * L.lh;
   if (ImGui::Selectable("##line", ln == L.sel_line, ImGuiSelectableFlags_SpanAllColumns, ImVec2(row_w, text_h)) && lm)
-    select_line(s, t, L, ln);
+    select_line(s, L, ln);
   paint_marks(L, i, p, row_w);
   char num[16];
   std::snprintf(num, sizeof num, "%*u", int(L.line_digits), ln);

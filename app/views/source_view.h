@@ -28,7 +28,7 @@ struct SourceView final : View {
   void fill_gutter(const Trace& t, const analysis::Report* rep, Listing& L);
   bool mark_lines(Session& s, const Trace& t, Listing& L);
   std::vector<std::string> wrapped(const Listing& L, int i, float row_w) const;
-  void select_line(Session& s, const Trace& t, const Listing& L, uint32_t ln);
+  void select_line(Session& s, const Listing& L, uint32_t ln);
   void line_tooltip(Session& s, const Trace& t, const Listing& L, const analysis::LineMetrics& lm, uint32_t ln);
   void paint_marks(const Listing& L, int i, ImVec2 p, float row_w);
   void draw_line(Session& s, const Trace& t, const Listing& L, int i, float row_w);

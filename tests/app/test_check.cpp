@@ -271,6 +271,10 @@ TEST(ExercisePanel, TheCopyIsGradedAfterEverySaveAndRestored) {
   ASSERT_TRUE(graded(1)) << x.status();  // the result holds, the divergence goal does not
   EXPECT_FALSE(x.results()[0].held);
   EXPECT_GT(x.results()[0].line, 0u);
+  // A failed goal's line is one click from its instruction in every view.
+  ASSERT_TRUE(s.select_line(x.results()[0].file, x.results()[0].line)) << x.results()[0].file;
+  ASSERT_NE(s.trace(), nullptr);
+  EXPECT_EQ(s.trace()->sites[s.sel.site].line, x.results()[0].line);
   // The panel measures what `check` measures (the whole grid, not the blocks a picture shows).
   ASSERT_TRUE(s.data());
   EXPECT_TRUE(s.data()->request.config.record.blocks.empty()) << "every block recorded";

@@ -2,6 +2,8 @@
 // Label `gpu`; without a CUDA device every test is skipped with one line saying so.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <algorithm>
 
 #include "ws/run/catalog.h"
@@ -64,8 +66,15 @@ TEST(GpuTrace, EveryVariantMatchesTheEmulator) {
       cfg.variant = v.id;
       cfg.seed = 5;
       cfg.record.blocks = {0, 1};
+      const auto t0 = std::chrono::steady_clock::now();
       RunResult emu = Catalog::instance().run(e.spec.name, cfg, BackendKind::Emu);
+      const auto t1 = std::chrono::steady_clock::now();
       RunResult gpu = Catalog::instance().run(e.spec.name, cfg, BackendKind::GpuTrace);
+      const auto t2 = std::chrono::steady_clock::now();
+      // (Where the test's minutes go: the emulator's run and gpu-trace's, per variant.)
+      std::printf("%-10s %-4s emu %.2f s, gpu-trace %.2f s\n", e.spec.name.c_str(), v.id.c_str(),
+                  std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t2 - t1).count());
+      std::fflush(stdout);
       if (!emu.refused.empty() || !gpu.refused.empty()) continue;
       if (!v.broken) {
         EXPECT_TRUE(gpu.completed) << e.spec.name << " " << v.id << ": " << (gpu.errors.empty() ? "" : gpu.errors[0].message);

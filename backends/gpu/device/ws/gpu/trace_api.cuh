@@ -307,23 +307,55 @@ __device__ __forceinline__ void count_site(const AccessDesc& d, unsigned group, 
   }
 }
 
-// The record of reservation `slot` of SM `sm`, or null when the buffer is full. The slot that
-// opens a chunk takes the next free chunk; the slots after it (other warps of the SM) wait the
-// moment it takes to say which.
+// The record of reservation `slot` of SM `sm`, or null when the buffer is full. The first slot
+// of a chunk to get here takes the next free chunk for all of them; none waits for another (a
+// slot that waited on the one opening its chunk could wait forever on a divergent path of its
+// own warp: __match_any_sync's groups in the warp-aggregated histogram hung so, and the spin kept
+// the warp apart so that the next access was counted in pieces). Two that race take a chunk each
+// and the one that loses the compare-and-swap leaves its chunk unused: at most a chunk per racing
+// warp, at a chunk's first slots only.
 static __device__ Record* record_at(Control* c, unsigned sm, unsigned long long slot) {
   using gpu_trace::kChunk;
   const unsigned long long index = slot / kChunk, within = slot % kChunk;
   if (index >= c->chunks) return nullptr;
-  volatile unsigned long long* entry = c->sm_chunk + sm * c->chunks + index;
-  if (within == 0) {
+  unsigned long long* entry = c->sm_chunk + sm * c->chunks + index;
+  unsigned long long e = *reinterpret_cast<volatile unsigned long long*>(entry);
+  if (e == 0) {
     const unsigned long long g = atomicAdd(c->next_chunk, 1ull);
-    *entry = g < c->chunks ? g + 1 : ~0ull;
-    __threadfence();
-  }
-  unsigned long long e;
-  while ((e = *entry) == 0) {
+    const unsigned long long mine = g < c->chunks ? g + 1 : ~0ull;
+    const unsigned long long before = atomicCAS(entry, 0ull, mine);
+    e = before == 0 ? mine : before;
   }
   return e == ~0ull ? nullptr : c->records + (e - 1) * kChunk + within;
+}
+
+// One lane's part of an access's record: its offset, and the leader's the rest.
+static __device__ __forceinline__ void fill_access(Record& r, bool leader, unsigned group, const char* file, uint32_t line,
+                                                   uint32_t column, uint32_t packed, uint64_t alloc, uint32_t shared_base,
+                                                   uint32_t elem_size, uint32_t extent, const char* name, uint64_t offset) {
+  r.offsets[lane_id()] = offset;
+  if (!leader) return;
+  r.time = global_time();
+  r.file = reinterpret_cast<uintptr_t>(file);
+  r.alloc = alloc & 0x00ffffffffffffffull;
+  r.line = line;
+  r.column = column;
+  r.block = linear_block();
+  r.mask = group;
+  r.sm = sm_id();
+  r.warp = uint16_t(linear_thread() / 32);
+  r.type = kRecordAccess;
+  r.kind = uint8_t(packed);
+  r.space = uint8_t(packed >> 8);
+  r.width = uint8_t(packed >> 16);
+  r.flags = uint8_t(packed >> 24);
+  r.atomic = uint8_t(alloc >> 56);
+  r.shared_base = shared_base;
+  r.elem_size = elem_size;
+  r.extent = extent;
+  for (int i = 0; i < 16; ++i) r.name[i] = 0;
+  if (name)
+    for (int i = 0; i < 15 && name[i]; ++i) r.name[i] = name[i];
 }
 
 // A full record of one warp instruction (blocks recorded in full only). Out of line: it is the
@@ -338,32 +370,11 @@ static __device__ __noinline__ void record_full(Control* c, unsigned group, cons
   unsigned long long at = 0;
   if (lane == leader) at = reinterpret_cast<uintptr_t>(record_at(c, sm, atomicAdd(&c->sm_reserved[sm], 1ull)));
   at = __shfl_sync(group, at, leader);
-  if (!at) return;  // counted in sm_reserved, reported as dropped
-  Record& r = *reinterpret_cast<Record*>(at);
-  r.offsets[lane] = offset;
-  if (lane == leader) {
-    r.time = global_time();
-    r.file = reinterpret_cast<uintptr_t>(file);
-    r.alloc = alloc & 0x00ffffffffffffffull;
-    r.line = line;
-    r.column = column;
-    r.block = linear_block();
-    r.mask = group;
-    r.sm = sm_id();
-    r.warp = uint16_t(linear_thread() / 32);
-    r.type = kRecordAccess;
-    r.kind = uint8_t(packed);
-    r.space = uint8_t(packed >> 8);
-    r.width = uint8_t(packed >> 16);
-    r.flags = uint8_t(packed >> 24);
-    r.atomic = uint8_t(alloc >> 56);
-    r.shared_base = shared_base;
-    r.elem_size = elem_size;
-    r.extent = extent;
-    for (int i = 0; i < 16; ++i) r.name[i] = 0;
-    if (name)
-      for (int i = 0; i < 15 && name[i]; ++i) r.name[i] = name[i];
-  }
+  if (at) fill_access(*reinterpret_cast<Record*>(at), lane == leader, group, file, line, column, packed, alloc, shared_base,
+                      elem_size, extent, name, offset);  // (else counted in sm_reserved, reported as dropped)
+  // The group leaves together, as it came: the next access's __activemask() is its lanes again,
+  // as on the emulator, not the leader apart from the others.
+  __syncwarp(group);
 }
 
 // Records one access of this lane; every lane of the warp that executes the same instruction
