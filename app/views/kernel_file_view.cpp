@@ -59,14 +59,13 @@ std::string KernelFileView::prepare_picture(Session& s) {
 }
 
 void KernelFileView::draw(Session& s) {
-  KernelFileView& st = *this;
   KernelFileWatch& w = kernel_file_watch();
   const ws::viz::ViewColors vc = ws::viz::view_colors();
   const float E = em();
   if (!w.is_open()) {
     ImGui::TextWrapped("Open a kernel file: a .cu with your kernel and a /* warpscope ... */ launch description "
                        "(docs/writing-kernels.md). It is compiled and run at once, and again each time you save it.");
-    if (st.controls) open_field(st, w);
+    if (controls) open_field(*this, w);
     const auto examples = example_kernel_files();
     if (!examples.empty()) {
       ImGui::Spacing();
@@ -86,7 +85,7 @@ void KernelFileView::draw(Session& s) {
     ImGui::SameLine();
     ImGui::TextDisabled("kernel '%s'", w.kernel().c_str());
   }
-  if (st.controls) {
+  if (controls) {
     if (ImGui::Button("Rebuild")) w.rebuild();
     ImGui::SameLine();
     if (!w.kernel().empty() && ImGui::Button("Run")) {

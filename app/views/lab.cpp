@@ -68,14 +68,13 @@ std::string percent(double v) {
 }  // namespace
 
 void LabView::draw(Session& s) {
-  LabView& st = *this;
   const Catalog& cat = Catalog::instance();
   const ws::viz::ViewColors vc = ws::viz::view_colors();
   const float E = em();
   RunRequest req = s.last_request();
   if (req.kernel.empty()) req = default_request();
   const CatalogEntry* entry = cat.find(req.kernel);
-  st.verdict = -1;
+  verdict = -1;
   if (!entry) {
     ImGui::TextColored(vc.conflict, "The catalog has no kernel '%s'.", req.kernel.c_str());
     return;
@@ -84,18 +83,18 @@ void LabView::draw(Session& s) {
   // One launch for every panel: when the session's request changes (this lab, another panel, a
   // lesson step), the fields show it, unless the user is typing in one of them.
   const std::string key = Session::history_key(req.kernel, req.config) + "/" + to_string(req.backend);
-  if (key != st.synced_key && !st.editing) {
-    st.n = int(req.config.n ? req.config.n : spec.default_n);
-    st.block = int(req.config.block.x ? req.config.block.x : spec.default_block);
-    st.block_y = int(req.config.block.x ? std::max(1u, req.config.block.y) : std::max(1u, spec.default_block_y));
-    st.seed = int(req.config.seed);
-    st.synced_key = key;
+  if (key != synced_key && !editing) {
+    n = int(req.config.n ? req.config.n : spec.default_n);
+    block = int(req.config.block.x ? req.config.block.x : spec.default_block);
+    block_y = int(req.config.block.x ? std::max(1u, req.config.block.y) : std::max(1u, spec.default_block_y));
+    seed = int(req.config.seed);
+    synced_key = key;
   }
-  st.editing = false;
+  editing = false;
 
   // Kernel picker (the catalog grows: dot products, atomics...), limited to this lab's kernels.
   auto in_lab = [&](const std::string& k) {
-    if (st.kernels.empty() || std::find(st.kernels.begin(), st.kernels.end(), k) != st.kernels.end()) return true;
+    if (kernels.empty() || std::find(kernels.begin(), kernels.end(), k) != kernels.end()) return true;
     const CatalogEntry* x = cat.find(k);
     return x && !x->spec.file.empty();  // a user's kernel file is in every lab
   };
@@ -107,7 +106,7 @@ void LabView::draw(Session& s) {
     for (const CatalogEntry& e : cat.entries())
       if (in_lab(e.spec.name) && ImGui::Selectable((e.spec.title + "  (" + e.spec.name + ")").c_str(), e.spec.name == spec.name) &&
           e.spec.name != spec.name)
-        switch_kernel(s, e.spec, st);
+        switch_kernel(s, e.spec, *this);
     ImGui::EndCombo();
   }
   if (!here) {
@@ -115,7 +114,7 @@ void LabView::draw(Session& s) {
     for (const CatalogEntry& e : cat.entries()) {
       if (!in_lab(e.spec.name)) continue;
       ImGui::Spacing();
-      if (ImGui::Selectable((e.spec.title + "  (" + e.spec.name + ")").c_str())) switch_kernel(s, e.spec, st);
+      if (ImGui::Selectable((e.spec.title + "  (" + e.spec.name + ")").c_str())) switch_kernel(s, e.spec, *this);
       ImGui::Indent(E);
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       ImGui::TextWrapped("%s", e.spec.description.c_str());
@@ -139,7 +138,7 @@ void LabView::draw(Session& s) {
       if (ImGui::Selectable(label, selected) && !selected) {
         RunRequest r = req;
         r.config.variant = v.id;
-        rerun(s, r, st);
+        rerun(s, r, *this);
       }
       if (v.broken) ImGui::PopStyleColor();
       if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
@@ -159,29 +158,29 @@ void LabView::draw(Session& s) {
   RunRequest r = req;
   // Typed values run when the field is left (Enter, Tab or a click elsewhere), never per key.
   ImGui::SetNextItemWidth(field);
-  ImGui::InputInt("n", &st.n, 0, 0);
-  st.editing = st.editing || ImGui::IsItemActive();
+  ImGui::InputInt("n", &n, 0, 0);
+  editing = editing || ImGui::IsItemActive();
   if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
   ImGui::SameLine(0, E);
   if (spec.block_2d) {
     // Any 2D shape the user types (seed 000: "experiment with dim3(16,16) and dim3(128,2)"); the
     // catalog refuses impossible ones with the limit they break.
-    int xy[2] = {st.block, st.block_y};
+    int xy[2] = {block, block_y};
     ImGui::SetNextItemWidth(field);
     ImGui::InputInt2("block x, y", xy);
-    st.editing = st.editing || ImGui::IsItemActive();
+    editing = editing || ImGui::IsItemActive();
     if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
-    st.block = xy[0];
-    st.block_y = xy[1];
+    block = xy[0];
+    block_y = xy[1];
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("threads per block in x and y (Enter to run); y = 1: the variant's own shape for this x");
   } else {
     ImGui::SetNextItemWidth(field);
     char bl[16];
-    std::snprintf(bl, sizeof bl, "%d", st.block);
+    std::snprintf(bl, sizeof bl, "%d", block);
     if (ImGui::BeginCombo("block", bl)) {
       for (int b : {32, 64, 96, 128, 192, 256, 512, 1024})
-        if (ImGui::Selectable(std::to_string(b).c_str(), b == st.block)) st.block = b, st.block_y = 1, changed = true;
+        if (ImGui::Selectable(std::to_string(b).c_str(), b == block)) block = b, block_y = 1, changed = true;
       ImGui::EndCombo();
     }
   }
@@ -194,8 +193,8 @@ void LabView::draw(Session& s) {
   }
   ImGui::SameLine(0, E);
   ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt("seed", &st.seed, 1, 0)) changed = true;
-  st.editing = st.editing || ImGui::IsItemActive();
+  if (ImGui::InputInt("seed", &seed, 1, 0)) changed = true;
+  editing = editing || ImGui::IsItemActive();
   // Where it runs: the emulator always; the GPU recorder when this build has CUDA and a device.
   // Every view reads either trace (same format); only the GPU's is the hardware's own grouping.
   const bool gpu = cuda_device_present() && entry->runners.count(BackendKind::GpuTrace);
@@ -250,16 +249,16 @@ void LabView::draw(Session& s) {
                         static_cast<long long>(p.max), static_cast<long long>(p.def));
   }
   if (changed) {
-    r.config.n = uint64_t(std::max(st.n, 1));
-    st.n = int(r.config.n);
-    r.config.block = {uint32_t(std::max(st.block, 1)), spec.block_2d ? uint32_t(std::max(st.block_y, 1)) : 1u, 1};
-    r.config.seed = uint64_t(std::max(st.seed, 0));
-    rerun(s, r, st);
-    st.editing = false;  // the fields now are the request: the next one that differs shows
+    r.config.n = uint64_t(std::max(n, 1));
+    n = int(r.config.n);
+    r.config.block = {uint32_t(std::max(block, 1)), spec.block_2d ? uint32_t(std::max(block_y, 1)) : 1u, 1};
+    r.config.seed = uint64_t(std::max(seed, 0));
+    rerun(s, r, *this);
+    editing = false;  // the fields now are the request: the next one that differs shows
   }
-  if (!st.invalid.empty()) {
+  if (!invalid.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
-    ImGui::TextWrapped("Refused: %s", st.invalid.c_str());
+    ImGui::TextWrapped("Refused: %s", invalid.c_str());
     ImGui::PopStyleColor();
   }
 
@@ -292,7 +291,7 @@ void LabView::draw(Session& s) {
     return;
   }
   if (!res.completed) {
-    badge("FAULT", vc.conflict, st, false);
+    badge("FAULT", vc.conflict, *this, false);
     ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
     ImGui::TextWrapped("%s", d->error.c_str());
     ImGui::PopStyleColor();
@@ -303,7 +302,7 @@ void LabView::draw(Session& s) {
     const ImVec4 color = v.verdict == analysis::Verdict::Pass           ? vc.ok
                          : v.verdict == analysis::Verdict::LockstepOnly ? vc.barrier
                                                                          : vc.conflict;
-    badge(v.word, color, st, v.ok());
+    badge(v.word, color, *this, v.ok());
     ImGui::SameLine(0, 0.6f * E);
     ImGui::BeginGroup();
     ImGui::Text("%s   (expected %s)", res.result.c_str(), res.expected.c_str());
@@ -372,7 +371,7 @@ void LabView::draw(Session& s) {
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("Shared-memory bank conflicts of every block, recorded or not, counted while the kernel\n"
                             "ran ('count every block'): the number Nsight Compute reports as\n"
-                            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st,atom}.sum.");
+                            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,*this,atom}.sum.");
       }
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(percent(h.simd_efficiency).c_str());

@@ -721,58 +721,57 @@ bool draw_recorded(Session& s, TimingRunner& r, TimingView& st) {
 // =================================================================================================
 
 void TimingView::draw(Session& s) {
-  TimingView& st = *this;
   TimingRunner& r = runner;
   const viz::ViewColors vc = viz::view_colors();
   const std::shared_ptr<const TimingSnapshot> snap = r.snapshot();
   const timing::Device& d = timing::device();
   // Timings in hand are shown even where there is no GPU now (tests, results kept from earlier).
   const bool gpu_results = d.present || snap->table || snap->kernel_table || !snap->live.empty() || !snap->sweep.empty();
-  if (!gpu_results && draw_recorded(s, r, st)) return;
+  if (!gpu_results && draw_recorded(s, r, *this)) return;
   if (!gpu_results) {
-    draw_counts(s, r, *snap, st);
+    draw_counts(s, r, *snap, *this);
   } else if (!d.present) {
     ImGui::PushStyleColor(ImGuiCol_Text, vc.text_dim);
     ImGui::TextWrapped("No GPU here (%s): these are the timings in hand.", d.why_not.c_str());
     ImGui::PopStyleColor();
   } else {
-    if (!st.asked_ceilings) {
-      st.asked_ceilings = true;
+    if (!asked_ceilings) {
+      asked_ceilings = true;
       if (!snap->ceilings) r.request_ceilings();
     }
-    device_line(d, *snap, r, st.controls);
+    device_line(d, *snap, r, controls);
   }
   if (!snap->status.empty()) {
     ImGui::TextColored(vc.text_dim, "%s ...", snap->status.c_str());
-    if (st.controls) {
+    if (controls) {
       ImGui::SameLine();
       if (ImGui::SmallButton("Cancel")) r.cancel();
     }
   }
   if (!snap->error.empty()) ImGui::TextColored(vc.conflict, "%s", snap->error.c_str());
-  if (!st.message.empty()) ImGui::TextColored(st.message_is_error ? vc.conflict : vc.text_dim, "%s", st.message.c_str());
+  if (!message.empty()) ImGui::TextColored(message_is_error ? vc.conflict : vc.text_dim, "%s", message.c_str());
   if (!gpu_results) return;
-  if (!st.controls) {  // a picture: the tab its option names, without the tab bar
-    if (st.picture_tab == 1) draw_live(s, r, *snap, st);
-    else if (st.picture_tab == 2) draw_sweep(s, r, *snap, st);
-    else draw_variants(s, r, *snap, st);
+  if (!controls) {  // a picture: the tab its option names, without the tab bar
+    if (picture_tab == 1) draw_live(s, r, *snap, *this);
+    else if (picture_tab == 2) draw_sweep(s, r, *snap, *this);
+    else draw_variants(s, r, *snap, *this);
     return;
   }
   if (ImGui::BeginTabBar("##timing-tabs")) {
-    const ImGuiTabItemFlags first = st.open_tab == 0 ? ImGuiTabItemFlags_SetSelected : 0;
-    const ImGuiTabItemFlags second = st.open_tab == 1 ? ImGuiTabItemFlags_SetSelected : 0;
-    const ImGuiTabItemFlags third = st.open_tab == 2 ? ImGuiTabItemFlags_SetSelected : 0;
-    st.open_tab = -1;  // applied once
+    const ImGuiTabItemFlags first = open_tab == 0 ? ImGuiTabItemFlags_SetSelected : 0;
+    const ImGuiTabItemFlags second = open_tab == 1 ? ImGuiTabItemFlags_SetSelected : 0;
+    const ImGuiTabItemFlags third = open_tab == 2 ? ImGuiTabItemFlags_SetSelected : 0;
+    open_tab = -1;  // applied once
     if (ImGui::BeginTabItem("Variants", nullptr, first)) {
-      draw_variants(s, r, *snap, st);
+      draw_variants(s, r, *snap, *this);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Live", nullptr, second)) {
-      draw_live(s, r, *snap, st);
+      draw_live(s, r, *snap, *this);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Sweep", nullptr, third)) {
-      draw_sweep(s, r, *snap, st);
+      draw_sweep(s, r, *snap, *this);
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
