@@ -67,32 +67,40 @@ std::string percent(double v) {
 
 }  // namespace
 
-void LabView::draw(Session& s) {
+// =================================================================================================
+// [SECTION] The lab's steps, top to bottom
+// =================================================================================================
+
+// The request's kernel, with the fields showing its launch (one launch for every panel: when the
+// session's request changes — this lab, another panel, a lesson step — the fields show it, unless
+// the user is typing in one of them); null, said, when the catalog has no such kernel.
+const CatalogEntry* LabView::sync_fields(const RunRequest& req) {
   const Catalog& cat = Catalog::instance();
   const ws::viz::ViewColors vc = ws::viz::view_colors();
-  const float E = em();
-  RunRequest req = s.last_request();
-  if (req.kernel.empty()) req = default_request();
   const CatalogEntry* entry = cat.find(req.kernel);
   verdict = -1;
   if (!entry) {
     ImGui::TextColored(vc.conflict, "The catalog has no kernel '%s'.", req.kernel.c_str());
-    return;
+    return nullptr;
   }
-  const KernelSpec& spec = entry->spec;
-  // One launch for every panel: when the session's request changes (this lab, another panel, a
-  // lesson step), the fields show it, unless the user is typing in one of them.
   const std::string key = Session::history_key(req.kernel, req.config) + "/" + to_string(req.backend);
   if (key != synced_key && !editing) {
-    n = int(req.config.n ? req.config.n : spec.default_n);
-    block = int(req.config.block.x ? req.config.block.x : spec.default_block);
-    block_y = int(req.config.block.x ? std::max(1u, req.config.block.y) : std::max(1u, spec.default_block_y));
+    n = int(req.config.n ? req.config.n : entry->spec.default_n);
+    block = int(req.config.block.x ? req.config.block.x : entry->spec.default_block);
+    block_y = int(req.config.block.x ? std::max(1u, req.config.block.y) : std::max(1u, entry->spec.default_block_y));
     seed = int(req.config.seed);
     synced_key = key;
   }
   editing = false;
 
-  // Kernel picker (the catalog grows: dot products, atomics...), limited to this lab's kernels.
+  return entry;
+}
+
+// The kernel picker, limited to this lab's kernels; false (a menu of them drawn instead) when the
+// views show a kernel of another lab.
+bool LabView::draw_kernel_picker(Session& s, const KernelSpec& spec) {
+  const Catalog& cat = Catalog::instance();
+  const float E = em();
   auto in_lab = [&](const std::string& k) {
     if (kernels.empty() || std::find(kernels.begin(), kernels.end(), k) != kernels.end()) return true;
     const CatalogEntry* x = cat.find(k);
@@ -121,10 +129,16 @@ void LabView::draw(Session& s) {
       ImGui::PopStyleColor();
       ImGui::Unindent(E);
     }
-    return;
+    return false;
   }
 
-  // Variants in lecture order.
+  return true;
+}
+
+// The variants in lecture order, each with what it shows (a broken one says why).
+void LabView::draw_variants(Session& s, const RunRequest& req, const KernelSpec& spec) {
+  const ws::viz::ViewColors vc = ws::viz::view_colors();
+  const float E = em();
   const std::string current = req.config.variant.empty() ? spec.variants.front().id : req.config.variant;
   const float list_h = std::min(ImGui::GetContentRegionAvail().y * 0.5f,
                                 float(spec.variants.size()) * ImGui::GetTextLineHeightWithSpacing() * 2.05f + E * 0.5f);
@@ -152,8 +166,12 @@ void LabView::draw(Session& s) {
   }
   ImGui::EndChild();
 
-  // Launch controls.
-  const float field = 6.5f * E;
+}
+
+// n, block, dtype, seed, where it runs and the kernel's parameters; a change reruns.
+void LabView::draw_launch_controls(Session& s, const RunRequest& req, const CatalogEntry& entry) {
+  const KernelSpec& spec = entry.spec;
+  const float E = em(), field = 6.5f * E;
   bool changed = false;
   RunRequest r = req;
   // Typed values run when the field is left (Enter, Tab or a click elsewhere), never per key.
@@ -195,9 +213,30 @@ void LabView::draw(Session& s) {
   ImGui::SetNextItemWidth(field);
   if (ImGui::InputInt("seed", &seed, 1, 0)) changed = true;
   editing = editing || ImGui::IsItemActive();
-  // Where it runs: the emulator always; the GPU recorder when this build has CUDA and a device.
+  changed = draw_backend(req, entry, r) || changed;
+  changed = draw_params(req, spec, r) || changed;
+  if (changed) {
+    r.config.n = uint64_t(std::max(n, 1));
+    n = int(r.config.n);
+    r.config.block = {uint32_t(std::max(block, 1)), spec.block_2d ? uint32_t(std::max(block_y, 1)) : 1u, 1};
+    r.config.seed = uint64_t(std::max(seed, 0));
+    rerun(s, r, *this);
+    editing = false;  // the fields now are the request: the next one that differs shows
+  }
+  if (!invalid.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ws::viz::view_colors().conflict);
+    ImGui::TextWrapped("Refused: %s", invalid.c_str());
+    ImGui::PopStyleColor();
+  }
+
+}
+
+// The emulator always; the GPU recorder when this build has CUDA and a device. True when it changed.
+bool LabView::draw_backend(const RunRequest& req, const CatalogEntry& entry, RunRequest& r) {
+  const float E = em(), field = 6.5f * E;
+  const bool gpu = cuda_device_present() && entry.runners.count(BackendKind::GpuTrace);
+  bool changed = false;
   // Every view reads either trace (same format); only the GPU's is the hardware's own grouping.
-  const bool gpu = cuda_device_present() && entry->runners.count(BackendKind::GpuTrace);
   if (gpu || req.backend != BackendKind::Emu) {
     const char* names[] = {"CPU emulator", "GPU (gpu-fast)", "GPU (gpu-trace)"};
     ImGui::SetNextItemWidth(2 * field);
@@ -217,7 +256,13 @@ void LabView::draw(Session& s) {
                           "barrier-heavy kernels, and whole-grid numbers come from those blocks alone.");
     }
   }
-  // The kernel's own parameters (stride, grid-size cap, matrix columns...), within their ranges.
+  return changed;
+}
+
+// The kernel's own parameters (stride, grid-size cap, matrix columns...), within their ranges.
+bool LabView::draw_params(const RunRequest& req, const KernelSpec& spec, RunRequest& r) {
+  const float field = 6.5f * em();
+  bool changed = false;
   for (const ParamSpec& p : spec.params) {
     auto it = req.config.params.find(p.name);
     int v = int(it != req.config.params.end() ? it->second : p.def);
@@ -248,23 +293,14 @@ void LabView::draw(Session& s) {
       ImGui::SetTooltip("%s\n(%lld to %lld, default %lld)", p.description.c_str(), static_cast<long long>(p.min),
                         static_cast<long long>(p.max), static_cast<long long>(p.def));
   }
-  if (changed) {
-    r.config.n = uint64_t(std::max(n, 1));
-    n = int(r.config.n);
-    r.config.block = {uint32_t(std::max(block, 1)), spec.block_2d ? uint32_t(std::max(block_y, 1)) : 1u, 1};
-    r.config.seed = uint64_t(std::max(seed, 0));
-    rerun(s, r, *this);
-    editing = false;  // the fields now are the request: the next one that differs shows
-  }
-  if (!invalid.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
-    ImGui::TextWrapped("Refused: %s", invalid.c_str());
-    ImGui::PopStyleColor();
-  }
+  return changed;
+}
 
-  // The run: progress, result, check.
-  ImGui::Separator();
-  const auto d = s.data();
+// The run: progress, result, the verdict and its sentence; false when there is nothing more to
+// show (nothing ran, or it was refused).
+bool LabView::draw_run(Session& s, const SessionData* d) {
+  const ws::viz::ViewColors vc = ws::viz::view_colors();
+  const float E = em();
   const std::string busy = s.busy_text();
   if (!busy.empty()) {
     // Long emulator runs (large n, every block recorded) can take seconds: they can be stopped.
@@ -274,7 +310,7 @@ void LabView::draw(Session& s) {
   }
   if (!d) {
     if (busy.empty()) ImGui::TextDisabled("Nothing has run yet: pick a variant.");
-    return;
+    return false;
   }
   const RunResult& res = d->result;
   const char* where = d->request.backend == BackendKind::Emu ? "on the emulator" : "on the GPU (recorded)";
@@ -288,7 +324,7 @@ void LabView::draw(Session& s) {
     ImGui::PushStyleColor(ImGuiCol_Text, vc.conflict);
     ImGui::TextWrapped("Refused: %s", res.refused.c_str());
     ImGui::PopStyleColor();
-    return;
+    return false;
   }
   if (!res.completed) {
     badge("FAULT", vc.conflict, *this, false);
@@ -322,7 +358,11 @@ void LabView::draw(Session& s) {
     ImGui::PopStyleColor();
   }
 
-  // Key numbers, this run and the other variants already run with the same launch.
+  return true;
+}
+
+// Key numbers of this run and of the other variants already run with the same launch.
+void LabView::draw_key_numbers(Session& s, const RunRequest& req, const KernelSpec& spec, const SessionData* d) {
   const KeyNumbers k = key_numbers(*d);
   if (!k.valid) return;
   ImGui::Spacing();
@@ -340,6 +380,29 @@ void LabView::draw(Session& s) {
     auto it = s.history.find(Session::history_key(req.kernel, c));
     any_grid = any_grid || (it != s.history.end() && it->second.grid);
   }
+  draw_key_table(s, req, spec, *d, any_grid);
+  if (k.grid) {
+    const std::string loads =
+        k.grid_global_load_efficiency > 0 ? ", global loads " + percent(k.grid_global_load_efficiency) + " efficient" : "";
+    ImGui::TextWrapped("Whole grid, every block counted (%s blocks): %s bank conflicts in %s shared wavefronts; "
+                       "%s memory instructions, SIMD efficiency %s%s.",
+                       grouped(k.total_blocks).c_str(), grouped(k.grid_shared_conflicts).c_str(),
+                       grouped(k.grid_shared_wavefronts).c_str(), grouped(k.grid_instructions).c_str(),
+                       percent(k.grid_simd_efficiency).c_str(), loads.c_str());
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("This run: %llu shared wavefronts, %llu warp instructions, %llu racing access pair%s, %llu "
+                     "lockstep-only. Each variant run with this n, block, dtype and seed stays in the table for "
+                     "comparison.",
+                     static_cast<unsigned long long>(k.shared_wavefronts), static_cast<unsigned long long>(k.instructions),
+                     static_cast<unsigned long long>(k.hazards), k.hazards == 1 ? "" : "s",
+                     static_cast<unsigned long long>(k.lockstep_hazards));
+  ImGui::PopStyleColor();
+}
+
+void LabView::draw_key_table(Session& s, const RunRequest& req, const KernelSpec& spec, const SessionData& data, bool any_grid) {
+  const ws::viz::ViewColors vc = ws::viz::view_colors();
+  const SessionData* d = &data;
   if (ImGui::BeginTable("##keys", any_grid ? 6 : 5, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("variant");
     ImGui::TableSetupColumn("bank confl.");
@@ -371,7 +434,7 @@ void LabView::draw(Session& s) {
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("Shared-memory bank conflicts of every block, recorded or not, counted while the kernel\n"
                             "ran ('count every block'): the number Nsight Compute reports as\n"
-                            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,*this,atom}.sum.");
+                            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st,atom}.sum.");
       }
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(percent(h.simd_efficiency).c_str());
@@ -385,23 +448,23 @@ void LabView::draw(Session& s) {
     }
     ImGui::EndTable();
   }
-  if (k.grid) {
-    const std::string loads =
-        k.grid_global_load_efficiency > 0 ? ", global loads " + percent(k.grid_global_load_efficiency) + " efficient" : "";
-    ImGui::TextWrapped("Whole grid, every block counted (%s blocks): %s bank conflicts in %s shared wavefronts; "
-                       "%s memory instructions, SIMD efficiency %s%s.",
-                       grouped(k.total_blocks).c_str(), grouped(k.grid_shared_conflicts).c_str(),
-                       grouped(k.grid_shared_wavefronts).c_str(), grouped(k.grid_instructions).c_str(),
-                       percent(k.grid_simd_efficiency).c_str(), loads.c_str());
-  }
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("This run: %llu shared wavefronts, %llu warp instructions, %llu racing access pair%s, %llu "
-                     "lockstep-only. Each variant run with this n, block, dtype and seed stays in the table for "
-                     "comparison.",
-                     static_cast<unsigned long long>(k.shared_wavefronts), static_cast<unsigned long long>(k.instructions),
-                     static_cast<unsigned long long>(k.hazards), k.hazards == 1 ? "" : "s",
-                     static_cast<unsigned long long>(k.lockstep_hazards));
-  ImGui::PopStyleColor();
+}
+
+// =================================================================================================
+// [SECTION] The lab
+// =================================================================================================
+
+void LabView::draw(Session& s) {
+  RunRequest req = s.last_request();
+  if (req.kernel.empty()) req = default_request();
+  const CatalogEntry* entry = sync_fields(req);
+  if (!entry || !draw_kernel_picker(s, entry->spec)) return;
+  draw_variants(s, req, entry->spec);
+  draw_launch_controls(s, req, *entry);
+  ImGui::Separator();
+  const auto d = s.data();
+  if (!draw_run(s, d.get())) return;
+  draw_key_numbers(s, req, entry->spec, d.get());
 }
 
 }  // namespace ws::app

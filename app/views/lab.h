@@ -9,12 +9,31 @@
 #include <string>
 #include <vector>
 
+namespace ws {
+struct CatalogEntry;
+struct KernelSpec;
+}  // namespace ws
+
 namespace ws::app {
+
+struct RunRequest;
+struct SessionData;
 
 struct LabView final : View {
   // The kernels this lab offers (empty: the whole catalog).
   explicit LabView(std::vector<std::string> lab_kernels = {}) : kernels(std::move(lab_kernels)) {}
   void draw(Session& s) override;
+
+  // The steps of draw(), top to bottom (lab.cpp).
+  const CatalogEntry* sync_fields(const RunRequest& req);
+  bool draw_kernel_picker(Session& s, const KernelSpec& spec);
+  void draw_variants(Session& s, const RunRequest& req, const KernelSpec& spec);
+  void draw_launch_controls(Session& s, const RunRequest& req, const CatalogEntry& entry);
+  bool draw_backend(const RunRequest& req, const CatalogEntry& entry, RunRequest& r);
+  bool draw_params(const RunRequest& req, const KernelSpec& spec, RunRequest& r);
+  bool draw_run(Session& s, const SessionData* d);
+  void draw_key_numbers(Session& s, const RunRequest& req, const KernelSpec& spec, const SessionData* d);
+  void draw_key_table(Session& s, const RunRequest& req, const KernelSpec& spec, const SessionData& data, bool any_grid);
 
   std::vector<std::string> kernels;
   int n = 0, block = 0, block_y = 1, seed = 1;
