@@ -67,26 +67,73 @@ std::string thread_text(const Dim3& t) {
   return buf;
 }
 
-}  // namespace
+// One pass of analyze(): the report being filled and what the pass keeps from event to event.
+// Its steps, in the order analyze() takes them, each one of the sections below.
+class Pass {
+ public:
+  Pass(const Trace& t, const Options& o)
+      : trace(t),
+        options(o),
+        T(r.totals),
+        hazards(t, o.max_readers_per_word),
+        global_hazards(t, o.max_readers_per_word, MemSpace::Global),
+        div(t.sites.size()),
+        div_used(t.sites.size(), false) {
+    r.launch = trace.launch;
+    r.site_table = trace.sites;
+    r.allocations = trace.allocations;
+    r.total_blocks = trace.total_blocks;
+    r.truncated = trace.truncated;
+    r.dropped_events = trace.dropped_events;
+    r.hazards_checked = options.hazards;
+    if (options.per_event) r.events.assign(trace.events.size(), EventSummary{});
+    addr.reserve(kWarpSize);
+  }
+  void select_blocks();
+  void size_heatmaps();
+  void run_blocks();
+  void order_sites();
+  void finish_hazards();
+  void per_line();
+  void add_diagnostics();
+  Report take() {
+    r.grid = grid_counters(trace);
+    return std::move(r);
+  }
 
-std::string site_location(const Report& r, uint32_t site) {
-  if (site >= r.site_table.size()) return "?";
-  const Site& s = r.site_table[site];
-  return s.file + ":" + std::to_string(s.line);
-}
+ private:
+  // What an instruction's divergence step hands to its access.
+  struct Step {
+    uint32_t live = 0;
+    uint64_t split = 0, rec = 0, sw = 0;
+    EventSummary* es = nullptr;
+  };
+  bool selected(uint32_t b) const { return std::binary_search(r.blocks.begin(), r.blocks.end(), b); }
+  void event(size_t i, uint32_t block);
+  Step divergence(size_t i, const Event& e, WarpState& ws);
+  void access(size_t i, const Event& e, const Step& st);
 
-Report analyze(const Trace& trace, const Options& options) {
+  const Trace& trace;
+  const Options& options;
   Report r;
-  r.launch = trace.launch;
-  r.site_table = trace.sites;
-  r.allocations = trace.allocations;
-  r.total_blocks = trace.total_blocks;
-  r.truncated = trace.truncated;
-  r.dropped_events = trace.dropped_events;
-  r.hazards_checked = options.hazards;
+  Totals& T;
+  std::vector<uint32_t> present;  // the blocks the trace holds
+  std::unordered_map<SiteKey, size_t, SiteKeyHash> site_index;
+  detail::HazardDetector hazards, global_hazards;
+  std::vector<SiteDivergence> div;
+  std::vector<bool> div_used;
+  std::vector<WarpState> warps;
+  std::vector<uint64_t> addr;
+};
 
-  // Blocks present in the trace (recorded_blocks, or derived from the events).
-  std::vector<uint32_t> present = trace.recorded_blocks;
+// =================================================================================================
+// [SECTION] Blocks and heatmaps
+// =================================================================================================
+
+// The blocks present in the trace (recorded_blocks, or derived from the events), and of them the
+// ones asked for.
+void Pass::select_blocks() {
+  present = trace.recorded_blocks;
   if (present.empty())
     for (const Event& e : trace.events)
       if (present.empty() || present.back() != e.block) present.push_back(e.block);
@@ -101,16 +148,10 @@ Report analyze(const Trace& trace, const Options& options) {
     for (uint32_t b : want)
       (std::binary_search(present.begin(), present.end(), b) ? r.blocks : r.missing_blocks).push_back(b);
   }
-  auto selected = [&](uint32_t b) { return std::binary_search(r.blocks.begin(), r.blocks.end(), b); };
+}
 
-  if (options.per_event) r.events.assign(trace.events.size(), EventSummary{});
-  std::unordered_map<SiteKey, size_t, SiteKeyHash> site_index;
-  std::vector<SiteDivergence> div(trace.sites.size());
-  std::vector<bool> div_used(trace.sites.size(), false);
-  Totals& T = r.totals;
-  detail::HazardDetector hazards(trace, options.max_readers_per_word);
-  detail::HazardDetector global_hazards(trace, options.max_readers_per_word, MemSpace::Global);
-  // Memory heatmap bins.
+// The memory heatmap's bins per allocation.
+void Pass::size_heatmaps() {
   if (options.heat_bins) {
     r.heat.resize(trace.allocations.size());
     for (size_t a = 0; a < trace.allocations.size(); ++a) {
@@ -124,10 +165,13 @@ Report analyze(const Trace& trace, const Options& options) {
       h.atomics.assign(bins, 0);
     }
   }
-  std::vector<WarpState> warps;
-  std::vector<uint64_t> addr;
-  addr.reserve(kWarpSize);
+}
 
+// =================================================================================================
+// [SECTION] Events, block by block
+// =================================================================================================
+
+void Pass::run_blocks() {
   const size_t n = trace.events.size();
   size_t i = 0;
   while (i < n) {
@@ -140,172 +184,186 @@ Report analyze(const Trace& trace, const Options& options) {
     }
     if (options.hazards) hazards.begin_block(block), global_hazards.begin_block(block);
     warps.assign(warps.size(), WarpState{});
-
-    for (; i < end; ++i) {
-      const Event& e = trace.events[i];
-      ++T.events;
-      if (e.warp >= warps.size()) warps.resize(e.warp + 1);
-      WarpState& ws = warps[e.warp];
-      if (!ws.used) {
-        ws.used = true;
-        ws.m.block = block;
-        ws.m.warp = e.warp;
-        ws.m.live_lanes = live_lanes(trace, e.warp);
-      }
-      if (e.type == EventType::Barrier) {
-        ++T.barriers;
-        ++ws.m.barriers;
-        if (options.hazards) hazards.barrier(e.warp), global_hazards.barrier(e.warp);
-        continue;
-      }
-      if (!is_instruction(e)) continue;
-
-      // --- divergence -------------------------------------------------------------------------
-      const uint32_t active = static_cast<uint32_t>(std::popcount(e.mask));
-      const uint32_t live = ws.m.live_lanes;
-      const MaskTransition tr = ws.has_prev ? classify_transition(ws.prev_mask, e.mask) : MaskTransition::First;
-      ws.prev_mask = e.mask;
-      ws.has_prev = true;
-      const uint64_t split = tr == MaskTransition::Split, rec = tr == MaskTransition::Reconverge,
-                     sw = tr == MaskTransition::Switch;
-      DivergenceCounters& D = T.divergence;
-      ++D.instructions;
-      D.active_lanes += active;
-      D.live_lanes += live;
-      D.splits += split;
-      D.reconverges += rec;
-      D.switches += sw;
-      ++ws.m.instructions;
-      ws.m.active_lanes += active;
-      ws.m.splits += split;
-      ws.m.reconverges += rec;
-      ws.m.switches += sw;
-      if (e.site < div.size()) {
-        SiteDivergence& sd = div[e.site];
-        div_used[e.site] = true;
-        sd.site = e.site;
-        ++sd.instructions;
-        sd.active_lanes += active;
-        sd.live_lanes += live;
-        sd.splits += split;
-        sd.reconverges += rec;
-        sd.switches += sw;
-      }
-      EventSummary* es = options.per_event ? &r.events[i] : nullptr;
-      if (es) {
-        es->analyzed = true;
-        es->active_lanes = static_cast<uint8_t>(active);
-        es->transition = tr;
-      }
-
-      if (e.type == EventType::WarpSync) {
-        ++T.warp_syncs;
-        if (options.hazards && static_cast<WarpOp>(e.op) == WarpOp::SyncWarp)
-          hazards.syncwarp(e.warp, e.mask, e.aux(), i), global_hazards.syncwarp(e.warp, e.mask, e.aux(), i);
-        continue;
-      }
-      if (e.type == EventType::Fence) {
-        ++T.fences;
-        continue;
-      }
-
-      // --- memory access ----------------------------------------------------------------------
-      ++T.accesses;
-      const auto offsets = trace.lanes(e);
-      addr.clear();
-      for (uint64_t off : offsets) addr.push_back(trace.address(e, off));
-      const MemSpace space = e.alloc < trace.allocations.size() ? trace.allocations[e.alloc].space : e.space;
-      const int k = static_cast<int>(e.kind) <= 2 ? static_cast<int>(e.kind) : kLd;
-      const uint64_t lanes = addr.size();
-      if (e.alloc < r.heat.size()) {
-        AllocationHeat& h = r.heat[e.alloc];
-        std::vector<uint32_t>& bins = k == kLd ? h.loads : k == kSt ? h.stores : h.atomics;
-        const uint64_t esize = std::max<uint32_t>(1, trace.allocations[e.alloc].elem_size);
-        for (uint64_t off : offsets) bins[std::min<uint64_t>(bins.size() - 1, off / esize / h.elements_per_bin)]++;
-      }
-      const uint32_t width = e.width ? e.width : 1;
-
-      SiteKey key{e.site, e.alloc, static_cast<uint8_t>(k), static_cast<uint8_t>(space)};
-      auto [it, inserted] = site_index.try_emplace(key, r.sites.size());
-      if (inserted) {
-        SiteMetrics sm;
-        sm.site = e.site;
-        sm.alloc = e.alloc;
-        sm.space = space;
-        sm.kind = static_cast<AccessKind>(k);
-        r.sites.push_back(sm);
-      }
-      SiteMetrics& S = r.sites[it->second];
-      S.width = std::max(S.width, width);
-      ++S.instructions;
-      S.lane_accesses += lanes;
-      S.live_lanes += live;
-      S.splits += split;
-      S.reconverges += rec;
-      S.switches += sw;
-
-      if (space == MemSpace::Shared) {
-        const rules::SharedCounts sc = rules::shared_bank_counts(width, e.mask, addr);
-        SharedCounters& C = T.shared[k];
-        ++C.instructions;
-        C.wavefronts += sc.wavefronts;
-        C.ideal_wavefronts += sc.ideal_wavefronts;
-        C.conflicts += sc.wavefronts - sc.ideal_wavefronts;
-        C.lane_accesses += lanes;
-        C.bytes += lanes * width;
-        C.max_ways = std::max(C.max_ways, sc.max_ways);
-        S.wavefronts += sc.wavefronts;
-        S.ideal_wavefronts += sc.ideal_wavefronts;
-        S.conflicts += sc.wavefronts - sc.ideal_wavefronts;
-        S.max_ways = std::max(S.max_ways, sc.max_ways);
-        for (uint32_t b = 0; b < rules::kBanks; ++b) {
-          S.bank_words[b] += sc.bank_words[b];
-          if (sc.bank_ways[b] > 1) S.bank_excess[b] += sc.bank_ways[b] - 1u;
-        }
-        if (es) {
-          es->wavefronts = static_cast<uint16_t>(sc.wavefronts);
-          es->conflicts = static_cast<uint16_t>(sc.wavefronts - sc.ideal_wavefronts);
-        }
-        if (options.hazards) hazards.access(e, i);
-      } else {
-        if (options.hazards) global_hazards.access(e, i);
-        const rules::GlobalCounts gc = rules::global_access_counts(width, addr);
-        GlobalCounters& C = T.global[k];
-        ++C.instructions;
-        C.requests += lanes ? 1 : 0;
-        C.sectors += gc.sectors;
-        C.lines += gc.lines;
-        C.lane_accesses += lanes;
-        C.bytes_requested += lanes * width;
-        C.bytes_moved += uint64_t(gc.sectors) * rules::kSectorBytes;
-        S.sectors += gc.sectors;
-        S.lines += gc.lines;
-        S.bytes_requested += lanes * width;
-        S.bytes_moved += uint64_t(gc.sectors) * rules::kSectorBytes;
-        if (es) {
-          es->sectors = static_cast<uint16_t>(gc.sectors);
-          es->lines = static_cast<uint16_t>(gc.lines);
-        }
-      }
-      if (e.kind == AccessKind::Atomic) {
-        const rules::AtomicMetrics am = rules::atomic_contention(e.mask, addr);
-        AtomicCounters& A = space == MemSpace::Shared ? T.atomics_shared : T.atomics_global;
-        ++A.instructions;
-        A.lane_accesses += lanes;
-        A.serialized += am.max_same_address;
-        A.max_same_address = std::max(A.max_same_address, am.max_same_address);
-        A.distinct_addresses += am.distinct_addresses;
-        A.sector_passes += atomic_sector_passes(addr);
-        S.serialized += am.max_same_address;
-        S.max_same_address = std::max(S.max_same_address, am.max_same_address);
-        if (es) es->max_same_address = static_cast<uint8_t>(am.max_same_address);
-      }
-    }
+    for (; i < end; ++i) event(i, block);
     for (const WarpState& w : warps)
       if (w.used) r.warps.push_back(w.m);
   }
+}
 
-  // --- sites: stable order by source position ---------------------------------------------------
+void Pass::event(size_t i, uint32_t block) {
+  const Event& e = trace.events[i];
+  ++T.events;
+  if (e.warp >= warps.size()) warps.resize(e.warp + 1);
+  WarpState& ws = warps[e.warp];
+  if (!ws.used) {
+    ws.used = true;
+    ws.m.block = block;
+    ws.m.warp = e.warp;
+    ws.m.live_lanes = live_lanes(trace, e.warp);
+  }
+  if (e.type == EventType::Barrier) {
+    ++T.barriers;
+    ++ws.m.barriers;
+    if (options.hazards) hazards.barrier(e.warp), global_hazards.barrier(e.warp);
+    return;
+  }
+  if (!is_instruction(e)) return;
+  const Step st = divergence(i, e, ws);
+  if (e.type == EventType::WarpSync) {
+    ++T.warp_syncs;
+    if (options.hazards && static_cast<WarpOp>(e.op) == WarpOp::SyncWarp)
+      hazards.syncwarp(e.warp, e.mask, e.aux(), i), global_hazards.syncwarp(e.warp, e.mask, e.aux(), i);
+    return;
+  }
+  if (e.type == EventType::Fence) {
+    ++T.fences;
+    return;
+  }
+  access(i, e, st);
+}
+
+// The instruction's active lanes and mask transition, per warp, per site and in total.
+Pass::Step Pass::divergence(size_t i, const Event& e, WarpState& ws) {
+  const uint32_t active = static_cast<uint32_t>(std::popcount(e.mask));
+  const uint32_t live = ws.m.live_lanes;
+  const MaskTransition tr = ws.has_prev ? classify_transition(ws.prev_mask, e.mask) : MaskTransition::First;
+  ws.prev_mask = e.mask;
+  ws.has_prev = true;
+  const uint64_t split = tr == MaskTransition::Split, rec = tr == MaskTransition::Reconverge,
+                 sw = tr == MaskTransition::Switch;
+  DivergenceCounters& D = T.divergence;
+  ++D.instructions;
+  D.active_lanes += active;
+  D.live_lanes += live;
+  D.splits += split;
+  D.reconverges += rec;
+  D.switches += sw;
+  ++ws.m.instructions;
+  ws.m.active_lanes += active;
+  ws.m.splits += split;
+  ws.m.reconverges += rec;
+  ws.m.switches += sw;
+  if (e.site < div.size()) {
+    SiteDivergence& sd = div[e.site];
+    div_used[e.site] = true;
+    sd.site = e.site;
+    ++sd.instructions;
+    sd.active_lanes += active;
+    sd.live_lanes += live;
+    sd.splits += split;
+    sd.reconverges += rec;
+    sd.switches += sw;
+  }
+  EventSummary* es = options.per_event ? &r.events[i] : nullptr;
+  if (es) {
+    es->analyzed = true;
+    es->active_lanes = static_cast<uint8_t>(active);
+    es->transition = tr;
+  }
+  return {live, split, rec, sw, es};
+}
+
+// A memory access: its site's metrics, the heatmap, banks or sectors, atomics' contention.
+void Pass::access(size_t i, const Event& e, const Step& st) {
+  const uint32_t live = st.live;
+  const uint64_t split = st.split, rec = st.rec, sw = st.sw;
+  EventSummary* es = st.es;
+  ++T.accesses;
+  const auto offsets = trace.lanes(e);
+  addr.clear();
+  for (uint64_t off : offsets) addr.push_back(trace.address(e, off));
+  const MemSpace space = e.alloc < trace.allocations.size() ? trace.allocations[e.alloc].space : e.space;
+  const int k = static_cast<int>(e.kind) <= 2 ? static_cast<int>(e.kind) : kLd;
+  const uint64_t lanes = addr.size();
+  if (e.alloc < r.heat.size()) {
+    AllocationHeat& h = r.heat[e.alloc];
+    std::vector<uint32_t>& bins = k == kLd ? h.loads : k == kSt ? h.stores : h.atomics;
+    const uint64_t esize = std::max<uint32_t>(1, trace.allocations[e.alloc].elem_size);
+    for (uint64_t off : offsets) bins[std::min<uint64_t>(bins.size() - 1, off / esize / h.elements_per_bin)]++;
+  }
+  const uint32_t width = e.width ? e.width : 1;
+
+  SiteKey key{e.site, e.alloc, static_cast<uint8_t>(k), static_cast<uint8_t>(space)};
+  auto [it, inserted] = site_index.try_emplace(key, r.sites.size());
+  if (inserted) {
+    SiteMetrics sm;
+    sm.site = e.site;
+    sm.alloc = e.alloc;
+    sm.space = space;
+    sm.kind = static_cast<AccessKind>(k);
+    r.sites.push_back(sm);
+  }
+  SiteMetrics& S = r.sites[it->second];
+  S.width = std::max(S.width, width);
+  ++S.instructions;
+  S.lane_accesses += lanes;
+  S.live_lanes += live;
+  S.splits += split;
+  S.reconverges += rec;
+  S.switches += sw;
+  if (space == MemSpace::Shared) {
+    const rules::SharedCounts sc = rules::shared_bank_counts(width, e.mask, addr);
+    SharedCounters& C = T.shared[k];
+    ++C.instructions;
+    C.wavefronts += sc.wavefronts;
+    C.ideal_wavefronts += sc.ideal_wavefronts;
+    C.conflicts += sc.wavefronts - sc.ideal_wavefronts;
+    C.lane_accesses += lanes;
+    C.bytes += lanes * width;
+    C.max_ways = std::max(C.max_ways, sc.max_ways);
+    S.wavefronts += sc.wavefronts;
+    S.ideal_wavefronts += sc.ideal_wavefronts;
+    S.conflicts += sc.wavefronts - sc.ideal_wavefronts;
+    S.max_ways = std::max(S.max_ways, sc.max_ways);
+    for (uint32_t b = 0; b < rules::kBanks; ++b) {
+      S.bank_words[b] += sc.bank_words[b];
+      if (sc.bank_ways[b] > 1) S.bank_excess[b] += sc.bank_ways[b] - 1u;
+    }
+    if (es) {
+      es->wavefronts = static_cast<uint16_t>(sc.wavefronts);
+      es->conflicts = static_cast<uint16_t>(sc.wavefronts - sc.ideal_wavefronts);
+    }
+    if (options.hazards) hazards.access(e, i);
+  } else {
+    if (options.hazards) global_hazards.access(e, i);
+    const rules::GlobalCounts gc = rules::global_access_counts(width, addr);
+    GlobalCounters& C = T.global[k];
+    ++C.instructions;
+    C.requests += lanes ? 1 : 0;
+    C.sectors += gc.sectors;
+    C.lines += gc.lines;
+    C.lane_accesses += lanes;
+    C.bytes_requested += lanes * width;
+    C.bytes_moved += uint64_t(gc.sectors) * rules::kSectorBytes;
+    S.sectors += gc.sectors;
+    S.lines += gc.lines;
+    S.bytes_requested += lanes * width;
+    S.bytes_moved += uint64_t(gc.sectors) * rules::kSectorBytes;
+    if (es) {
+      es->sectors = static_cast<uint16_t>(gc.sectors);
+      es->lines = static_cast<uint16_t>(gc.lines);
+    }
+  }
+  if (e.kind == AccessKind::Atomic) {
+    const rules::AtomicMetrics am = rules::atomic_contention(e.mask, addr);
+    AtomicCounters& A = space == MemSpace::Shared ? T.atomics_shared : T.atomics_global;
+    ++A.instructions;
+    A.lane_accesses += lanes;
+    A.serialized += am.max_same_address;
+    A.max_same_address = std::max(A.max_same_address, am.max_same_address);
+    A.distinct_addresses += am.distinct_addresses;
+    A.sector_passes += atomic_sector_passes(addr);
+    S.serialized += am.max_same_address;
+    S.max_same_address = std::max(S.max_same_address, am.max_same_address);
+    if (es) es->max_same_address = static_cast<uint8_t>(am.max_same_address);
+  }
+}
+
+// =================================================================================================
+// [SECTION] After the events: sites in source order, hazards, lines, diagnostics
+// =================================================================================================
+
+void Pass::order_sites() {
   auto site_less = [&](uint32_t a, uint32_t b) { return site_before(trace.sites, a, b); };
   std::stable_sort(r.sites.begin(), r.sites.end(), [&](const SiteMetrics& a, const SiteMetrics& b) {
     if (a.site != b.site) return site_less(a.site, b.site);
@@ -316,8 +374,9 @@ Report analyze(const Trace& trace, const Options& options) {
     if (div_used[s]) r.divergence.push_back(div[s]);
   std::stable_sort(r.divergence.begin(), r.divergence.end(),
                    [&](const SiteDivergence& a, const SiteDivergence& b) { return site_less(a.site, b.site); });
+}
 
-  // --- hazards --------------------------------------------------------------------------------
+void Pass::finish_hazards() {
   if (options.hazards) {
     r.hazards = hazards.take();
     r.hazard_elements = hazards.take_elements();
@@ -353,8 +412,9 @@ Report analyze(const Trace& trace, const Options& options) {
       (h.scope == HazardScope::IntraWarpLockstep ? T.lockstep_hazards : T.hazards) += h.count;
     }
   }
+}
 
-  // --- per source line --------------------------------------------------------------------------
+void Pass::per_line() {
   {
     std::map<std::pair<std::string, uint32_t>, LineMetrics> lines;
     auto line_of = [&](uint32_t site) -> LineMetrics* {
@@ -392,8 +452,9 @@ Report analyze(const Trace& trace, const Options& options) {
     }
     for (auto& [key, l] : lines) r.lines.push_back(std::move(l));
   }
+}
 
-  // --- diagnostics ----------------------------------------------------------------------------
+void Pass::add_diagnostics() {
   r.diagnostics = trace.diagnostics;
   if (trace.truncated) {
     Diagnostic d;
@@ -421,8 +482,26 @@ Report analyze(const Trace& trace, const Options& options) {
                                              : "; the per-site counters (grid) cover every block.");
     r.diagnostics.push_back(d);
   }
-  r.grid = grid_counters(trace);
-  return r;
+}
+
+}  // namespace
+
+std::string site_location(const Report& r, uint32_t site) {
+  if (site >= r.site_table.size()) return "?";
+  const Site& s = r.site_table[site];
+  return s.file + ":" + std::to_string(s.line);
+}
+
+Report analyze(const Trace& trace, const Options& options) {
+  Pass p(trace, options);
+  p.select_blocks();
+  p.size_heatmaps();
+  p.run_blocks();
+  p.order_sites();
+  p.finish_hazards();
+  p.per_line();
+  p.add_diagnostics();
+  return p.take();
 }
 
 namespace {
