@@ -268,10 +268,10 @@ std::string format_table(const Report& r) {
   return out;
 }
 
-std::string to_json(const Report& r) {
-  json j;
-  j["format"] = "warpscope-analysis";
-  j["version"] = 1;
+namespace {
+
+// What ran: kernel, variant, backend, device, grid, block, n and parameters.
+json launch_json(const Report& r) {
   const LaunchInfo& L = r.launch;
   json launch;
   launch["kernel"] = L.kernel;
@@ -285,8 +285,11 @@ std::string to_json(const Report& r) {
   json params = json::object();
   for (const auto& [k, v] : L.params) params[k] = v;
   launch["params"] = params;
-  j["launch"] = launch;
+  return launch;
+}
 
+// Which blocks the numbers cover, and whether the trace was cut short.
+json scope_json(const Report& r) {
   json scope;
   scope["blocks"] = r.blocks;
   scope["missing_blocks"] = r.missing_blocks;
@@ -294,8 +297,11 @@ std::string to_json(const Report& r) {
   scope["truncated"] = r.truncated;
   scope["dropped_events"] = r.dropped_events;
   scope["hazards_checked"] = r.hazards_checked;
-  j["scope"] = scope;
+  return scope;
+}
 
+// Nsight Compute's metric names with warpscope's values, then warpscope's own.
+json totals_json(const Report& r) {
   const Totals& T = r.totals;
   json totals;
   for (const auto& [name, value] : ncu_metrics(r)) totals[name] = static_cast<uint64_t>(value);
@@ -325,12 +331,18 @@ std::string to_json(const Report& r) {
   totals["warpscope__warp_syncs"] = T.warp_syncs;
   totals["warpscope__hazards"] = T.hazards;
   totals["warpscope__lockstep_hazards"] = T.lockstep_hazards;
-  j["totals"] = totals;
+  return totals;
+}
 
+// One row per site (source position, array, kind, space).
+json sites_json(const Report& r) {
   json sites = json::array();
   for (const SiteMetrics& s : r.sites) sites.push_back(site_row_json(r, s, false));
-  j["sites"] = std::move(sites);
+  return sites;
+}
 
+// The per-site counters of every block (gpu-trace's grid), or null.
+json grid_json(const Report& r) {
   if (r.grid.present) {
     const GridCounters& G = r.grid;
     json g;
@@ -352,11 +364,13 @@ std::string to_json(const Report& r) {
     json gs = json::array();
     for (const SiteMetrics& s : G.sites) gs.push_back(site_row_json(r, s, true));
     g["sites"] = std::move(gs);
-    j["grid"] = std::move(g);
-  } else {
-    j["grid"] = nullptr;
+    return g;
   }
+  return nullptr;
+}
 
+// Per site: instructions, active lanes, SIMD efficiency, mask transitions.
+json divergence_json(const Report& r) {
   json div = json::array();
   for (const SiteDivergence& d : r.divergence) {
     json o = site_json(r, d.site);
@@ -368,8 +382,11 @@ std::string to_json(const Report& r) {
     o["switches"] = d.switches;
     div.push_back(std::move(o));
   }
-  j["divergence"] = std::move(div);
+  return div;
+}
 
+// Per source line: the sites' sums and the hazards that touch it.
+json lines_json(const Report& r) {
   json lines = json::array();
   for (const LineMetrics& l : r.lines) {
     json o;
@@ -390,8 +407,11 @@ std::string to_json(const Report& r) {
     o["lockstep_hazards"] = l.lockstep_hazards;
     lines.push_back(std::move(o));
   }
-  j["lines"] = std::move(lines);
+  return lines;
+}
 
+// The memory heatmap's bins per allocation.
+json heat_json(const Report& r) {
   json heat = json::array();
   for (const AllocationHeat& h : r.heat) {
     json o;
@@ -403,8 +423,11 @@ std::string to_json(const Report& r) {
     o["atomics"] = h.atomics;
     heat.push_back(std::move(o));
   }
-  j["heat"] = std::move(heat);
+  return heat;
+}
 
+// Per warp of each recorded block.
+json warps_json(const Report& r) {
   json warps = json::array();
   for (const WarpMetrics& w : r.warps) {
     json o;
@@ -421,8 +444,11 @@ std::string to_json(const Report& r) {
     o["barriers"] = w.barriers;
     warps.push_back(std::move(o));
   }
-  j["warps"] = std::move(warps);
+  return warps;
+}
 
+// Each hazard with its example pair of accesses.
+json hazards_json(const Report& r) {
   json hz = json::array();
   for (const Hazard& h : r.hazards) {
     json o;
@@ -445,8 +471,11 @@ std::string to_json(const Report& r) {
     o["message"] = h.message;
     hz.push_back(std::move(o));
   }
-  j["hazards"] = std::move(hz);
+  return hz;
+}
 
+// The trace's and the analysis' diagnostics.
+json diagnostics_json(const Report& r) {
   json diags = json::array();
   for (const Diagnostic& d : r.diagnostics) {
     json o;
@@ -459,7 +488,26 @@ std::string to_json(const Report& r) {
     o["thread"] = d.thread;
     diags.push_back(std::move(o));
   }
-  j["diagnostics"] = std::move(diags);
+  return diags;
+}
+
+}  // namespace
+
+std::string to_json(const Report& r) {
+  json j;
+  j["format"] = "warpscope-analysis";
+  j["version"] = 1;
+  j["launch"] = launch_json(r);
+  j["scope"] = scope_json(r);
+  j["totals"] = totals_json(r);
+  j["sites"] = sites_json(r);
+  j["grid"] = grid_json(r);
+  j["divergence"] = divergence_json(r);
+  j["lines"] = lines_json(r);
+  j["heat"] = heat_json(r);
+  j["warps"] = warps_json(r);
+  j["hazards"] = hazards_json(r);
+  j["diagnostics"] = diagnostics_json(r);
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);  // (a damaged trace's text may not be UTF-8)
 }
 
