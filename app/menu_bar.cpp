@@ -38,14 +38,19 @@ bool open_path_field(const char* id, const char* hint, std::string& value) {
   return open;
 }
 
-void lesson_menu(ShellState& s) {
-  if (!s.shipped) {
-    s.shipped.emplace();
-    for (const auto& f : shipped_lessons()) {
-      const LessonLoad l = load_lesson(f);
-      s.shipped->push_back({f, l.ok() ? l.lesson.title : f.stem().string(), l.error});
-    }
+// The menu's entries for lesson files: each one's title, or why it does not load. Read once.
+void read_choices(std::optional<std::vector<ShellState::LessonChoice>>& choices,
+                  const std::vector<std::filesystem::path>& files) {
+  if (choices) return;
+  choices.emplace();
+  for (const auto& f : files) {
+    const LessonLoad l = load_lesson(f);
+    choices->push_back({f, l.ok() ? l.lesson.title : f.stem().string(), l.error});
   }
+}
+
+void lesson_menu(ShellState& s) {
+  read_choices(s.shipped, shipped_lessons());
   if (s.lesson && !s.lesson_mode &&
       ImGui::MenuItem(("Back to " + s.lesson->lesson().title + ", step " + std::to_string(s.lesson->index() + 1)).c_str()))
     s.lesson_mode = true;
@@ -93,13 +98,7 @@ void open_exercise_from_menu(ShellState& s, const std::filesystem::path& file) {
 
 // An exercise: a shipped one or a path typed; the student's copy goes to the folder shown.
 void exercise_menu(ShellState& s) {
-  if (!s.shipped_exercises) {
-    s.shipped_exercises.emplace();
-    for (const auto& f : shipped_exercises()) {
-      const LessonLoad l = load_lesson(f);
-      s.shipped_exercises->push_back({f, l.ok() ? l.lesson.title : f.stem().string(), l.error});
-    }
-  }
+  read_choices(s.shipped_exercises, shipped_exercises());
   if (s.shipped_exercises->empty()) ImGui::TextDisabled("No exercises found (set WARPSCOPE_EXERCISES to their folder)");
   for (const auto& c : *s.shipped_exercises) {
     if (ImGui::MenuItem(c.title.c_str(), nullptr, false, c.error.empty())) open_exercise_from_menu(s, c.file);
