@@ -154,7 +154,7 @@ bool Worker::report_barrier_divergence() {
          "behaves unpredictably).";
   add_diagnostic(Severity::Error, "barrier-divergence", msg.str(), report_site, first_thread);
   failed_ = true;
-  launch_.aborted = true;
+  launch_.block_failed(block_);
   return false;
 }
 

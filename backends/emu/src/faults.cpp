@@ -51,7 +51,7 @@ void Worker::meet_failure(Lane& l) {
   l.state = LaneState::Failed;
   if (failing_lane_ == kNoLane || l.linear < failing_lane_) failing_lane_ = l.linear;
   failed_ = true;
-  launch_.aborted = true;
+  launch_.block_failed(block_);
 }
 
 void Worker::fail(const std::source_location* loc, std::string code, std::string message) {
@@ -91,7 +91,7 @@ void Worker::report_budget() {
                  at.empty() ? Diagnostic::kNoSite : at.begin()->first,
                  at.empty() ? 0 : at.begin()->second.front());
   failed_ = true;
-  launch_.aborted = true;
+  launch_.block_failed(block_);
 }
 
 std::string Worker::where(const Lane& lane) const {

@@ -263,7 +263,7 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
           break;
         }
         const uint32_t b = next.fetch_add(1, std::memory_order_relaxed);
-        if (b >= blocks) break;
+        if (b >= blocks || state.stops(b)) break;
         if (!w.run_block(b, records[b])) break;
       }
     } catch (const std::exception& e) {
@@ -284,6 +284,10 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
     work();
   }  // (waits for the others)
 
+  // Blocks after the first that failed were cut short wherever they were when it failed: they
+  // keep nothing, as if never run (see LaunchState::first_failed).
+  for (uint32_t b = state.first_failed.load() + 1u; b != 0 && b < blocks; ++b)
+    records[b] = BlockRecord{.recorded = records[b].recorded};
   merge(t, records, state.opt.record, result.issued_instructions, result.lane_accesses);
   if (!worker_error.empty()) {
     Diagnostic d;
@@ -300,7 +304,7 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
   }
   number_shared_allocations(t, state);
   t.launch.static_shared_bytes = uint32_t(state.static_shared_bytes);
-  if (state.aborted) {
+  if (state.aborted || state.first_failed.load() != UINT32_MAX) {
     // Only the first error matters to the user; blocks that were cut short by it add nothing.
     std::stable_partition(t.diagnostics.begin(), t.diagnostics.end(),
                           [](const Diagnostic& d) { return d.severity == Severity::Error; });

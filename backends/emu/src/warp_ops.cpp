@@ -165,7 +165,7 @@ bool Worker::wait_or_fail_warp_sync(uint32_t w, uint32_t mask, Lane* L, int coun
                        "them; the result is undefined if they never come).",
                    site_id(lr), w * kWarpSize + uint32_t(std::countr_zero(mask)));
     failed_ = true;
-    launch_.aborted = true;
+    launch_.block_failed(block_);
     return true;
   }
   for (uint32_t m = mask; m; m &= m - 1) {
@@ -200,7 +200,7 @@ void Worker::report_warp_sync_deadlock() {
     break;
   }
   failed_ = true;
-  launch_.aborted = true;
+  launch_.block_failed(block_);
 }
 
 }  // namespace ws::emu

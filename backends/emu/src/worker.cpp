@@ -184,7 +184,7 @@ bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
       report_budget();
       return false;
     }
-    if (launch_.aborted.load(std::memory_order_relaxed)) return false;
+    if (launch_.stops(block_)) return false;
     if (launch_.opt.cancel && launch_.opt.cancel->load(std::memory_order_relaxed)) {
       add_diagnostic(Severity::Error, "cancelled", "the run was cancelled before block " + std::to_string(block_) +
                      " finished", Diagnostic::kNoSite, 0);

@@ -108,7 +108,19 @@ struct LaunchState {
   std::function<void()> body;
   uint32_t global_allocs = 0;            // trace allocation ids below this are global
   std::vector<std::string> global_names;
+  // A cancel or a worker without memory stops every block at once. A block that fails stops
+  // only the blocks after it: the ones before it (all handed out already) run to their end, so
+  // that the first error and what the trace holds are the same whatever the worker count and
+  // whichever worker failed first.
   std::atomic<bool> aborted{false};
+  std::atomic<uint32_t> first_failed{UINT32_MAX};
+  void block_failed(uint32_t block) {
+    uint32_t seen = first_failed.load(std::memory_order_relaxed);
+    while (block < seen && !first_failed.compare_exchange_weak(seen, block, std::memory_order_relaxed)) {}
+  }
+  bool stops(uint32_t block) const {
+    return aborted.load(std::memory_order_relaxed) || block > first_failed.load(std::memory_order_relaxed);
+  }
   // What the recorded blocks may still keep, all together (RecordOptions::max_events and
   // max_lane_accesses): a runaway loop's record stops growing here instead of filling memory.
   std::atomic<uint64_t> events_left{0}, lanes_left{0};

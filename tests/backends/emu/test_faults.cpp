@@ -51,6 +51,31 @@ TEST(EmuFaults, OutOfBoundsNamesSiteThreadAndIndex) {
   EXPECT_TRUE(r2.ok());
 }
 
+// With several workers the blocks after block 0 fail long before block 0 does: the run still
+// reports block 0's failure first and keeps all of block 0's record, as one worker does.
+TEST(EmuFaults, TheFirstFailingBlockIsReportedWhateverWorkerFailsFirst) {
+  constexpr int kRounds = 2000;
+  for (unsigned workers : {1u, 2u, 4u}) {
+    SCOPED_TRACE(std::to_string(workers) + " workers");
+    emu::Memory mem;
+    auto in = mem.upload<int>("in", test::iota_input(32));
+    auto out = mem.alloc<int>("out", 32 * 8);
+    emu::LaunchOptions o = test::options(8, 32, workers);
+    auto r = emu::launch(mem, o, {}, [=] { late_first_fault(in, out, kRounds); });
+    ASSERT_FALSE(r.ok());
+    const Diagnostic& d = r.trace.diagnostics.at(0);
+    EXPECT_EQ(d.code, "out-of-bounds");
+    EXPECT_EQ(d.block, 0u);
+    EXPECT_EQ(d.thread, 0u);  // thread 0 reads in[32], the first element past the end
+    // Block 0's loop issued one load per round before the failing one, each recorded.
+    const auto loads = test::events_at(r.trace, "s += in[(i + unsigned(r)) % 32u]", EventType::Access,
+                                       AccessKind::Load, 0, 0);
+    EXPECT_EQ(loads.size(), size_t(kRounds));
+    for (const Diagnostic& other : r.trace.diagnostics)
+      if (other.severity == Severity::Error) EXPECT_EQ(other.block, 0u) << other.message;
+  }
+}
+
 // Every lane of a warp goes out of bounds at one store: one report, naming the lowest thread,
 // whatever order the emulator ran the lanes in (it runs them in different orders when it lets
 // threads run on past loads and shuffles).

@@ -162,6 +162,17 @@ __global__ void off_by_one(ws::global_array<const int> in, ws::global_array<int>
   out[i] = in[i + 1];
 }
 
+// Block 0 works through `rounds` sums before it reads past the end of `in`; every later block
+// reads past it at once. The later blocks fail first in time; block 0's failure comes first in
+// block order.
+__global__ void late_first_fault(ws::global_array<const int> in, ws::global_array<int> out, int rounds) {
+  const unsigned i = threadIdx.x;
+  int s = 0;
+  if (blockIdx.x == 0)
+    for (int r = 0; r < rounds; ++r) s += in[(i + unsigned(r)) % 32u];
+  out[blockIdx.x * 32u + i] = s + in[32u + blockIdx.x + i];
+}
+
 // Every thread holds an object whose destructor counts, then thread 7 reads past the end of
 // `in` while the others are stopped at or after their first load: the failed block's threads
 // must still be torn down with their frames unwound.
