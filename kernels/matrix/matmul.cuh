@@ -117,18 +117,22 @@ struct MatmulEntry {
   // The ladder's blocks are fixed by their tiles (threads = tile elements / elements per thread).
   static ws::Dim3 threads_512(ws::Dim3) { return {512, 1, 1}; }
   static ws::Dim3 threads_256(ws::Dim3) { return {256, 1, 1}; }
-  static std::string tile_fits(const ws::RunConfig& c, uint64_t tile) {
+  static std::string tile_fits(const ws::RunConfig& c, uint64_t tile, uint64_t bk = matmul_ladder::kBK) {
     const uint64_t k = dim(c, "k"), m = dim(c, "m");
-    if (c.n % tile == 0 && m % tile == 0 && k % matmul_ladder::kBK == 0) return {};
-    return "this variant computes " + std::to_string(tile) + " x " + std::to_string(tile) +
-           " tiles of P with k in steps of 8: n and m must be multiples of " + std::to_string(tile) +
-           " and k of 8 (got n = " + std::to_string(c.n) + ", k = " + std::to_string(k) + ", m = " + std::to_string(m) + ")";
+    if (c.n % tile == 0 && m % tile == 0 && k % bk == 0) return {};
+    return "this variant computes " + std::to_string(tile) + " x " + std::to_string(tile) + " tiles of P with k in steps of " +
+           std::to_string(bk) + ": n and m must be multiples of " + std::to_string(tile) + " and k of " + std::to_string(bk) +
+           " (got n = " + std::to_string(c.n) + ", k = " + std::to_string(k) + ", m = " + std::to_string(m) + ")";
   }
   static std::string tile_64(const ws::RunConfig& c) { return tile_fits(c, 64); }
   static std::string tile_128(const ws::RunConfig& c) { return tile_fits(c, 128); }
   static std::string tile_128_float(const ws::RunConfig& c) {
     if (c.dtype != "float") return "the vectorized variant reads float4: dtype float only (got " + c.dtype + ")";
     return tile_fits(c, 128);
+  }
+  static std::string warp_tile_float(const ws::RunConfig& c) {
+    if (c.dtype != "float") return "the warp-tiled variant reads float4: dtype float only (got " + c.dtype + ")";
+    return tile_fits(c, 128, 16);
   }
 
   template <class T>
@@ -207,6 +211,15 @@ struct MatmulEntry {
                   const ws::Dim3 grid{p.m / 128, p.n / 128, 1};
                   return be.launch("matmul_double_buffered", grid, p.block, 0, matmul_ladder::matmul_double_buffered<T>,
                                    p.M, p.N, p.P, p.n, p.k, p.m);
+                }),
+        ws::row({.id = "warp-tiled", .name = "double-buffered, each warp a 64 x 32 piece: conflict-free tile reads",
+                 .summary = "a thread's 8 x 8 results as 2 x 2 blocks of 4 x 4 spread over its warp's piece: no float4 "
+                            "read of a tile conflicts; BK = 16 (256 threads whatever --block)",
+                 .accepts = warp_tile_float, .shape = threads_256},
+                [](auto& be, const P& p) {
+                  const ws::Dim3 grid{p.m / 128, p.n / 128, 1};
+                  return be.launch("matmul_warp_tiled", grid, p.block, 0, matmul_ladder::matmul_warp_tiled<T>, p.M,
+                                   p.N, p.P, p.n, p.k, p.m);
                 }),
         ws::row({.id = "cublas", .name = "cuBLAS SGEMM (reference)",
                  .summary = "NVIDIA's library matrix multiply that ships with CUDA: the bar the tiled kernels are held against",

@@ -17,6 +17,14 @@
 //                  M and N values are loaded from global memory into registers before the current
 //                  tiles are used, and stored into the other tiles after: one barrier per step
 //                  instead of two, and the global loads in flight while the multiply-adds run.
+//   warp-tiled   : the double-buffered kernel with each warp owning a 64 x 32 piece of the tile
+//                  and each thread's 8 x 8 results split into 2 x 2 blocks of 4 x 4, 32 rows and
+//                  16 columns apart. A warp's float4 reads of the tiles then cover 8 neighbouring
+//                  float4 of As and 4 of Bs: no bank conflict, the 4 wavefronts any 16-byte read
+//                  of 32 lanes takes, where the 8 x 8 blocks side by side put a warp's 16 float4
+//                  of Bs 32 bytes apart (8 wavefronts, a 2-way conflict). BK = 16 halves the
+//                  barriers, and As rows are padded to BM + 4 words so that its transposed stores
+//                  are 2-way, not 4-way.
 //
 // Worked example, blocktile-2d at n = k = m = 128: one block; thread t computes rows
 // (t / 16) * 8 .. +7 and columns (t % 16) * 8 .. +7 of P. At kk, warp 0 (threads 0..31: row
@@ -176,6 +184,75 @@ __global__ void matmul_double_buffered(ws::global_array<const T> M, ws::global_a
       for (unsigned q = 0; q < 2; ++q)
         P4[((brow + row0 + i) * m + bcol + col0) / 4 + q] =
             make_float4(acc[i][4 * q], acc[i][4 * q + 1], acc[i][4 * q + 2], acc[i][4 * q + 3]);
+  }
+}
+
+// Warp tiling (float only: `accepts` refuses the rest). Thread t of warp w: the warp's piece is
+// rows (w / 4) * 64 .. +63 and columns (w % 4) * 32 .. +31 of the block's tile; lane l = 4 ty + tx
+// computes rows ty * 4 + {0..3, 32..35} and columns tx * 4 + {0..3, 16..19} of that piece.
+template <class T>
+__global__ void matmul_warp_tiled(ws::global_array<const T> M, ws::global_array<const T> N, ws::global_array<T> P,
+                                  unsigned n, unsigned k, unsigned m) {
+  constexpr unsigned BM = 128, BN = 128, BK = 16, AS = BM + 4;  // AS: As row stride (words)
+  alignas(16) __shared__ ws::shared_array<T, 2 * BK * AS, "As"> As;  // two As[kk][row] tiles
+  alignas(16) __shared__ ws::shared_array<T, 2 * BK * BN, "Bs"> Bs;  // two Bs[kk][col] tiles
+  (void)n;
+  if constexpr (std::is_same_v<T, float>) {
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const unsigned row0 = (warp / 4) * 64 + (lane / 4) * 4, col0 = (warp % 4) * 32 + (lane % 4) * 4;
+    const unsigned brow = blockIdx.y * BM, bcol = blockIdx.x * BN;
+    const ws::global_array<const float4> M4 = M.template reinterpret<const float4>();
+    const ws::global_array<const float4> N4 = N.template reinterpret<const float4>();
+    // Each thread moves two float4 of each tile per step: M's rows r, r + 64 at column c, N's
+    // rows nr, nr + 8 at column nc.
+    const unsigned r = threadIdx.x / (BK / 4), c = (threadIdx.x % (BK / 4)) * 4;
+    const unsigned nr = threadIdx.x / (BN / 4), nc = (threadIdx.x % (BN / 4)) * 4;
+    float4 a[2], b[2];
+    auto load_tiles = [&](unsigned t) {
+      for (unsigned h = 0; h < 2; ++h) {
+        a[h] = M4[((brow + r + h * 64) * k + t + c) / 4];
+        b[h] = N4[((t + nr + h * 8) * m + bcol + nc) / 4];
+      }
+    };
+    auto store_tiles = [&](unsigned buf) {
+      for (unsigned h = 0; h < 2; ++h) {
+        const unsigned at = buf * BK * AS + c * AS + r + h * 64;
+        As[at] = a[h].x;
+        As[at + AS] = a[h].y;
+        As[at + 2 * AS] = a[h].z;
+        As[at + 3 * AS] = a[h].w;
+        ws::ptr_cast<float4>(Bs)[(buf * BK * BN + (nr + h * 8) * BN + nc) / 4] = b[h];
+      }
+    };
+    load_tiles(0);
+    store_tiles(0);
+    __syncthreads();
+    float acc[8][8] = {};
+    float regM[8], regN[8];
+    const auto As4 = ws::ptr_cast<const float4>(As);
+    const auto Bs4 = ws::ptr_cast<const float4>(Bs);
+    for (unsigned t = 0, buf = 0; t < k; t += BK, buf ^= 1) {
+      const bool next = t + BK < k;
+      if (next) load_tiles(t + BK);  // in flight while this step multiplies
+      for (unsigned kk = 0; kk < BK; ++kk) {
+        for (unsigned q = 0; q < 2; ++q) {  // q: the block 32 rows / 16 columns further
+          const float4 x = As4[(buf * BK * AS + kk * AS + row0 + q * 32) / 4];
+          const float4 y = Bs4[(buf * BK * BN + kk * BN + col0 + q * 16) / 4];
+          regM[4 * q] = x.x, regM[4 * q + 1] = x.y, regM[4 * q + 2] = x.z, regM[4 * q + 3] = x.w;
+          regN[4 * q] = y.x, regN[4 * q + 1] = y.y, regN[4 * q + 2] = y.z, regN[4 * q + 3] = y.w;
+        }
+        for (unsigned i = 0; i < 8; ++i)
+          for (unsigned j = 0; j < 8; ++j) acc[i][j] += regM[i] * regN[j];
+      }
+      if (next) store_tiles(buf ^ 1);  // (the other tiles: nobody reads them in this step)
+      __syncthreads();
+    }
+    const ws::global_array<float4> P4 = P.template reinterpret<float4>();
+    for (unsigned i = 0; i < 8; ++i)
+      for (unsigned q = 0; q < 2; ++q) {
+        const unsigned row = brow + row0 + (i / 4) * 32 + i % 4, col = bcol + col0 + q * 16;
+        P4[(row * m + col) / 4] = make_float4(acc[i][4 * q], acc[i][4 * q + 1], acc[i][4 * q + 2], acc[i][4 * q + 3]);
+      }
   }
 }
 

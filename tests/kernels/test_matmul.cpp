@@ -24,6 +24,16 @@ std::vector<Case> cases() {
       for (Dim3 b : var == "naive" ? std::vector<Dim3>{{16, 16, 1}, {32, 8, 1}} : std::vector<Dim3>{{16, 16, 1}, {32, 32, 1}})
         for (std::string t : {"float", "int"}) v.push_back({var, s.n, b, t, {{"k", s.k}, {"m", s.m}}});
   v.push_back({"tiled", 20, {8, 1, 1}, "float", {}});  // --block 8 means 8 x 8
+  // The ladder: whole tiles only (128 x 128, 64 x 64 for blocktile-1d), square and not, with k
+  // more than one step of the tile loop; the float4 rungs are float only.
+  for (std::string var : {"blocktile-1d", "blocktile-2d", "vectorized", "double-buffer", "warp-tiled"}) {
+    const bool float_only = var == "vectorized" || var == "double-buffer" || var == "warp-tiled";
+    for (std::string t : {"float", "int"}) {
+      if (float_only && t == "int") continue;
+      v.push_back({var, 128, {16, 16, 1}, t, {}});
+      v.push_back({var, 256, {16, 16, 1}, t, {{"k", 48}, {"m", 128}}});
+    }
+  }
   return v;
 }
 class MatmulVariants : public testing::TestWithParam<Case> {};
@@ -94,6 +104,9 @@ TEST(MatmulRefusals, ConstraintsAreNamed) {
   EXPECT_NE(test::refusal("matmul", {"tiled", 64, {12, 12, 1}, "float", {}}).find("8, 16 or 32"), std::string::npos);
   EXPECT_NE(test::refusal("matmul", {"naive", 64, {64, 1, 1}, "float", {}}).find("over 1024 threads"), std::string::npos);
   EXPECT_NE(test::refusal("matmul", {"naive", 1024, {16, 16, 1}, "float", {}}).find("too many"), std::string::npos);
+  EXPECT_NE(test::refusal("matmul", {"warp-tiled", 128, {16, 16, 1}, "float", {{"k", 40}}}).find("k of 16"), std::string::npos);
+  EXPECT_NE(test::refusal("matmul", {"warp-tiled", 128, {16, 16, 1}, "int", {}}).find("float only"), std::string::npos);
+  EXPECT_NE(test::refusal("matmul", {"blocktile-2d", 96, {16, 16, 1}, "float", {}}).find("multiples of 128"), std::string::npos);
 }
 
 // Past the emulator's sizes the check samples P: the sampled product is the whole product at the
