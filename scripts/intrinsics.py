@@ -28,6 +28,9 @@ def names():
         found.update(m.group(1) for m in DEF.finditer(text))
         for m in ROW.finditer(text):
             found.add(m.group(1))
+        # A SIMD row names a pair: NAME2 on halfwords, NAME4 on bytes.
+        for m in re.finditer(r"^WS_EMU_SIMD1?\((\w+)", text, re.M):
+            found.update({m.group(1) + "2", m.group(1) + "4"})
         # The conversion macro's family: __float2int##SUFFIX for each suffix row.
         suffixes = re.findall(r"^WS_EMU_CONVERT\((_\w+),", text, re.M)
         stems = re.findall(r"inline \w+(?: \w+)? (__\w+)##SUFFIX", text)

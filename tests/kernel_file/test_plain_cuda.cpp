@@ -3,6 +3,8 @@
 // and as the hardware would (expected values computed here from the index arithmetic).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -13,6 +15,7 @@
 
 #include "ws/analysis/analysis.h"
 #include "ws/kernel_file/build.h"
+#include "ws/kernel_file/compiler.h"
 #include "ws/plain_cuda/rewrite.h"
 #include "ws/run/catalog.h"
 
@@ -417,4 +420,65 @@ TEST(PlainCudaRun, PointersThroughHelpersAndArithmeticAreRecordedAsTheirArrays) 
   EXPECT_EQ(sum_of(rep, MemSpace::Global, AccessKind::Store, line_of(path, "*(dst + threadIdx.y")).instructions, 32u);
 }
 
+
+// The warp-synchronous calls and barriers of the first launch, in the order they were recorded.
+std::vector<std::tuple<int, int, uint32_t, uint32_t>> warp_calls(const RunResult& r) {
+  std::vector<std::tuple<int, int, uint32_t, uint32_t>> out;
+  for (const Event& e : r.launches.at(0).events)
+    if (e.type == EventType::WarpSync || e.type == EventType::Barrier)
+      out.emplace_back(int(e.type), e.type == EventType::WarpSync ? int(e.op) : -1, e.mask,
+                       e.type == EventType::WarpSync ? e.aux() : 0u);
+  return out;
+}
+
+// Cooperative groups are recorded as the intrinsics they stand for: tile.shfl_down as
+// __shfl_down_sync, reduce over a tile of 8 as __shfl_xor_sync of width 8 under that tile's mask,
+// block.sync() as __syncthreads(), coalesced_threads() as __activemask().
+TEST(PlainCudaRun, CooperativeGroupsCountAsTheIntrinsicsTheyStandFor) {
+  const std::string name = load_ok(plain_file("cooperative_groups.cu"));
+  if (name.empty()) return;
+  RunConfig groups_cfg;
+  groups_cfg.variant = "groups";
+  RunConfig plain_cfg;
+  plain_cfg.variant = "plain";
+  const RunResult groups = run(name, groups_cfg), plain = run(name, plain_cfg);
+  EXPECT_TRUE(groups.passed) << groups.result << " / " << groups.check;
+  EXPECT_TRUE(plain.passed) << plain.result << " / " << plain.check;
+  ASSERT_FALSE(groups.launches.empty());
+  ASSERT_FALSE(plain.launches.empty());
+  EXPECT_EQ(per_line(groups), per_line(plain)) << "groups:\n" << describe(per_line(groups)) << "plain:\n" << describe(per_line(plain));
+  const auto a = warp_calls(groups), b = warp_calls(plain);
+  EXPECT_EQ(a, b);
+  // What the kernel does, counted here: per recorded warp 5 shuffles down, 3 xor shuffles per tile of 8
+  // (4 tiles: 3 instructions for the warp, each under one tile's mask), one barrier, one __activemask.
+  const uint32_t warps = uint32_t(groups.launches.at(0).recorded_blocks.size()) * (128 / 32);
+  ASSERT_GT(warps, 0u);
+  auto count = [&](WarpOp op) {
+    return std::count_if(a.begin(), a.end(), [&](const auto& t) { return std::get<0>(t) == int(EventType::WarpSync) && std::get<1>(t) == int(op); });
+  };
+  EXPECT_EQ(count(WarpOp::ShflDown), long(5 * warps));
+  EXPECT_GE(count(WarpOp::ShflXor), long(3 * warps));
+  for (const auto& t : a)
+    if (std::get<0>(t) == int(EventType::WarpSync) && std::get<1>(t) == int(WarpOp::ShflXor)) {
+      const uint32_t named = std::get<3>(t);
+      EXPECT_EQ(std::popcount(named), 8) << std::hex << named;
+      EXPECT_EQ(named >> std::countr_zero(named), 0xffu) << std::hex << named;  // 0xff << 8k
+    }
+  EXPECT_EQ(count(WarpOp::ActiveMask) > 0, true);
+}
+
+}  // namespace
+
+namespace {
+// The same file compiles with nvcc for both GPU builds: gpu-fast with NVIDIA's cooperative
+// groups, gpu-trace with warpscope's recorded ones (no GPU needed to compile).
+TEST(PlainCudaBuild, CooperativeGroupsCompileForBothGpuBuilds) {
+  if (ws::kernel_file::toolchain().nvcc.empty()) GTEST_SKIP() << "this build has no CUDA (nvcc)";
+  ws::kernel_file::BuildOptions o;
+  o.gpu_check = true;
+  const ws::kernel_file::Build b = ws::kernel_file::build(plain_file("cooperative_groups.cu"), o);
+  ASSERT_TRUE(b.ok) << b.summary;
+  EXPECT_FALSE(b.gpu_check_failed);
+  for (const auto& d : b.diagnostics) ADD_FAILURE() << ws::kernel_file::to_text(d);
+}
 }  // namespace

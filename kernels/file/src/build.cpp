@@ -450,42 +450,58 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
   return true;
 }
 
-// BuildOptions::gpu_check: nvcc compiles the gpu-fast unit for the build's architecture (no GPU
-// needed, nothing loaded); its errors come back as warnings.
-void check_gpu_build(const Description& d, const std::string& text, const BuildOptions& opt, const std::string& unique, Build& b) {
+// BuildOptions::gpu_check: nvcc compiles the two GPU units for the build's architecture (no GPU
+// needed, nothing loaded): gpu-fast from the file as written, gpu-trace from its plain CUDA
+// rewrite. Their errors come back as warnings.
+CompilerRun compile_only(const Description& d, const std::string& text, Flavor flavor, const BuildOptions& opt,
+                         const std::string& unique, const std::string& dir) {
   const Toolchain& tc = toolchain();
-  std::string error;
-  const std::string& dir = work_dir(error);
-  if (tc.nvcc.empty() || !error.empty()) return;
-  const std::string src = dir + "/k" + unique + "_check.cu", obj = dir + "/k" + unique + "_check.o";
+  const std::string stem = dir + "/k" + unique + "_check_" + to_string(flavor);
+  const std::string src = stem + ".cu", obj = stem + ".o";
   {
     std::ofstream out(src, std::ios::binary);
-    out << translation_unit(d, text, Flavor::GpuFast, unique.substr(0, 16));
+    out << translation_unit(d, text, flavor, unique.substr(0, 16));
   }
   std::vector<std::string> argv = {tc.nvcc};
   for (const std::string& x : tc.nvcc_flags) {
     if (x == "-shared" || x == "-cudart" || x == "shared") continue;
     argv.push_back(x == "-arch=native" ? std::string("-arch=") + WS_KERNEL_FILE_CHECK_ARCH : x);
   }
+  if (flavor == Flavor::GpuTrace) argv.push_back("--maxrregcount=32");
   for (const std::string& inc : tc.includes) argv.push_back("-I" + inc);
   argv.push_back("-I" + fs::path(d.path).parent_path().string());
   argv.insert(argv.end(), {"-c", "-o", obj, src});
-  const CompilerRun run = run_compiler(argv, opt.timeout_seconds, opt.cancel, dir);
+  CompilerRun run = run_compiler(argv, opt.timeout_seconds, opt.cancel, dir);
   std::error_code ec;
   fs::remove(src, ec);
   fs::remove(obj, ec);
-  if (run.ok || run.cancelled) return;
-  b.gpu_check_failed = true;
-  size_t added = 0;
-  for (BuildDiagnostic x : parse_compiler_output(run.output))
-    if (x.severity == BuildDiagnostic::Severity::Error) {
-      x.severity = BuildDiagnostic::Severity::Warning;
-      x.message = "GPU build (nvcc): " + without_build_namespace(x.message);
-      b.diagnostics.push_back(std::move(x));
-      ++added;
-    }
-  if (added == 0)
-    b.diagnostics.push_back({BuildDiagnostic::Severity::Warning, "", 0, 0, "GPU build (nvcc): " + run.failure});
+  return run;
+}
+
+void check_gpu_build(const Description& d, const std::string& text, const std::string& plain_text,
+                     const BuildOptions& opt, const std::string& unique, Build& b) {
+  std::string error;
+  const std::string& dir = work_dir(error);
+  if (toolchain().nvcc.empty() || !error.empty()) return;
+  CompilerRun trace;
+  std::thread t([&] { trace = compile_only(d, plain_text, Flavor::GpuTrace, opt, unique, dir); });
+  const CompilerRun fast = compile_only(d, text, Flavor::GpuFast, opt, unique, dir);
+  t.join();
+  for (const CompilerRun* run : {&fast, static_cast<const CompilerRun*>(&trace)}) {
+    if (run->ok || run->cancelled) continue;
+    b.gpu_check_failed = true;
+    const std::string which = run == &fast ? "GPU build (nvcc)" : "GPU build (nvcc, gpu-trace)";
+    size_t added = 0;
+    for (BuildDiagnostic x : parse_compiler_output(run->output))
+      if (x.severity == BuildDiagnostic::Severity::Error) {
+        x.severity = BuildDiagnostic::Severity::Warning;
+        x.message = which + ": " + without_build_namespace(x.message);
+        b.diagnostics.push_back(std::move(x));
+        ++added;
+      }
+    if (added == 0) b.diagnostics.push_back({BuildDiagnostic::Severity::Warning, "", 0, 0, which + ": " + run->failure});
+    if (run == &fast) break;  // (the same error twice says nothing more)
+  }
 }
 
 }  // namespace
@@ -590,7 +606,7 @@ Build build(const std::string& path, const BuildOptions& opt) {
     b.cancelled = b.cancelled || trace_part.cancelled;
     ok = fast_ok && trace_ok;
   }
-  if (ok && opt.gpu_check && !opt.gpu) check_gpu_build(*d, b.text, opt, unique, b);
+  if (ok && opt.gpu_check && !opt.gpu) check_gpu_build(*d, b.text, plain.text, opt, unique, b);
   if (ok && b.entry.spec.name.empty()) ok = false;
   if (ok && d->entry.size()) b.name = b.entry.spec.name;
   if (ok) {

@@ -317,9 +317,11 @@ std::string translation_unit(const Description& d, const std::string& text, Flav
                            l.compare(l.find_first_not_of(" \t", first + 1), 7, "include") == 0;
       if (include) {
         // The CUDA toolkit's runtime headers: the emulator's API is what they declare.
-        const bool provided = flavor == Flavor::Emu && plain_cuda::is_cuda_toolkit_header(plain_cuda::included_header(l));
+        const std::string header = plain_cuda::included_header(l);
+        const bool provided = (flavor == Flavor::Emu && plain_cuda::is_cuda_toolkit_header(header)) ||
+                              (flavor == Flavor::GpuTrace && plain_cuda::is_cooperative_groups_header(header));
         w << "#line " + std::to_string(line) + " " + lit(d.path) + "\n" +
-                 (provided ? "// (the emulator provides " + plain_cuda::included_header(l) + ")" : include_as_nvcc_finds_it(l, d.path)) + "\n";
+                 (provided ? "// (warpscope provides " + header + ")" : include_as_nvcc_finds_it(l, d.path)) + "\n";
         body += "\n";
       } else {
         body += l + "\n";

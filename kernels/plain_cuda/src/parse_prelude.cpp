@@ -110,6 +110,60 @@ __device__ void __nanosleep(unsigned);
 extern "C" __device__ int printf(const char*, ...);
 )";
 
+// <cooperative_groups.h>: what ws/kernel/cooperative_groups.h provides, declared.
+const char* const kCooperativeGroups = R"(
+namespace cooperative_groups {
+struct thread_block {
+  __device__ void sync() const;
+  __device__ unsigned thread_rank() const;
+  __device__ unsigned size() const;
+  __device__ unsigned num_threads() const;
+  __device__ dim3 group_index() const;
+  __device__ dim3 thread_index() const;
+  __device__ dim3 group_dim() const;
+  __device__ dim3 dim_threads() const;
+};
+__device__ thread_block this_thread_block();
+template <unsigned N, class Parent = void> struct thread_block_tile {
+  __device__ thread_block_tile();
+  template <class P> __device__ thread_block_tile(const thread_block_tile<N, P>&);
+  __device__ void sync() const;
+  __device__ unsigned thread_rank() const;
+  __device__ static constexpr unsigned size() { return N; }
+  __device__ static constexpr unsigned num_threads() { return N; }
+  __device__ unsigned meta_group_rank() const;
+  __device__ unsigned meta_group_size() const;
+  template <class T> __device__ T shfl(T, int) const;
+  template <class T> __device__ T shfl_up(T, unsigned) const;
+  template <class T> __device__ T shfl_down(T, unsigned) const;
+  template <class T> __device__ T shfl_xor(T, int) const;
+  __device__ unsigned ballot(int) const;
+  __device__ int any(int) const;
+  __device__ int all(int) const;
+};
+template <unsigned N, class Parent> __device__ thread_block_tile<N> tiled_partition(const Parent&);
+struct coalesced_group {
+  __device__ void sync() const;
+  __device__ unsigned thread_rank() const;
+  __device__ unsigned size() const;
+  __device__ unsigned num_threads() const;
+  template <class T> __device__ T shfl(T, int) const;
+  __device__ unsigned ballot(int) const;
+  __device__ int any(int) const;
+  __device__ int all(int) const;
+};
+__device__ coalesced_group coalesced_threads();
+template <class G> __device__ void sync(const G&);
+template <class T> struct plus { __device__ T operator()(T, T) const; };
+template <class T> struct less { __device__ T operator()(T, T) const; };
+template <class T> struct greater { __device__ T operator()(T, T) const; };
+template <class T> struct bit_and { __device__ T operator()(T, T) const; };
+template <class T> struct bit_or { __device__ T operator()(T, T) const; };
+template <class T> struct bit_xor { __device__ T operator()(T, T) const; };
+template <unsigned N, class P, class T, class Op> __device__ T reduce(const thread_block_tile<N, P>&, T, Op);
+}
+)";
+
 // int2, float4, ...: the CUDA vector types and their make_ functions.
 std::string vector_types() {
   const char* const bases[][2] = {{"char", "char"},   {"uchar", "unsigned char"}, {"short", "short"},
@@ -152,7 +206,15 @@ std::string generic_intrinsics() {
       {"unsigned",
        "__brev __byte_perm __float2uint_rd __float2uint_rn __float2uint_ru __float2uint_rz __float_as_uint "
        "__funnelshift_l __funnelshift_lc __funnelshift_r __funnelshift_rc __sad __uhadd __urhadd __umul24 "
-       "__umulhi __usad __activemask __ballot_sync __dp4a"},
+       "__umulhi __usad __activemask __ballot_sync __dp4a __fns __vsads2 __vsads4 __vsadu2 __vsadu4 "
+       "__vadd2 __vadd4 __vsub2 __vsub4 __vaddss2 __vaddss4 __vsubss2 __vsubss4 __vaddus2 __vaddus4 __vsubus2 "
+       "__vsubus4 __vabsdiffs2 __vabsdiffs4 __vabsdiffu2 __vabsdiffu4 __vavgu2 __vavgu4 __vhaddu2 __vhaddu4 "
+       "__vmaxs2 __vmaxs4 __vmaxu2 __vmaxu4 __vmins2 __vmins4 __vminu2 __vminu4 __vcmpeq2 __vcmpeq4 __vcmpne2 "
+       "__vcmpne4 __vcmpges2 __vcmpges4 __vcmpgeu2 __vcmpgeu4 __vcmpgts2 __vcmpgts4 __vcmpgtu2 __vcmpgtu4 "
+       "__vcmples2 __vcmples4 __vcmpleu2 __vcmpleu4 __vcmplts2 __vcmplts4 __vcmpltu2 __vcmpltu4 __vseteq2 "
+       "__vseteq4 __vsetne2 __vsetne4 __vsetges2 __vsetges4 __vsetgeu2 __vsetgeu4 __vsetgts2 __vsetgts4 "
+       "__vsetgtu2 __vsetgtu4 __vsetles2 __vsetles4 __vsetleu2 __vsetleu4 __vsetlts2 __vsetlts4 __vsetltu2 "
+       "__vsetltu4 __vabs2 __vabs4 __vabsss2 __vabsss4 __vneg2 __vneg4 __vnegss2 __vnegss4"},
       {"long long", "__double_as_longlong __float2ll_rd __float2ll_rn __float2ll_ru __float2ll_rz __mul64hi"},
       {"unsigned long long", "__brevll __umul64hi"},
       {"void", "__nanosleep __sincosf sincosf __syncthreads __syncwarp __threadfence __threadfence_block"},
@@ -176,7 +238,8 @@ std::string generic_intrinsics() {
 }  // namespace
 
 const std::string& parse_prelude() {
-  static const std::string text = std::string(kQualifiers) + vector_types() + kDim3 + kDeviceFunctions + generic_intrinsics();
+  static const std::string text = std::string(kQualifiers) + vector_types() + kDim3 + kDeviceFunctions + generic_intrinsics() +
+                                 kCooperativeGroups;
   return text;
 }
 

@@ -31,8 +31,12 @@ bool is_cuda_toolkit_header(const std::string& name) {
       "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "device_launch_parameters.h", "device_functions.h",
       "cuda_device_runtime_api.h", "vector_types.h", "vector_functions.h", "math_functions.h",
       "device_atomic_functions.h", "sm_20_atomic_functions.h", "sm_32_intrinsics.h", "sm_60_atomic_functions.h",
-      "driver_types.h", "builtin_types.h"};
+      "driver_types.h", "builtin_types.h", "cooperative_groups.h", "cooperative_groups/reduce.h"};
   return headers.count(name) > 0;
+}
+
+bool is_cooperative_groups_header(const std::string& name) {
+  return name == "cooperative_groups.h" || name == "cooperative_groups/reduce.h";
 }
 
 bool uses_wrapped_dialect(const std::string& text) {

@@ -129,6 +129,96 @@ inline std::vector<unsigned> expected_per_thread(const std::vector<unsigned>& w)
 
 }  // namespace intrinsic_cases
 
+// ---- SIMD within a word and __fns: kSimdPerThread results per input word ----------------------
+inline constexpr unsigned kSimdPerThread = 16;
+
+__global__ void intrinsics_simd(ws::global_array<const unsigned> words, ws::global_array<unsigned> out, unsigned n) {
+  unsigned i = threadIdx.x + blockDim.x * blockIdx.x;
+  if (i >= n) return;
+  unsigned x = words[i];
+  unsigned y = x * 2654435761u + 12345u;
+  out[i * kSimdPerThread + 0] = __vadd2(x, y);
+  out[i * kSimdPerThread + 1] = __vadd4(x, y);
+  out[i * kSimdPerThread + 2] = __vsubss2(x, y);
+  out[i * kSimdPerThread + 3] = __vaddus4(x, y);
+  out[i * kSimdPerThread + 4] = __vabsdiffs4(x, y);
+  out[i * kSimdPerThread + 5] = __vavgu2(x, y);
+  out[i * kSimdPerThread + 6] = __vmaxs4(x, y);
+  out[i * kSimdPerThread + 7] = __vminu2(x, y);
+  out[i * kSimdPerThread + 8] = __vcmpgts4(x, y);
+  out[i * kSimdPerThread + 9] = __vsetltu2(x, y);
+  out[i * kSimdPerThread + 10] = __vabsss4(x);
+  out[i * kSimdPerThread + 11] = __vnegss2(x);
+  out[i * kSimdPerThread + 12] = __vsads4(x, y);
+  out[i * kSimdPerThread + 13] = __vsadu2(x, y);
+  out[i * kSimdPerThread + 14] = __fns(x, y & 31u, int(y % 7u) - 3);
+  out[i * kSimdPerThread + 15] = __fns(y, x & 31u, int(x % 5u) + 1);
+}
+
+namespace intrinsic_cases {
+
+// The Math API's definitions, lane by lane: lanes[k] is byte (or halfword) k, as the CUDA guide
+// numbers them (k = 0 the least significant).
+struct Lanes {
+  int width;  // 8 or 16
+  long long s[4];
+  unsigned long long u[4];
+  int count() const { return 32 / width; }
+};
+inline Lanes lanes(unsigned v, int width) {
+  Lanes l{width, {}, {}};
+  for (int k = 0; k < l.count(); ++k) {
+    l.u[k] = (v >> (k * width)) & ((1ull << width) - 1);
+    l.s[k] = l.u[k] >= (1ull << (width - 1)) ? (long long)l.u[k] - (1ll << width) : (long long)l.u[k];
+  }
+  return l;
+}
+template <class F>
+unsigned pack(int width, F lane_result) {
+  unsigned long long r = 0;
+  for (int k = 0; k < 32 / width; ++k) r |= ((unsigned long long)lane_result(k) & ((1ull << width) - 1)) << (k * width);
+  return unsigned(r);
+}
+inline long long clamp(long long v, long long lo, long long hi) { return v < lo ? lo : v > hi ? hi : v; }
+inline unsigned fns(unsigned mask, unsigned base, int offset) {  // PTX ISA, fns
+  if (offset == 0) return (mask >> base) & 1 ? base : 0xffffffffu;
+  int seen = 0;
+  const int want = offset > 0 ? offset : -offset;
+  for (int pos = int(base); 0 <= pos && pos <= 31; pos += offset > 0 ? 1 : -1)
+    if ((mask >> pos) & 1 && ++seen == want) return unsigned(pos);
+  return 0xffffffffu;
+}
+
+inline std::vector<unsigned> expected_simd(const std::vector<unsigned>& w) {
+  std::vector<unsigned> out;
+  for (unsigned x : w) {
+    const unsigned y = x * 2654435761u + 12345u;
+    const Lanes x2 = lanes(x, 16), y2 = lanes(y, 16), x4 = lanes(x, 8), y4 = lanes(y, 8);
+    out.push_back(pack(16, [&](int k) { return x2.u[k] + y2.u[k]; }));
+    out.push_back(pack(8, [&](int k) { return x4.u[k] + y4.u[k]; }));
+    out.push_back(pack(16, [&](int k) { return clamp(x2.s[k] - y2.s[k], -32768, 32767); }));
+    out.push_back(pack(8, [&](int k) { return clamp((long long)(x4.u[k] + y4.u[k]), 0, 255); }));
+    out.push_back(pack(8, [&](int k) { return std::llabs(x4.s[k] - y4.s[k]); }));
+    out.push_back(pack(16, [&](int k) { return (x2.u[k] + y2.u[k] + 1) / 2; }));
+    out.push_back(pack(8, [&](int k) { return std::max(x4.s[k], y4.s[k]); }));
+    out.push_back(pack(16, [&](int k) { return std::min(x2.u[k], y2.u[k]); }));
+    out.push_back(pack(8, [&](int k) { return x4.s[k] > y4.s[k] ? 0xffll : 0ll; }));
+    out.push_back(pack(16, [&](int k) { return x2.u[k] < y2.u[k] ? 1ll : 0ll; }));
+    out.push_back(pack(8, [&](int k) { return clamp(std::llabs(x4.s[k]), 0, 127); }));
+    out.push_back(pack(16, [&](int k) { return clamp(-x2.s[k], -32768, 32767); }));
+    long long sads = 0, sadu = 0;
+    for (int k = 0; k < 4; ++k) sads += std::llabs(x4.s[k] - y4.s[k]);
+    for (int k = 0; k < 2; ++k) sadu += std::llabs((long long)x2.u[k] - (long long)y2.u[k]);
+    out.push_back(unsigned(sads));
+    out.push_back(unsigned(sadu));
+    out.push_back(fns(x, y & 31u, int(y % 7u) - 3));
+    out.push_back(fns(y, x & 31u, int(x % 5u) + 1));
+  }
+  return out;
+}
+
+}  // namespace intrinsic_cases
+
 // ---- warp- and block-wide intrinsics ------------------------------------------------------------
 // Lanes whose key (lane % 5) is the same find each other; only the odd lanes take part in the
 // second match; every lane of a warp has the same warp index (match_all).

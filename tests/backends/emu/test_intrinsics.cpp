@@ -150,6 +150,26 @@ TEST(EmuIntrinsics, PerThreadIntrinsicsInAKernelMatchTheGuide) {
     ASSERT_EQ(got[i], want[i]) << "word " << std::hex << w[i / kPerThread] << std::dec << ", result " << i % kPerThread;
 }
 
+TEST(EmuIntrinsics, SimdWithinAWordAndFnsMatchTheirDefinitions) {
+  const unsigned n = 1000;
+  emu::Memory mem;
+  const std::vector<unsigned> w = intrinsic_cases::words(n);
+  auto in = mem.upload<unsigned>("words", w);
+  auto out = mem.alloc<unsigned>("out", n * kSimdPerThread);
+  auto r = emu::launch(mem, test::options((n + 127) / 128, 128), {}, [=] { intrinsics_simd(in, out, n); });
+  ASSERT_TRUE(r.ok());
+  const std::vector<unsigned> got = mem.download(out), want = intrinsic_cases::expected_simd(w);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    ASSERT_EQ(got[i], want[i]) << "word " << std::hex << w[i / kSimdPerThread] << std::dec << ", result " << i % kSimdPerThread;
+  // The PTX ISA's own examples of fns.
+  EXPECT_EQ(__fns(0xaaaaaaaau, 3, 1), 3u);
+  EXPECT_EQ(__fns(0xaaaaaaaau, 3, -1), 3u);
+  EXPECT_EQ(__fns(0xaaaaaaaau, 2, 1), 3u);
+  EXPECT_EQ(__fns(0xaaaaaaaau, 2, -1), 1u);
+  EXPECT_EQ(__fns(0x1u, 1, 0), 0xffffffffu);
+}
+
 TEST(EmuIntrinsics, SyncthreadsCountIsABarrierThatCounts) {
   for (test::RunAhead mode : test::kRunAheadModes) {
     for (uint32_t block : {1u, 37u, 100u, 256u}) {

@@ -35,6 +35,32 @@ TEST(GpuIntrinsics, PerThreadIntrinsicsMatchTheGuide) {
   EXPECT_EQ(wrong, 0);
 }
 
+TEST(GpuIntrinsics, SimdWithinAWordAndFnsMatchTheirDefinitions) {
+  WS_NEED_GPU();
+  const unsigned n = 1000;
+  const std::vector<unsigned> w = intrinsic_cases::words(n);
+  ws::RunConfig cfg;
+  ws::RunResult result;
+  std::vector<unsigned> got;
+  {
+    ws::GpuBackend be("intrinsics", cfg, result);
+    auto in = be.upload("words", w);
+    auto out = be.alloc<unsigned>("out", uint64_t(n) * kSimdPerThread);
+    ASSERT_TRUE(be.launch("intrinsics_simd", {(n + 127) / 128, 1, 1}, {128, 1, 1}, 0, intrinsics_simd,
+                          ws::global_array<const unsigned>(in), out, n))
+        << (result.errors.empty() ? "" : result.errors[0].message);
+    got = be.download(out);
+  }
+  const std::vector<unsigned> want = intrinsic_cases::expected_simd(w);
+  ASSERT_EQ(got.size(), want.size());
+  int wrong = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (got[i] != want[i] && ++wrong <= 10)
+      ADD_FAILURE() << "word " << std::hex << w[i / kSimdPerThread] << std::dec << ", result " << i % kSimdPerThread
+                    << ": GPU " << got[i] << ", reference " << want[i];
+  EXPECT_EQ(wrong, 0);
+}
+
 TEST(GpuIntrinsics, MatchesWarpReductionsAndCountingBarriers) {
   WS_NEED_GPU();
   ws::RunConfig cfg;

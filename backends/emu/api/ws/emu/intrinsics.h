@@ -86,6 +86,137 @@ inline int __rhadd(int x, int y) { return int((int64_t(x) + y + 1) >> 1); }
 inline unsigned __uhadd(unsigned x, unsigned y) { return unsigned((uint64_t(x) + y) >> 1); }
 inline unsigned __urhadd(unsigned x, unsigned y) { return unsigned((uint64_t(x) + y + 1) >> 1); }
 
+// __fns(mask, base, offset): the offset-th set bit of mask counted from bit base (inclusive),
+// upward for offset > 0, downward for offset < 0; offset 0: base if that bit is set. 0xffffffff
+// when there is none (PTX fns).
+inline unsigned __fns(unsigned mask, unsigned base, int offset) {
+  if (offset == 0) return base < 32 && ((mask >> base) & 1u) ? base : 0xffffffffu;
+  int count = (offset > 0 ? offset : -offset) - 1;
+  for (int pos = int(base); pos >= 0 && pos < 32; pos += offset > 0 ? 1 : -1)
+    if ((mask >> pos) & 1u) {
+      if (count == 0) return unsigned(pos);
+      --count;
+    }
+  return 0xffffffffu;
+}
+
+// [SECTION] SIMD within a word: __v*2 works on two 16-bit halves, __v*4 on four bytes, each
+// computed on its own (no carry between them); s: signed, u: unsigned, ss/us: saturated.
+namespace ws::intrinsics_detail {
+// f(sa, sb, ua, ub) for each lane of W bits: the lane's value signed and unsigned, the result
+// wrapped to W bits.
+template <int W, class F>
+unsigned per_lane(unsigned a, unsigned b, F f) {
+  constexpr unsigned m = (1u << W) - 1u;
+  unsigned r = 0;
+  for (int k = 0; k < 32; k += W) {
+    const unsigned ua = (a >> k) & m, ub = (b >> k) & m;
+    const int sa = int(ua << (32 - W)) >> (32 - W), sb = int(ub << (32 - W)) >> (32 - W);
+    r |= (unsigned(f(sa, sb, ua, ub)) & m) << k;
+  }
+  return r;
+}
+template <int W>
+int saturate_signed(int v) {
+  constexpr int hi = (1 << (W - 1)) - 1, lo = -(1 << (W - 1));
+  return v > hi ? hi : v < lo ? lo : v;
+}
+template <int W>
+unsigned saturate_unsigned(int v) {
+  constexpr int hi = (1 << W) - 1;
+  return unsigned(v > hi ? hi : v < 0 ? 0 : v);
+}
+template <int W>
+unsigned sum_abs_diff(unsigned a, unsigned b, bool is_signed) {
+  constexpr unsigned m = (1u << W) - 1u;
+  unsigned s = 0;
+  for (int k = 0; k < 32; k += W) {
+    const unsigned ua = (a >> k) & m, ub = (b >> k) & m;
+    const int x = is_signed ? int(ua << (32 - W)) >> (32 - W) : int(ua);
+    const int y = is_signed ? int(ub << (32 - W)) >> (32 - W) : int(ub);
+    s += unsigned(x > y ? x - y : y - x);
+  }
+  return s;
+}
+}  // namespace ws::intrinsics_detail
+// One row per pair: NAME2 on halfwords, NAME4 on bytes; EXPR of sa, sb, ua, ub and W.
+#define WS_EMU_SIMD(NAME, EXPR)                                                                      \
+  inline unsigned NAME##2(unsigned a, unsigned b) {                                                  \
+    constexpr int W = 16;                                                                            \
+    return ws::intrinsics_detail::per_lane<W>(a, b, [](int sa, int sb, unsigned ua, unsigned ub) {   \
+      (void)sa, (void)sb, (void)ua, (void)ub;                                                        \
+      return (EXPR);                                                                                 \
+    });                                                                                              \
+  }                                                                                                  \
+  inline unsigned NAME##4(unsigned a, unsigned b) {                                                  \
+    constexpr int W = 8;                                                                             \
+    return ws::intrinsics_detail::per_lane<W>(a, b, [](int sa, int sb, unsigned ua, unsigned ub) {   \
+      (void)sa, (void)sb, (void)ua, (void)ub;                                                        \
+      return (EXPR);                                                                                 \
+    });                                                                                              \
+  }
+#define WS_EMU_SIMD1(NAME, EXPR)                                                                     \
+  inline unsigned NAME##2(unsigned a) {                                                              \
+    constexpr int W = 16;                                                                            \
+    return ws::intrinsics_detail::per_lane<W>(a, 0u, [](int sa, int, unsigned ua, unsigned) {        \
+      (void)sa, (void)ua;                                                                            \
+      return (EXPR);                                                                                 \
+    });                                                                                              \
+  }                                                                                                  \
+  inline unsigned NAME##4(unsigned a) {                                                              \
+    constexpr int W = 8;                                                                             \
+    return ws::intrinsics_detail::per_lane<W>(a, 0u, [](int sa, int, unsigned ua, unsigned) {        \
+      (void)sa, (void)ua;                                                                            \
+      return (EXPR);                                                                                 \
+    });                                                                                              \
+  }
+WS_EMU_SIMD(__vadd, ua + ub)
+WS_EMU_SIMD(__vsub, ua - ub)
+WS_EMU_SIMD(__vaddss, ws::intrinsics_detail::saturate_signed<W>(sa + sb))
+WS_EMU_SIMD(__vsubss, ws::intrinsics_detail::saturate_signed<W>(sa - sb))
+WS_EMU_SIMD(__vaddus, ws::intrinsics_detail::saturate_unsigned<W>(int(ua + ub)))
+WS_EMU_SIMD(__vsubus, ws::intrinsics_detail::saturate_unsigned<W>(int(ua) - int(ub)))
+WS_EMU_SIMD(__vabsdiffs, sa > sb ? sa - sb : sb - sa)
+WS_EMU_SIMD(__vabsdiffu, ua > ub ? ua - ub : ub - ua)
+WS_EMU_SIMD(__vavgu, (ua + ub + 1) >> 1)
+WS_EMU_SIMD(__vhaddu, (ua + ub) >> 1)
+WS_EMU_SIMD(__vmaxs, sa > sb ? sa : sb)
+WS_EMU_SIMD(__vmaxu, ua > ub ? ua : ub)
+WS_EMU_SIMD(__vmins, sa < sb ? sa : sb)
+WS_EMU_SIMD(__vminu, ua < ub ? ua : ub)
+// Comparisons: __vcmp* gives all ones in a lane where it holds, __vset* gives 1.
+WS_EMU_SIMD(__vcmpeq, ua == ub ? ~0u : 0u)
+WS_EMU_SIMD(__vcmpne, ua != ub ? ~0u : 0u)
+WS_EMU_SIMD(__vcmpges, sa >= sb ? ~0u : 0u)
+WS_EMU_SIMD(__vcmpgeu, ua >= ub ? ~0u : 0u)
+WS_EMU_SIMD(__vcmpgts, sa > sb ? ~0u : 0u)
+WS_EMU_SIMD(__vcmpgtu, ua > ub ? ~0u : 0u)
+WS_EMU_SIMD(__vcmples, sa <= sb ? ~0u : 0u)
+WS_EMU_SIMD(__vcmpleu, ua <= ub ? ~0u : 0u)
+WS_EMU_SIMD(__vcmplts, sa < sb ? ~0u : 0u)
+WS_EMU_SIMD(__vcmpltu, ua < ub ? ~0u : 0u)
+WS_EMU_SIMD(__vseteq, ua == ub ? 1u : 0u)
+WS_EMU_SIMD(__vsetne, ua != ub ? 1u : 0u)
+WS_EMU_SIMD(__vsetges, sa >= sb ? 1u : 0u)
+WS_EMU_SIMD(__vsetgeu, ua >= ub ? 1u : 0u)
+WS_EMU_SIMD(__vsetgts, sa > sb ? 1u : 0u)
+WS_EMU_SIMD(__vsetgtu, ua > ub ? 1u : 0u)
+WS_EMU_SIMD(__vsetles, sa <= sb ? 1u : 0u)
+WS_EMU_SIMD(__vsetleu, ua <= ub ? 1u : 0u)
+WS_EMU_SIMD(__vsetlts, sa < sb ? 1u : 0u)
+WS_EMU_SIMD(__vsetltu, ua < ub ? 1u : 0u)
+WS_EMU_SIMD1(__vabs, sa < 0 ? -sa : sa)
+WS_EMU_SIMD1(__vabsss, ws::intrinsics_detail::saturate_signed<W>(sa < 0 ? -sa : sa))
+WS_EMU_SIMD1(__vneg, -sa)
+WS_EMU_SIMD1(__vnegss, ws::intrinsics_detail::saturate_signed<W>(-sa))
+#undef WS_EMU_SIMD
+#undef WS_EMU_SIMD1
+// Sums of the lanes' absolute differences: one number, not a lane each.
+inline unsigned __vsads2(unsigned a, unsigned b) { return ws::intrinsics_detail::sum_abs_diff<16>(a, b, true); }
+inline unsigned __vsads4(unsigned a, unsigned b) { return ws::intrinsics_detail::sum_abs_diff<8>(a, b, true); }
+inline unsigned __vsadu2(unsigned a, unsigned b) { return ws::intrinsics_detail::sum_abs_diff<16>(a, b, false); }
+inline unsigned __vsadu4(unsigned a, unsigned b) { return ws::intrinsics_detail::sum_abs_diff<8>(a, b, false); }
+
 // [SECTION] fast math (single precision)
 inline float __fdividef(float x, float y) { return x / y; }
 inline float __frcp_rn(float x) { return 1.0f / x; }

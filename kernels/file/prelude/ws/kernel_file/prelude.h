@@ -30,6 +30,8 @@
 #include <vector>
 
 #include "ws/kernel.cuh"
+// (In place of the file's own #include <cooperative_groups.h>, except on gpu-fast: generate.cpp.)
+#include "ws/kernel/cooperative_groups.h"
 #include "ws/run/catalog.h"
 #include "ws/run/entry.h"
 #include "ws/run/registration.h"

@@ -53,6 +53,9 @@ std::string included_header(const std::string& line);
 // device_launch_parameters.h, ...): the emulator's build provides what they declare and leaves
 // them out; nvcc's builds include them.
 bool is_cuda_toolkit_header(const std::string& name);
+// <cooperative_groups.h> (and its reduce.h): the emulator and gpu-trace build ws/kernel/cooperative_groups.h
+// in its place, whose calls are recorded; gpu-fast compiles NVIDIA's.
+bool is_cooperative_groups_header(const std::string& name);
 
 // Whether the file is written for warpscope itself (it names `ws::`: the wrappers ws::global_array,
 // ws::shared_array, ws::dynamic_shared, or a catalog entry): such a file is compiled as it stands.
