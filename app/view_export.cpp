@@ -10,22 +10,6 @@
 
 namespace ws::app {
 
-MadeView make_view(std::string_view name, std::span<const std::string> options, std::string& error) {
-  MadeView m;
-  std::string preset;
-  m.type = find_view_type(name, &preset);
-  if (!m.type) {
-    error = view_names_error(name);
-    return {};
-  }
-  m.view = m.type->make();
-  if (!preset.empty()) error = apply_option(*m.type, *m.view, preset);
-  for (const std::string& o : options)
-    if (error.empty()) error = apply_option(*m.type, *m.view, o);
-  if (!error.empty()) return {};
-  return m;
-}
-
 namespace {
 
 // "0-3, 7" for {0, 1, 2, 3, 7} (sorted).

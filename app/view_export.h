@@ -31,13 +31,6 @@ struct ViewRun {
   std::optional<ImVec2> mouse;  // where the mouse rests, in output pixels (the tooltip there)
 };
 
-// A view made by name (an id or a short name) with its options set, or none (and `error`: which
-// views and options exist) when the name or an option is wrong.
-struct MadeView {
-  const ViewType* type = nullptr;
-  std::unique_ptr<View> view;
-};
-MadeView make_view(std::string_view name, std::span<const std::string> options, std::string& error);
 // A selection as typed ("block=0,warp=1,event=12"): its keys checked, not yet against a run.
 struct SelectionSpec {
   std::map<std::string, int64_t> keys;  // launch, block, warp, event, step, site, lane, alloc, element, cursor, hazard

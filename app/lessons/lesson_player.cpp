@@ -372,6 +372,23 @@ LessonStep LessonPlayer::current_as_step() const {
         }
     }
   }
+  // Each view with the options it shows now (a picker changed during the step is kept), and the
+  // step's own `controls` where it set one.
+  for (size_t k = 0; k < out.views.size() && k < views_.size(); ++k) {
+    LessonView& v = out.views[k];
+    std::string preset;  // an alias's own option ("timing-live": tab=live) is written even at its default
+    const ViewType* type = find_view_type(v.id, &preset);
+    if (!type) continue;
+    std::vector<std::string> options;
+    for (const std::string& o : v.options)
+      if (o.rfind("controls=", 0) == 0) options.push_back(o);
+    for (std::string& o : options_shown(*type, *views_[k])) options.push_back(std::move(o));
+    if (const std::string key = preset.substr(0, preset.find('=')); !key.empty()) {
+      const bool written = std::any_of(options.begin(), options.end(), [&](const std::string& o) { return o.rfind(key + "=", 0) == 0; });
+      if (!written) options.push_back(key + "=" + option_value(*type, *views_[k], key));
+    }
+    v.options = std::move(options);
+  }
   out.title = step().title + " (as shown)";
   return out;
 }

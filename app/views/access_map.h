@@ -13,6 +13,7 @@
 namespace ws::app {
 
 struct AccessMapView final : View {
+  static constexpr ViewOption kOptions[] = {kControlsOption};
   void draw(Session& s) override;
   ImVec2 natural_size(Session& s) override;
   ImVec2 least_size(Session& s) override;

@@ -15,9 +15,11 @@
 
 namespace ws::app {
 
-void BankHeatmapView::set_option(std::string_view key, int choice) {
-  if (key == "scope") scope = BankScope(choice);
-}
+const ViewOption BankHeatmapView::kOptions[2] = {
+    {"scope", "warp|block|launch", "rows: the selected warp's shared instructions, its block's, or one per site",
+     [](const View& v) { return int(static_cast<const BankHeatmapView&>(v).scope); },
+     [](View& v, int k) { static_cast<BankHeatmapView&>(v).scope = BankScope(k); }},
+    kControlsOption};
 
 // On a slide: the bank numbers over 32 columns that hold two digits, the rows (an instruction or a
 // site each) as tall as the type, or (least) a third of it, the legend, the per-site table beside.

@@ -20,8 +20,8 @@ namespace ws::app {
 enum class BankScope : int { Warp = 0, Block = 1, Launch = 2 };
 
 struct BankHeatmapView final : View {
+  static const ViewOption kOptions[2];  // (bank_heatmap.cpp)
   void draw(Session& s) override;
-  void set_option(std::string_view key, int choice) override;  // scope
   ImVec2 natural_size(Session& s) override;
   ImVec2 least_size(Session& s) override;
 

@@ -34,6 +34,7 @@ struct BlockGrid {
 BlockGrid block_grid(Dim3 block, int max_cols, int max_rows);
 
 struct BlockLayoutView final : View {
+  static constexpr ViewOption kOptions[] = {kControlsOption};
   void draw(Session& s) override;
   ImVec2 natural_size(Session& s) override;
 

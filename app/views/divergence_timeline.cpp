@@ -34,12 +34,28 @@ BackendKind compare_backend(BackendKind main) {
   return main == BackendKind::Emu ? BackendKind::GpuTrace : BackendKind::Emu;
 }
 
-void TimelineView::set_option(std::string_view key, int choice) {
-  if (key == "x") mode = analysis::TimelineMode(choice);
-  if (key == "compare") compare = choice == 1;
-  if (key == "zoom") zoom_times = 1 << choice, zoom = 0;  // fit|2|4|8
-  if (key == "lanes") grouped = choice == 0, cache_key = ~0ull;
-}
+const ViewOption TimelineView::kOptions[5] = {
+    {"x", "steps|clock|time",
+     "x axis: each warp's issue steps aligned at barriers, the block's issue clock, or real time in ns (gpu-trace)",
+     [](const View& v) { return int(static_cast<const TimelineView&>(v).mode); },
+     [](View& v, int k) { static_cast<TimelineView&>(v).mode = analysis::TimelineMode(k); }},
+    {"compare", "off|on", "draw the same launch on the other backend below (emulator above, GPU below)",
+     [](const View& v) { return static_cast<const TimelineView&>(v).compare ? 1 : 0; },
+     [](View& v, int k) { static_cast<TimelineView&>(v).compare = k == 1; }},
+    {"zoom", "fit|2|4|8", "the whole block's width, or 2, 4 or 8 times closer around the selected instruction",
+     [](const View& v) { return std::countr_zero(unsigned(static_cast<const TimelineView&>(v).zoom_times)); },
+     [](View& v, int k) {
+       auto& t = static_cast<TimelineView&>(v);
+       t.zoom_times = 1 << k, t.zoom = 0;
+     }},
+    {"lanes", "grouped|0-31",
+     "each warp's lanes grouped by the paths they took (a branch's sides are solid blocks), or in lane order",
+     [](const View& v) { return static_cast<const TimelineView&>(v).grouped ? 0 : 1; },
+     [](View& v, int k) {
+       auto& t = static_cast<TimelineView&>(v);
+       t.grouped = k == 0, t.cache_key = ~0ull;
+     }},
+    kControlsOption};
 
 std::string TimelineView::prepare_picture(Session& s) {
   if (!compare) return {};

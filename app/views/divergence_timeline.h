@@ -20,8 +20,8 @@
 namespace ws::app {
 
 struct TimelineView final : View {
+  static const ViewOption kOptions[5];  // (divergence_timeline.cpp)
   void draw(Session& s) override;
-  void set_option(std::string_view key, int choice) override;  // x, compare, zoom
   std::string prepare_picture(Session& s) override;               // waits for the comparison run
 
   analysis::TimelineMode mode = analysis::TimelineMode::AlignedSteps;

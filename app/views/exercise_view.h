@@ -9,6 +9,7 @@
 namespace ws::app {
 
 struct ExerciseView final : View {
+  static constexpr ViewOption kOptions[] = {kControlsOption};
   void draw(Session& s) override;
   std::string prepare_picture(Session& s) override;  // waits for the copy's build, run and grade
 

@@ -11,6 +11,7 @@
 namespace ws::app {
 
 struct KernelFileView final : View {
+  static constexpr ViewOption kOptions[] = {kControlsOption};
   void draw(Session& s) override;
   std::string prepare_picture(Session& s) override;  // waits for a build that is going
 

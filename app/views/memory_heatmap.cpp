@@ -21,10 +21,16 @@ namespace {
 constexpr uint64_t kMaxElements = 1u << 20;
 }  // namespace
 
-void MemoryHeatmapView::set_option(std::string_view key, int choice) {
-  if (key == "color") mode = choice;
-  if (key == "scale") log_scale = choice == 1;
-}
+const ViewOption MemoryHeatmapView::kOptions[3] = {
+    {"color", "accesses|conflicts|first-touch|hazards|contention",
+     "what an element's color counts: lane accesses, bank conflicts, the step that touched it first, the racing "
+     "access pairs that met on it, or atomic updates that waited for a lane of the same instruction",
+     [](const View& v) { return static_cast<const MemoryHeatmapView&>(v).mode; },
+     [](View& v, int k) { static_cast<MemoryHeatmapView&>(v).mode = k; }},
+    {"scale", "linear|log", "the colour scale: linear, or log (counts from 1 to 1000 all told apart)",
+     [](const View& v) { return static_cast<const MemoryHeatmapView&>(v).log_scale ? 1 : 0; },
+     [](View& v, int k) { static_cast<MemoryHeatmapView&>(v).log_scale = k == 1; }},
+    kControlsOption};
 
 ImVec2 MemoryHeatmapView::natural_size(Session& s) { return slide_size(s, 0.5f); }
 ImVec2 MemoryHeatmapView::least_size(Session& s) { return slide_size(s, 0.15f); }

@@ -19,8 +19,8 @@
 namespace ws::app {
 
 struct MemoryHeatmapView final : View {
+  static const ViewOption kOptions[3];  // (memory_heatmap.cpp)
   void draw(Session& s) override;
-  void set_option(std::string_view key, int choice) override;  // color
   ImVec2 natural_size(Session& s) override;
   ImVec2 least_size(Session& s) override;
 

@@ -28,76 +28,49 @@ std::unique_ptr<View> make() {
   return std::make_unique<V>();
 }
 
-#define WS_CONTROLS_OPTION \
-  {"controls", "on|off", "the view's pickers and buttons above the picture (off: the picture alone, as lessons show it)"}
-constexpr ViewOption kControlsOnly[] = {WS_CONTROLS_OPTION};
 constexpr ViewAlias kLabAliases[] = {{"lab"}};
 constexpr ViewAlias kAccessAliases[] = {{"access-map"}, {"access"}};
 constexpr ViewAlias kBankAliases[] = {{"bank-heatmap"}, {"banks"}};
-constexpr ViewOption kBankOptions[] = {
-    {"scope", "warp|block|launch", "rows: the selected warp's shared instructions, its block's, or one per site"},
-    WS_CONTROLS_OPTION};
 constexpr ViewAlias kTimelineAliases[] = {{"timeline"}, {"divergence"}};
-constexpr ViewOption kTimelineOptions[] = {
-    {"x", "steps|clock|time", "x axis: each warp's issue steps aligned at barriers, the block's issue clock, "
-                              "or real time in ns (gpu-trace)"},
-    {"compare", "off|on", "draw the same launch on the other backend below (emulator above, GPU below)"},
-    {"zoom", "fit|2|4|8", "the whole block's width, or 2, 4 or 8 times closer around the selected instruction"},
-    {"lanes", "grouped|0-31", "each warp's lanes grouped by the paths they took (a branch's sides are solid blocks), "
-                             "or in lane order"},
-    WS_CONTROLS_OPTION};
 constexpr ViewAlias kLayoutAliases[] = {{"layout"}};
 constexpr ViewAlias kMemoryAliases[] = {{"memory"}};
-constexpr ViewOption kMemoryOptions[] = {
-    {"color", "accesses|conflicts|first-touch|hazards|contention",
-     "what an element's color counts: lane accesses, bank conflicts, the step that touched it first, "
-     "the racing access pairs that met on it, or atomic updates that waited for a lane of the same instruction"},
-    {"scale", "linear|log", "the colour scale: linear, or log (counts from 1 to 1000 all told apart)"},
-    WS_CONTROLS_OPTION};
 constexpr ViewAlias kSourceAliases[] = {{"source"}};
 constexpr ViewAlias kStreamAliases[] = {{"streams"}};
 constexpr ViewAlias kKernelFileAliases[] = {{"build"}};
-constexpr ViewOption kStreamOptions[] = {
-    {"scenario", "all|1|2|3|4|5|6|7|8", "every scenario one under another on one time axis, or one of them"},
-    {"source", "shipped|record",
-     "the recording that ships with warpscope (made on a GPU), or (with a CUDA GPU) one recorded before the picture"},
-    WS_CONTROLS_OPTION};
 constexpr ViewAlias kTimingAliases[] = {
     {"timing-variants", "tab=variants"}, {"timing-live", "tab=live"}, {"timing-sweep", "tab=sweep"}};
-constexpr ViewOption kTimingOptions[] = {
-    {"tab", "variants|live|sweep", "the variants table beside CUB, a live series of the labs' run, or a sweep"},
-    {"count", "barriers|conflicts|simd|instructions|wavefronts|sectors",
-     "without a GPU, what the emulator's bars count per variant: barriers passed, bank conflicts, SIMD "
-     "efficiency, memory instructions, shared wavefronts or global sectors"},
-    WS_CONTROLS_OPTION};
+
+// A row for the view class V: its options are V's own table (V::kOptions), where it has one.
+template <class V>
+constexpr ViewType row(const char* id, const char* title, Slot slot, std::span<const ViewAlias> aliases,
+                       bool (*present)() = nullptr, std::unique_ptr<View> (*factory)() = &make<V>) {
+  std::span<const ViewOption> options;
+  if constexpr (requires { V::kOptions; }) options = V::kOptions;
+  return {id, title, slot, factory, aliases, options, present};
+}
 
 const ViewType kViews[] = {
-    {"reduction-lab", "Reduction lab", Slot::LeftTop, [] { return std::unique_ptr<View>(new LabView()); },
-     kLabAliases, {}, [] { return !exercise_session().is_open(); }},
-    {"exercise", "Exercise", Slot::LeftTop, make<ExerciseView>, {}, kControlsOnly,
-     [] { return exercise_session().is_open(); }},
-    {"memory-lab", "Memory lab", Slot::LeftBottom,
-     [] {
-       return std::unique_ptr<View>(
-           new LabView({"bank", "coalesce", "gather", "transpose", "matadd", "matmul", "shortcut", "spmv"}));
-     },
-     {}, {}},
-    {"warp-access-map", "Warp access map", Slot::Center, make<AccessMapView>, kAccessAliases, kControlsOnly},
-    {"bank-conflict-heatmap", "Bank-conflict heatmap", Slot::CenterRow1Left, make<BankHeatmapView>, kBankAliases,
-     kBankOptions},
-    {"divergence-timeline", "Divergence timeline", Slot::CenterRow1Right, make<TimelineView>, kTimelineAliases,
-     kTimelineOptions},
-    {"block-layout", "Block layout", Slot::CenterRow2Left, make<BlockLayoutView>, kLayoutAliases, kControlsOnly},
-    {"memory-heatmap", "Memory heatmap", Slot::CenterRow2Right, make<MemoryHeatmapView>, kMemoryAliases,
-     kMemoryOptions},
-    {"source-view", "Source view", Slot::RightTop, make<SourceView>, kSourceAliases, kControlsOnly},
-    {"playback", "Playback", Slot::LeftMiddle, make<PlaybackView>, {}, {}},
-    {"timing", "Timing", Slot::RightBottom, [] { return std::unique_ptr<View>(new TimingView(timing_runner())); },
-     kTimingAliases, kTimingOptions},
-    {"stream-timeline", "Stream timeline", Slot::RightLowest, make<StreamTimelineView>, kStreamAliases, kStreamOptions,
-     [] { return !kernel_file_watch().is_open(); }},
-    {"kernel-file", "Kernel file", Slot::RightLowestFile, make<KernelFileView>, kKernelFileAliases, kControlsOnly,
-     [] { return kernel_file_watch().is_open(); }},
+    row<LabView>("reduction-lab", "Reduction lab", Slot::LeftTop, kLabAliases,
+                 [] { return !exercise_session().is_open(); }, [] { return std::unique_ptr<View>(new LabView()); }),
+    row<ExerciseView>("exercise", "Exercise", Slot::LeftTop, {}, [] { return exercise_session().is_open(); }),
+    row<LabView>("memory-lab", "Memory lab", Slot::LeftBottom, {}, nullptr,
+                 [] {
+                   return std::unique_ptr<View>(
+                       new LabView({"bank", "coalesce", "gather", "transpose", "matadd", "matmul", "shortcut", "spmv"}));
+                 }),
+    row<AccessMapView>("warp-access-map", "Warp access map", Slot::Center, kAccessAliases),
+    row<BankHeatmapView>("bank-conflict-heatmap", "Bank-conflict heatmap", Slot::CenterRow1Left, kBankAliases),
+    row<TimelineView>("divergence-timeline", "Divergence timeline", Slot::CenterRow1Right, kTimelineAliases),
+    row<BlockLayoutView>("block-layout", "Block layout", Slot::CenterRow2Left, kLayoutAliases),
+    row<MemoryHeatmapView>("memory-heatmap", "Memory heatmap", Slot::CenterRow2Right, kMemoryAliases),
+    row<SourceView>("source-view", "Source view", Slot::RightTop, kSourceAliases),
+    row<PlaybackView>("playback", "Playback", Slot::LeftMiddle, {}),
+    row<TimingView>("timing", "Timing", Slot::RightBottom, kTimingAliases, nullptr,
+                    [] { return std::unique_ptr<View>(new TimingView(timing_runner())); }),
+    row<StreamTimelineView>("stream-timeline", "Stream timeline", Slot::RightLowest, kStreamAliases,
+                            [] { return !kernel_file_watch().is_open(); }),
+    row<KernelFileView>("kernel-file", "Kernel file", Slot::RightLowestFile, kKernelFileAliases,
+                        [] { return kernel_file_watch().is_open(); }),
 };
 
 // The values of an option, split at '|'.
@@ -118,7 +91,6 @@ std::string listed(const std::vector<std::string_view>& items) {
 
 }  // namespace
 
-void View::set_option(std::string_view, int) {}
 std::string View::prepare_picture(Session&) { return {}; }
 ImVec2 View::natural_size(Session&) { return ImVec2(0, 0); }
 ImVec2 View::least_size(Session& s) { return natural_size(s); }
@@ -158,8 +130,7 @@ std::string apply_option(const ViewType& type, View& view, std::string_view key,
     const auto it = std::find(values.begin(), values.end(), value);
     if (it == values.end())
       return std::string("the ") + type.title + "'s " + o.key + " is " + listed(values) + " (not '" + std::string(value) + "')";
-    if (key == "controls") view.controls = it == values.begin();  // every view has it; its row says if it shows
-    else view.set_option(key, int(it - values.begin()));
+    o.set(view, int(it - values.begin()));
     return {};
   }
   std::vector<std::string_view> keys;
@@ -173,6 +144,40 @@ std::string apply_option(const ViewType& type, View& view, std::string_view key_
   if (eq == std::string_view::npos || eq == 0)
     return "view option '" + std::string(key_value) + "' is not KEY=VALUE (e.g. color=conflicts)";
   return apply_option(type, view, key_value.substr(0, eq), key_value.substr(eq + 1));
+}
+
+std::string option_value(const ViewType& type, const View& view, std::string_view key) {
+  for (const ViewOption& o : type.options) {
+    if (key != o.key) continue;
+    const std::vector<std::string_view> values = values_of(o);
+    const int k = o.get(view);
+    return k >= 0 && size_t(k) < values.size() ? std::string(values[size_t(k)]) : std::string();
+  }
+  return {};
+}
+
+std::vector<std::string> options_shown(const ViewType& type, const View& view) {
+  std::vector<std::string> out;
+  for (const ViewOption& o : type.options)
+    if (std::string_view(o.key) != "controls" && o.get(view) != 0)
+      out.push_back(std::string(o.key) + "=" + option_value(type, view, o.key));
+  return out;
+}
+
+MadeView make_view(std::string_view name, std::span<const std::string> options, std::string& error) {
+  MadeView m;
+  std::string preset;
+  m.type = find_view_type(name, &preset);
+  if (!m.type) {
+    error = view_names_error(name);
+    return {};
+  }
+  m.view = m.type->make();
+  if (!preset.empty()) error = apply_option(*m.type, *m.view, preset);
+  for (const std::string& o : options)
+    if (error.empty()) error = apply_option(*m.type, *m.view, o);
+  if (!error.empty()) return {};
+  return m;
 }
 
 }  // namespace ws::app

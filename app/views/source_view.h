@@ -16,6 +16,7 @@
 namespace ws::app {
 
 struct SourceView final : View {
+  static constexpr ViewOption kOptions[] = {kControlsOption};
   void draw(Session& s) override;
 
   uint64_t scrolled_for = ~0ull;  // scroll to the selected line once per selection

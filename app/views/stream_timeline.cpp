@@ -60,10 +60,15 @@ double tick_step(double span, int count) {
 
 }  // namespace
 
-void StreamTimelineView::set_option(std::string_view key, int choice) {
-  if (key == "scenario") scenario = choice == 0 ? -1 : choice - 1;  // all, 1, 2, ...
-  if (key == "source") record_asked = choice == 1;
-}
+const ViewOption StreamTimelineView::kOptions[3] = {
+    {"scenario", "all|1|2|3|4|5|6|7|8", "every scenario one under another on one time axis, or one of them",
+     [](const View& v) { return static_cast<const StreamTimelineView&>(v).scenario + 1; },  // all: -1
+     [](View& v, int k) { static_cast<StreamTimelineView&>(v).scenario = k - 1; }},
+    {"source", "shipped|record",
+     "the recording that ships with warpscope (made on a GPU), or (with a CUDA GPU) one recorded before the picture",
+     [](const View& v) { return static_cast<const StreamTimelineView&>(v).record_asked ? 1 : 0; },
+     [](View& v, int k) { static_cast<StreamTimelineView&>(v).record_asked = k == 1; }},
+    kControlsOption};
 
 void StreamTimelineView::load_default() {
   loaded = true;

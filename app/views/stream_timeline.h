@@ -16,8 +16,8 @@
 namespace ws::app {
 
 struct StreamTimelineView final : View {
+  static const ViewOption kOptions[3];  // (stream_timeline.cpp)
   void draw(Session& s) override;
-  void set_option(std::string_view key, int choice) override;
   std::string prepare_picture(Session& s) override;
   ImVec2 natural_size(Session& s) override;
 

@@ -762,15 +762,19 @@ void TimingView::draw(Session& s) {
     const ImGuiTabItemFlags second = open_tab == 1 ? ImGuiTabItemFlags_SetSelected : 0;
     const ImGuiTabItemFlags third = open_tab == 2 ? ImGuiTabItemFlags_SetSelected : 0;
     open_tab = -1;  // applied once
+    // (picture_tab follows the tab shown: the "tab" option reads it, and a saved step keeps it)
     if (ImGui::BeginTabItem("Variants", nullptr, first)) {
+      picture_tab = 0;
       draw_variants(s, r, *snap, *this);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Live", nullptr, second)) {
+      picture_tab = 1;
       draw_live(s, r, *snap, *this);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Sweep", nullptr, third)) {
+      picture_tab = 2;
       draw_sweep(s, r, *snap, *this);
       ImGui::EndTabItem();
     }
@@ -782,10 +786,19 @@ void TimingView::draw(Session& s) {
 // [SECTION] A picture without a window: ask, then wait
 // =================================================================================================
 
-void TimingView::set_option(std::string_view key, int choice) {
-  if (key == "tab") open_tab = picture_tab = choice;
-  if (key == "count") count_metric = choice;  // the registry lists them in kCountMetrics' order
-}
+const ViewOption TimingView::kOptions[3] = {
+    {"tab", "variants|live|sweep", "the variants table beside CUB, a live series of the labs' run, or a sweep",
+     [](const View& v) { return static_cast<const TimingView&>(v).picture_tab; },
+     [](View& v, int k) {
+       auto& t = static_cast<TimingView&>(v);
+       t.open_tab = t.picture_tab = k;
+     }},
+    {"count", "barriers|conflicts|simd|instructions|wavefronts|sectors",
+     "without a GPU, what the emulator's bars count per variant: barriers passed, bank conflicts, SIMD "
+     "efficiency, memory instructions, shared wavefronts or global sectors",
+     [](const View& v) { return static_cast<const TimingView&>(v).count_metric; },  // kCountMetrics' order
+     [](View& v, int k) { static_cast<TimingView&>(v).count_metric = k; }},
+    kControlsOption};
 
 // With a GPU: the ceilings and the reduction table (n from the run when it is 2^20 or more, else
 // 2^24); the live tab lets live mode run for two seconds first; the sweep tab sweeps the block

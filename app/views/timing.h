@@ -17,9 +17,9 @@ namespace ws::app {
 class TimingRunner;
 
 struct TimingView final : View {
+  static const ViewOption kOptions[3];  // (timing.cpp)
   explicit TimingView(TimingRunner& r) : runner(r) {}
   void draw(Session& s) override;
-  void set_option(std::string_view key, int choice) override;  // tab, count
   std::string prepare_picture(Session& s) override;  // asks for the measurements and waits
 
   TimingRunner& runner;

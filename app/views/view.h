@@ -32,8 +32,6 @@ class View {
   virtual ~View() = default;
   // Draws the view of `s` into the current ImGui window (between Begin and End).
   virtual void draw(Session& s) = 0;
-  // Sets option `key` to its `choice`-th value (both checked against the view's row first).
-  virtual void set_option(std::string_view key, int choice);
   // Before a picture without a window: starts what the view measures in the background (the
   // timing's measurements, a comparison run on the other backend) and waits for it. Returns ""
   // or why the picture cannot be made.
@@ -84,12 +82,21 @@ enum class Slot {
 };
 
 // One option of a view: its key and the values it takes ("accesses|conflicts|first-touch"; the
-// first is the default), and one line of help for --help and the lesson documentation.
+// first is the default), one line of help for --help and the lesson documentation, and how the
+// view reads and sets it (a choice: the index of a value). Each view owns its table
+// (`static const ViewOption kOptions[N]` beside the state it sets); its registry row takes it.
 struct ViewOption {
   const char* key;
   const char* values;
   const char* help;
+  int (*get)(const View&);  // the choice the view shows now
+  void (*set)(View&, int);  // shows the choice-th value (checked against `values` first)
 };
+
+// The option of every view that has pickers above its picture.
+inline constexpr ViewOption kControlsOption = {
+    "controls", "on|off", "the view's pickers and buttons above the picture (off: the picture alone, as lessons show it)",
+    [](const View& v) { return v.controls ? 0 : 1; }, [](View& v, int k) { v.controls = k == 0; }};
 
 // A short name that opens a view with one option set ("timing-live": the timing view, tab live).
 struct ViewAlias {
@@ -124,5 +131,18 @@ std::string view_names_error(std::string_view name);
 std::string apply_option(const ViewType& type, View& view, std::string_view key, std::string_view value);
 // The same for "key=value".
 std::string apply_option(const ViewType& type, View& view, std::string_view key_value);
+// The value `view` shows for option `key` ("block"), or "" when the row has no such option.
+std::string option_value(const ViewType& type, const View& view, std::string_view key);
+// "key=value" for each option (but controls) the view shows at other than its default: what a
+// saved step needs to show the view as it is.
+std::vector<std::string> options_shown(const ViewType& type, const View& view);
+
+// A view of `name` (an id or an alias) with its alias's preset and then `options` ("key=value")
+// applied; null view and `error` set when the name or an option is wrong.
+struct MadeView {
+  const ViewType* type = nullptr;
+  std::unique_ptr<View> view;
+};
+MadeView make_view(std::string_view name, std::span<const std::string> options, std::string& error);
 
 }  // namespace ws::app

@@ -7,6 +7,9 @@
 #include "session.h"
 #include "settings.h"
 #include "shell.h"
+#include "views/bank_heatmap.h"
+#include "views/divergence_timeline.h"
+#include "views/timing.h"
 #include "views/view.h"
 
 #include "ws/analysis/instruction.h"
@@ -213,6 +216,60 @@ TEST(LessonFile, ASavedStepGoesAfterTheCurrentOneAndTheFileStillLoads) {
   ASSERT_TRUE(ws::read_file(f, after, err));
   EXPECT_EQ(after, before);
   fs::remove(f);
+}
+
+// Ctrl+S saves what is on screen: an option changed by a view's picker during the step is written
+// with the step, and the saved step shows each view that way again.
+TEST(LessonPlayer, SavingAStepKeepsTheOptionsTheViewsShow) {
+  LessonLoad l = parse(R"(
+[[step]]
+title = "banks"
+variant = "2"
+n = 1024
+block = 256
+views = ["bank-heatmap", { id = "timeline", lanes = "0-31" }, "timing-live"]
+)");
+  ASSERT_TRUE(l.ok()) << l.error;
+  LessonPlayer p(l.lesson);
+  p.go(0, true);
+  ASSERT_TRUE(p.wait_ready());
+  ASSERT_EQ(p.views().size(), 3u);
+  // What the pickers set: the heatmap's scope, the timeline's zoom, the timing's tab.
+  static_cast<BankHeatmapView&>(*p.views()[0]).scope = BankScope::Launch;
+  ASSERT_EQ(apply_option(*find_view_type("timeline"), *p.views()[1], "zoom", "4"), "");
+  static_cast<TimingView&>(*p.views()[2]).picture_tab = 0;
+  const LessonStep saved = p.current_as_step();
+  ASSERT_EQ(saved.views.size(), 3u);
+  EXPECT_EQ(saved.views[0].options, std::vector<std::string>{"scope=launch"});
+  EXPECT_EQ(saved.views[1].options, (std::vector<std::string>{"zoom=4", "lanes=0-31"}));
+  EXPECT_EQ(saved.views[2].options, std::vector<std::string>{"tab=variants"});  // the alias's own tab=live undone
+  // Written as a lesson and read back, each view shows what was on screen.
+  const LessonLoad again = parse(step_toml(saved));
+  ASSERT_TRUE(again.ok()) << again.error;
+  LessonPlayer q(again.lesson);
+  q.go(0, true);
+  ASSERT_TRUE(q.wait_ready());
+  ASSERT_EQ(q.views().size(), 3u);
+  EXPECT_EQ(option_value(*find_view_type("bank-heatmap"), *q.views()[0], "scope"), "launch");
+  EXPECT_EQ(option_value(*find_view_type("timeline"), *q.views()[1], "zoom"), "4");
+  EXPECT_EQ(option_value(*find_view_type("timeline"), *q.views()[1], "lanes"), "0-31");
+  EXPECT_EQ(option_value(*find_view_type("timing-live"), *q.views()[2], "tab"), "variants");
+}
+
+// Every option of every view reads back what it was set to.
+TEST(ViewOptions, EveryOptionReadsBackEveryValue) {
+  for (const ViewType& t : view_types())
+    for (const ViewOption& o : t.options) {
+      std::string values = o.values;
+      for (size_t at = 0; at <= values.size();) {
+        const size_t bar = std::min(values.find('|', at), values.size());
+        const std::string v = values.substr(at, bar - at);
+        const std::unique_ptr<View> view = t.make();
+        ASSERT_EQ(apply_option(t, *view, o.key, v), "") << t.id << " " << o.key;
+        EXPECT_EQ(option_value(t, *view, o.key), v) << t.id << " " << o.key;
+        at = bar + 1;
+      }
+    }
 }
 
 // The player selects the instruction the step's line names: reduce 2's tree step at s = 2 (its
