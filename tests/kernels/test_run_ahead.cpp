@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "accepted_launch.h"
 #include "ws/run/catalog.h"
 
 namespace ws {
@@ -36,8 +37,12 @@ std::vector<Run> every_run() {
   return runs;
 }
 
+// At a size the variant accepts (accepted_launch.h); refused only where the element type is not
+// the variant's.
 RunResult run(const Run& r, bool defer, bool eager, bool converged) {
+  const CatalogEntry* e = Catalog::instance().find(r.kernel);
   RunConfig cfg;
+  if (std::optional<RunConfig> ok = e ? test::accepted_launch(*e, r.variant, r.dtype) : std::nullopt) cfg = *ok;
   cfg.variant = r.variant;
   cfg.dtype = r.dtype;
   cfg.seed = 11;
