@@ -17,7 +17,7 @@ FILES = [ROOT / "backends/emu/api/ws/emu/intrinsics.h", ROOT / "backends/emu/api
 
 # A function the kernel can call: `inline R name(`, `T name(`, `unsigned name(` at the start of a
 # line, or a macro row that defines one (`WS_EMU_ATOMIC(atomicAdd, Add)`).
-DEF = re.compile(r"^(?:template <[^>]*>\s*)?(?:inline\s+)?(?:[\w:<>]+\s+)+(__\w+|rsqrtf?|sincosf|atomic\w+)\s*\(", re.M)
+DEF = re.compile(r"^(?:template <[^>]*>\s*)?(?:inline\s+)?(?:[\w:<>]+\s+)+(__\w+|rsqrtf?|sincosf|atomic\w+|clock64)\s*\(", re.M)
 ROW = re.compile(r"^WS_EMU_(?:ATOMIC|WARP_REDUCE|CONVERT|LOAD_HINT|STORE_HINT)\((\w+)", re.M)
 
 

@@ -607,7 +607,10 @@ void write_launch(std::ostringstream& o, const LessonLaunch& l) {
     o << "params = { ";
     for (size_t i = 0; i < t.params.size(); ++i) {
       const size_t eq = t.params[i].find('=');
-      o << (i ? ", " : "") << t.params[i].substr(0, eq) << " = " << t.params[i].substr(eq + 1);
+      // A number as it is; a choice's name (input = "sorted") as a string.
+      const std::string value = t.params[i].substr(eq + 1);
+      const bool number = !value.empty() && value.find_first_not_of("-0123456789") == std::string::npos;
+      o << (i ? ", " : "") << t.params[i].substr(0, eq) << " = " << (number ? value : quoted(value));
     }
     o << " }\n";
   }

@@ -256,6 +256,17 @@ views = ["bank-heatmap", { id = "timeline", lanes = "0-31" }, "timing-live"]
   EXPECT_EQ(option_value(*find_view_type("timing-live"), *q.views()[2], "tab"), "variants");
 }
 
+// A parameter given by the name of its choice (input = "sorted") is written back as a string:
+// the saved step reads again with the same choice.
+TEST(LessonPlayer, AStepWithAParameterChoiceIsWrittenSoItReadsAgain) {
+  LessonLoad l = parse("[[step]]\ntitle = \"q\"\nkernel = \"workqueue\"\nvariant = \"queue\"\nparams = { work = \"skewed\" }\n");
+  ASSERT_TRUE(l.ok()) << l.error;
+  const std::string text = step_toml(l.lesson.steps.at(0));
+  const LessonLoad again = parse(text);
+  ASSERT_TRUE(again.ok()) << again.error << "\n" << text;
+  EXPECT_EQ(again.lesson.steps.at(0).launch.text.params, l.lesson.steps.at(0).launch.text.params);
+}
+
 // Every option of every view reads back what it was set to.
 TEST(ViewOptions, EveryOptionReadsBackEveryValue) {
   for (const ViewType& t : view_types())

@@ -482,3 +482,43 @@ TEST(PlainCudaBuild, CooperativeGroupsCompileForBothGpuBuilds) {
   for (const auto& d : b.diagnostics) ADD_FAILURE() << ws::kernel_file::to_text(d);
 }
 }  // namespace
+
+namespace {
+// clock64() and clock() are recorded instructions whose value on the emulator is the block's issue
+// clock: with one warp, the four loads between two reads make them 5 apart.
+TEST(PlainCudaRun, ClockReadsTheIssueClockAndIsRecorded) {
+  const std::string path = write_file("clock.cu",
+                                      "/* warpscope\nkernel = \"timed\"\nn = 32\nblock = 32\nargs = [\"in\", \"t\", \"t32\"]\n"
+                                      "[arrays.in]\ntype = \"int\"\nsize = \"4 * n\"\nfill = \"iota\"\n"
+                                      "[arrays.t]\ntype = \"long long\"\nsize = \"n\"\nexpect = \"5\"\n"
+                                      "[arrays.t32]\ntype = \"long\"\nsize = \"n\"\nexpect = \"2\"\n*/\n"
+                                      "__global__ void timed(const int* in, long long* t, long* t32) {\n"
+                                      "  long long start = clock64();\n"
+                                      "  int s = 0;\n"
+                                      "  for (int k = 0; k < 4; ++k) s += in[threadIdx.x + 32 * k];\n"
+                                      "  long long stop = clock64();\n"
+                                      "  long c0 = clock();\n"
+                                      "  t[threadIdx.x] = stop - start + 0 * s;\n"
+                                      "  long c1 = clock();\n"
+                                      "  t32[threadIdx.x] = c1 - c0;\n"
+                                      "}\n");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  const RunResult r = run(name, {});
+  EXPECT_TRUE(r.passed) << r.result << " / " << r.check;
+  ASSERT_FALSE(r.launches.empty());
+  // Four clock reads, each a warp instruction at its own line.
+  std::vector<uint32_t> lines;
+  for (const Event& e : r.launches[0].events)
+    if (e.type == EventType::WarpSync && WarpOp(e.op) == WarpOp::Clock) lines.push_back(r.launches[0].sites.at(e.site).line);
+  EXPECT_EQ(lines, (std::vector<uint32_t>{20, 23, 24, 26}));
+  // And both GPU builds compile it (gpu-trace with the recorded ws_clock64, gpu-fast as written).
+  if (ws::kernel_file::toolchain().nvcc.empty()) return;
+  ws::kernel_file::BuildOptions o;
+  o.gpu_check = true;
+  const ws::kernel_file::Build b = ws::kernel_file::build(path, o);
+  ASSERT_TRUE(b.ok) << b.summary;
+  EXPECT_FALSE(b.gpu_check_failed);
+  for (const auto& d : b.diagnostics) ADD_FAILURE() << ws::kernel_file::to_text(d);
+}
+}  // namespace

@@ -47,6 +47,7 @@ const char* to_string(WarpOp op) {
     case WarpOp::ReduceAnd: return "__reduce_and_sync";
     case WarpOp::ReduceOr: return "__reduce_or_sync";
     case WarpOp::ReduceXor: return "__reduce_xor_sync";
+    case WarpOp::Clock: return "clock64";
   }
   return "?";
 }

@@ -21,6 +21,9 @@ void Worker::issue_warp_op(uint32_t mask, Lane* L, uint64_t* result) {
     case WarpOp::ActiveMask:
       for (uint32_t m = mask; m; m &= m - 1) result[std::countr_zero(m)] = mask;
       return;
+    case WarpOp::Clock:  // this instruction's issue clock (issued_event took it: clock_ - 1)
+      for (uint32_t m = mask; m; m &= m - 1) result[std::countr_zero(m)] = clock_ - 1;
+      return;
     case WarpOp::Ballot:
     case WarpOp::Any:
     case WarpOp::All: {

@@ -215,7 +215,8 @@ bool Worker::issue_one(uint32_t w) {
     mask = g.mask;
     named = g.named;
     const Request& first = L[std::countr_zero(mask)].req();
-    if (first.type == ReqType::WarpOp && first.warp.op != WarpOp::ActiveMask && (named & ~mask))
+    if (first.type == ReqType::WarpOp && first.warp.op != WarpOp::ActiveMask && first.warp.op != WarpOp::Clock &&
+        (named & ~mask))
       return wait_or_fail_warp_sync(w, mask, L, count);
   }
   // (A copy: the issued lanes move on to their next operation below.)

@@ -107,6 +107,8 @@ __device__ int __float_as_int(float);
 __device__ float __int_as_float(int);
 __device__ int __float2int_rn(float);
 __device__ void __nanosleep(unsigned);
+__device__ long long clock64();
+__device__ long clock();
 extern "C" __device__ int printf(const char*, ...);
 )";
 

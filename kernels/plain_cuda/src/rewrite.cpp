@@ -406,6 +406,18 @@ void Rewriter::declaration_ref(CXCursor e) {
   const CXCursor d = clang_getCursorReferenced(e);
   const std::string usr = str(clang_getCursorUSR(d));
   if (shared_scalars_.count(usr)) return insert(end_of(e), "[0]", 0);
+  // clock() and clock64() in device code: the recorded ws_clock() and ws_clock64() (a kernel's
+  // clock() cannot be overloaded beside libc's).
+  if (d.kind == CXCursor_FunctionDecl && !where(clang_getCursorLocation(d)).in_file) {
+    const std::string name = str(clang_getCursorSpelling(d));
+    if ((name == "clock" || name == "clock64") && written_as(e, name)) {
+      const Where b = begin_of(e);
+      Where after = b;
+      after.offset += uint32_t(name.size());
+      after.column += uint32_t(name.size());
+      return replace(b, after, "ws_" + name);
+    }
+  }
   // A `__device__` variable of the file: global memory nobody recorded.
   if (d.kind == CXCursor_VarDecl && where(clang_getCursorLocation(d)).in_file && file_scope(d) &&
       has_child(d, CXCursor_CUDADeviceAttr) &&

@@ -100,7 +100,7 @@ Trace decode(const DecodeInput& in) {
       e.type = EventType::Barrier;
     } else if (r.type == gpu_trace::kRecordWarpOp) {
       e.type = EventType::WarpSync;
-      e.op = std::min<uint8_t>(r.kind, uint8_t(WarpOp::ReduceXor));
+      e.op = std::min<uint8_t>(r.kind, uint8_t(WarpOp::Clock));
       e.alloc = uint32_t(r.alloc);  // the member mask the call named (Event::aux)
     } else {
       e.type = EventType::Access;

@@ -47,6 +47,7 @@ enum class WarpOp : uint8_t {
   SyncWarp = 0, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask,
   MatchAny, MatchAll,  // __match_any_sync, __match_all_sync
   ReduceAdd, ReduceMin, ReduceMax, ReduceAnd, ReduceOr, ReduceXor,  // __reduce_*_sync
+  Clock,  // clock() / clock64(): the emulator's issue clock at it, or the SM's cycle counter
 };
 enum class AtomicOp : uint8_t { None = 0, Add, Sub, Min, Max, Inc, Dec, Exch, CAS, And, Or, Xor };
 

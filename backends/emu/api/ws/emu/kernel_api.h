@@ -726,6 +726,14 @@ inline void __threadfence_block(std::source_location loc = std::source_location:
 inline unsigned __activemask(std::source_location loc = std::source_location::current()) {
   return unsigned(ws::emu::warp_op(loc, ws::WarpOp::ActiveMask, 0, 0, 0, 32));
 }
+// clock64() and clock(): a recorded warp instruction whose value is the block's issue clock at it
+// (the warp instructions the block issued before: the timeline's "clock" axis), the same for every
+// lane of the instruction. (A plain CUDA file's clock() is renamed ws_clock(): libc has a clock().)
+inline long long clock64(std::source_location loc = std::source_location::current()) {
+  return (long long)(ws::emu::warp_op(loc, ws::WarpOp::Clock, 0, 0, 0, 32));
+}
+inline long long ws_clock64(std::source_location loc = std::source_location::current()) { return clock64(loc); }
+inline long ws_clock(std::source_location loc = std::source_location::current()) { return long(clock64(loc)); }
 
 template <class T>
 T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32,

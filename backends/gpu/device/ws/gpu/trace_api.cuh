@@ -866,7 +866,7 @@ __device__ __forceinline__ int barrier_or(int predicate, std::source_location lo
 // Warp-synchronous calls: recorded (ws::WarpOp's numbers), then made. Named by the macros below.
 enum : uint8_t {
   kOpSyncWarp = 0, kOpShfl, kOpShflUp, kOpShflDown, kOpShflXor, kOpBallot, kOpAny, kOpAll, kOpActiveMask,
-  kOpMatchAny, kOpMatchAll, kOpReduceAdd, kOpReduceMin, kOpReduceMax, kOpReduceAnd, kOpReduceOr, kOpReduceXor,
+  kOpMatchAny, kOpMatchAll, kOpReduceAdd, kOpReduceMin, kOpReduceMax, kOpReduceAnd, kOpReduceOr, kOpReduceXor, kOpClock,
 };
 template <class T>
 __device__ __forceinline__ T shfl(std::source_location loc, unsigned mask, T v, int src, int width = 32) {
@@ -912,6 +912,11 @@ __device__ __forceinline__ unsigned activemask(std::source_location loc) {
   const unsigned m = __activemask();
   record_warp_op(loc, kOpActiveMask, m);
   return m;
+}
+__device__ __forceinline__ long long clock64_at(std::source_location loc) {
+  const long long t = ::clock64();
+  record_warp_op(loc, kOpClock, __activemask());
+  return t;
 }
 template <class T>
 __device__ __forceinline__ unsigned match_any(std::source_location loc, unsigned mask, T v) {
@@ -973,6 +978,15 @@ WS_TRACE_REDUCE(reduce_xor, kOpReduceXor, __reduce_xor_sync)
 #define __reduce_and_sync(...) ::ws::trace_rt::reduce_and(std::source_location::current(), __VA_ARGS__)
 #define __reduce_or_sync(...) ::ws::trace_rt::reduce_or(std::source_location::current(), __VA_ARGS__)
 #define __reduce_xor_sync(...) ::ws::trace_rt::reduce_xor(std::source_location::current(), __VA_ARGS__)
+
+// A plain CUDA file's clock() and clock64() (renamed by its rewrite: the names are libc's and a
+// builtin's): recorded as the emulator records them, then the SM's cycle counter.
+__device__ __forceinline__ long long ws_clock64(std::source_location loc = std::source_location::current()) {
+  return ::ws::trace_rt::clock64_at(loc);
+}
+__device__ __forceinline__ long ws_clock(std::source_location loc = std::source_location::current()) {
+  return long(::ws::trace_rt::clock64_at(loc));
+}
 
 // __ldg(&a[i]): recorded as the load it is, then read through the read-only path.
 template <class T>
