@@ -12,7 +12,7 @@ cmake -S . -B "$dir" -G Ninja -DWARPSCOPE_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDeb
   "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" > /dev/null
 targets=(test_util test_trace test_run test_rules test_emu test_fiber_switch test_loop_spans test_issue_policy
          test_kernels test_analysis test_timing replay_trace replay_stream_timeline test_kernel_file
-         replay_kernel_description test_isolation)
+         replay_kernel_description test_isolation replay_lesson)
 ninja -C "$dir" "${targets[@]}"
 cd "$dir"
 # (Leaks: the emulator keeps its fiber stacks and tables for the process's life, on purpose.)
