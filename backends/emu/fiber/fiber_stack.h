@@ -26,9 +26,6 @@ namespace ws::emu {
 // ws::emu::launch_workers keeps to it): each is two memory mappings, the stack and its guard page,
 // and Linux allows 65530 mappings per process by default.
 inline constexpr std::size_t kMaxStacksInUse = 16384;
-// Each CUDA thread's stack: reserved, its pages touched as the thread goes deeper (a recursion can
-// touch all of it), so a launch's stacks may take up to this times the threads in use.
-inline constexpr std::size_t kThreadStackBytes = 256 * 1024;
 
 // Process-wide free list of stack mappings of one size (the emulator uses one size).
 class StackPool {

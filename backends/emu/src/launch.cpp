@@ -206,17 +206,11 @@ void number_shared_allocations(Trace& t, const LaunchState& state) {
 
 }  // namespace
 
-unsigned launch_workers(unsigned requested, uint32_t blocks, uint32_t threads_per_block, uint64_t stack_budget) {
+unsigned launch_workers(unsigned requested, uint32_t blocks, uint32_t threads_per_block) {
   unsigned workers = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
   workers = std::min<unsigned>(workers, std::max<uint32_t>(1, blocks));
-  const uint32_t threads = std::max<uint32_t>(1, threads_per_block);
-  const uint32_t stacks_fit = uint32_t(kMaxStacksInUse / threads);
-  workers = std::min<unsigned>(workers, std::max<uint32_t>(1, stacks_fit));
-  if (stack_budget) {
-    const uint64_t per_worker = uint64_t(threads) * kThreadStackBytes;
-    workers = std::min<unsigned>(workers, unsigned(std::max<uint64_t>(1, stack_budget / per_worker)));
-  }
-  return workers;
+  const uint32_t stacks_fit = uint32_t(kMaxStacksInUse / std::max<uint32_t>(1, threads_per_block));
+  return std::min<unsigned>(workers, std::max<uint32_t>(1, stacks_fit));
 }
 
 LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& info,
@@ -255,18 +249,7 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
   for (uint32_t b = 0; b < blocks; ++b) records[b].recorded = is_recorded(state.opt.record, b);
 
   const uint32_t threads = uint32_t(opt_in.block.count());
-  if (opt_in.stack_budget && uint64_t(threads) * kThreadStackBytes > opt_in.stack_budget) {
-    Diagnostic d;
-    d.code = "memory-limit";
-    auto mib = [](uint64_t b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB"; };
-    d.message = "a block of " + std::to_string(threads) + " threads needs " + mib(uint64_t(threads) * kThreadStackBytes) +
-                " of thread stacks (" + std::to_string(kThreadStackBytes / 1024) + " KiB each, for what the threads may " +
-                "keep on them), over the " + mib(opt_in.stack_budget) +
-                " the stacks may take (a quarter of the run's memory limit): use a smaller block, or a larger limit";
-    t.diagnostics.push_back(std::move(d));
-    return result;
-  }
-  const unsigned workers = launch_workers(opt_in.workers, blocks, threads, opt_in.stack_budget);
+  const unsigned workers = launch_workers(opt_in.workers, blocks, threads);
   std::atomic<uint32_t> next{0};
   std::mutex error_mutex;
   std::string worker_error;  // a worker that could not get memory (its stacks, its block's records)

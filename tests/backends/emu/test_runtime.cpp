@@ -186,29 +186,6 @@ TEST(EmuRuntime, SyncwarpKeepsTheWarpsInstructionOrder) {
   EXPECT_EQ(order, want);
 }
 
-// The thread stacks count against the memory limit (a quarter of it: emu::Backend): a launch
-// runs on as many workers as their stacks fit in (256 KiB a thread, all of which a recursion may
-// touch), and a block whose own stacks do not fit is refused before anything runs.
-TEST(EmuRuntime, ThreadStacksStayWithinTheirShareOfTheMemoryLimit) {
-  const uint64_t per_thread = 256 * 1024;
-  EXPECT_EQ(emu::launch_workers(8, 100, 256, 4 * 256 * per_thread), 4u);  // room for 4 blocks' stacks
-  EXPECT_EQ(emu::launch_workers(8, 100, 256, 256 * per_thread), 1u);
-  EXPECT_EQ(emu::launch_workers(8, 100, 256, 0), 8u);  // no budget: no cap
-  emu::Memory mem;
-  auto in = mem.upload<int>("in", test::iota_input(256));
-  auto out = mem.alloc<int>("out", 1);
-  emu::LaunchOptions o = test::options(1, 256);
-  o.stack_budget = 255 * per_thread;  // one thread's stack short
-  auto r = emu::launch(mem, o, {}, [=] { shuffle_sum(in, out); });
-  ASSERT_FALSE(r.ok());
-  const Diagnostic& d = r.trace.diagnostics.at(0);
-  EXPECT_EQ(d.code, "memory-limit");
-  EXPECT_NE(d.message.find("a block of 256 threads needs 64 MiB of thread stacks"), std::string::npos) << d.message;
-  EXPECT_EQ(r.issued_instructions, 0u);  // nothing ran
-  o.stack_budget = 256 * per_thread;
-  EXPECT_TRUE(emu::launch(mem, o, {}, [=] { shuffle_sum(in, out); }).ok());
-}
-
 // Every worker maps a stack (and a guard page) per thread of the block: 64 workers of 1024
 // threads would need 131072 mappings, past Linux's default limit of 65530, and mmap would fail.
 TEST(EmuRuntime, WorkersAreCappedSoThatTheirStacksStayWithinTheMappingLimit) {

@@ -56,9 +56,6 @@ struct LaunchOptions {
   Dim3 grid, block;
   uint32_t dynamic_shared_bytes = 0;
   unsigned workers = 0;                  // worker threads running blocks; 0 = one per core
-  // The most the thread stacks may take (bytes; 0: no cap but kMaxStacksInUse): fewer workers
-  // where their blocks' stacks would not fit, and a block whose own do not is refused.
-  uint64_t stack_budget = 0;
   uint64_t step_budget = 1u << 22;       // instructions one block may issue before it is stopped
   RecordOptions record;
   const std::atomic<bool>* cancel = nullptr;  // when it turns true the launch stops ("cancelled")
@@ -159,11 +156,10 @@ struct LaunchResult {
 };
 
 // How many worker threads a launch runs on: `requested` (0: one per hardware thread), no more
-// than there are blocks, no more than keep every worker's thread stacks within 16384 in all
+// than there are blocks, and no more than keep every worker's thread stacks within 16384 in all
 // (each is two memory mappings, the stack and its guard page; Linux allows 65530 per process by
-// default, and 64 workers of 1024 threads would need 131072), and no more than fit their stacks
-// (kThreadStackBytes each) in `stack_budget` bytes when it is not 0 (at least one worker).
-unsigned launch_workers(unsigned requested, uint32_t blocks, uint32_t threads_per_block, uint64_t stack_budget = 0);
+// default, and 64 workers of 1024 threads would need 131072).
+unsigned launch_workers(unsigned requested, uint32_t blocks, uint32_t threads_per_block);
 
 // Runs `body` (which calls the kernel function with its arguments) once per CUDA thread of the
 // grid. Never throws for kernel faults: they become error diagnostics in the trace.
