@@ -9,8 +9,11 @@
   if (!ws::gpu::device().present) GTEST_SKIP() << ws::gpu::device().why_not;       \
   if (!ws::gpu::usable()) GTEST_SKIP() << ws::gpu::unusable_reason()
 
-TEST(GpuIntrinsics, PerThreadIntrinsicsMatchTheGuide) {
-  WS_NEED_GPU();
+// Runs `kernel` (per_thread results per input word) over 1000 words on the GPU and holds every
+// result to `want`, naming the first ten that differ.
+template <class Kernel>
+void expect_per_word(const char* name, Kernel kernel, unsigned per_thread,
+                     std::vector<unsigned> (*want_of)(const std::vector<unsigned>&)) {
   const unsigned n = 1000;
   const std::vector<unsigned> w = intrinsic_cases::words(n);
   ws::RunConfig cfg;
@@ -19,46 +22,29 @@ TEST(GpuIntrinsics, PerThreadIntrinsicsMatchTheGuide) {
   {
     ws::GpuBackend be("intrinsics", cfg, result);
     auto in = be.upload("words", w);
-    auto out = be.alloc<unsigned>("out", uint64_t(n) * kPerThread);
-    ASSERT_TRUE(be.launch("intrinsics_per_thread", {(n + 127) / 128, 1, 1}, {128, 1, 1}, 0, intrinsics_per_thread,
-                          ws::global_array<const unsigned>(in), out, n))
+    auto out = be.alloc<unsigned>("out", uint64_t(n) * per_thread);
+    ASSERT_TRUE(be.launch(name, {(n + 127) / 128, 1, 1}, {128, 1, 1}, 0, kernel, ws::global_array<const unsigned>(in), out, n))
         << (result.errors.empty() ? "" : result.errors[0].message);
     got = be.download(out);
   }
-  const std::vector<unsigned> want = intrinsic_cases::expected_per_thread(w);
+  const std::vector<unsigned> want = want_of(w);
   ASSERT_EQ(got.size(), want.size());
   int wrong = 0;
   for (size_t i = 0; i < got.size(); ++i)
     if (got[i] != want[i] && ++wrong <= 10)
-      ADD_FAILURE() << "word " << std::hex << w[i / kPerThread] << std::dec << ", result " << i % kPerThread << ": GPU "
+      ADD_FAILURE() << "word " << std::hex << w[i / per_thread] << std::dec << ", result " << i % per_thread << ": GPU "
                     << got[i] << ", reference " << want[i];
   EXPECT_EQ(wrong, 0);
 }
 
+TEST(GpuIntrinsics, PerThreadIntrinsicsMatchTheGuide) {
+  WS_NEED_GPU();
+  expect_per_word("intrinsics_per_thread", intrinsics_per_thread, kPerThread, intrinsic_cases::expected_per_thread);
+}
+
 TEST(GpuIntrinsics, SimdWithinAWordAndFnsMatchTheirDefinitions) {
   WS_NEED_GPU();
-  const unsigned n = 1000;
-  const std::vector<unsigned> w = intrinsic_cases::words(n);
-  ws::RunConfig cfg;
-  ws::RunResult result;
-  std::vector<unsigned> got;
-  {
-    ws::GpuBackend be("intrinsics", cfg, result);
-    auto in = be.upload("words", w);
-    auto out = be.alloc<unsigned>("out", uint64_t(n) * kSimdPerThread);
-    ASSERT_TRUE(be.launch("intrinsics_simd", {(n + 127) / 128, 1, 1}, {128, 1, 1}, 0, intrinsics_simd,
-                          ws::global_array<const unsigned>(in), out, n))
-        << (result.errors.empty() ? "" : result.errors[0].message);
-    got = be.download(out);
-  }
-  const std::vector<unsigned> want = intrinsic_cases::expected_simd(w);
-  ASSERT_EQ(got.size(), want.size());
-  int wrong = 0;
-  for (size_t i = 0; i < got.size(); ++i)
-    if (got[i] != want[i] && ++wrong <= 10)
-      ADD_FAILURE() << "word " << std::hex << w[i / kSimdPerThread] << std::dec << ", result " << i % kSimdPerThread
-                    << ": GPU " << got[i] << ", reference " << want[i];
-  EXPECT_EQ(wrong, 0);
+  expect_per_word("intrinsics_simd", intrinsics_simd, kSimdPerThread, intrinsic_cases::expected_simd);
 }
 
 TEST(GpuIntrinsics, MatchesWarpReductionsAndCountingBarriers) {
