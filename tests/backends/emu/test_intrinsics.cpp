@@ -136,32 +136,29 @@ TEST(EmuIntrinsics, WarpReductionsCombineEveryNamedLane) {
   EXPECT_EQ(mem.download(out), intrinsic_cases::expected_warp_reduce());
 }
 
-TEST(EmuIntrinsics, PerThreadIntrinsicsInAKernelMatchTheGuide) {
+// Runs `kernel` (per_thread results per input word) over 1000 words on the emulator and holds
+// every result to `want` (computed from the definitions in intrinsic_cases.cuh).
+template <class Kernel>
+void expect_per_word(Kernel kernel, unsigned per_thread, std::vector<unsigned> (*want_of)(const std::vector<unsigned>&)) {
   const unsigned n = 1000;
   emu::Memory mem;
   const std::vector<unsigned> w = intrinsic_cases::words(n);
   auto in = mem.upload<unsigned>("words", w);
-  auto out = mem.alloc<unsigned>("out", n * kPerThread);
-  auto r = emu::launch(mem, test::options((n + 127) / 128, 128), {}, [=] { intrinsics_per_thread(in, out, n); });
+  auto out = mem.alloc<unsigned>("out", n * per_thread);
+  auto r = emu::launch(mem, test::options((n + 127) / 128, 128), {}, [=] { kernel(in, out, n); });
   ASSERT_TRUE(r.ok());
-  const std::vector<unsigned> got = mem.download(out), want = intrinsic_cases::expected_per_thread(w);
+  const std::vector<unsigned> got = mem.download(out), want = want_of(w);
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i)
-    ASSERT_EQ(got[i], want[i]) << "word " << std::hex << w[i / kPerThread] << std::dec << ", result " << i % kPerThread;
+    ASSERT_EQ(got[i], want[i]) << "word " << std::hex << w[i / per_thread] << std::dec << ", result " << i % per_thread;
+}
+
+TEST(EmuIntrinsics, PerThreadIntrinsicsInAKernelMatchTheGuide) {
+  expect_per_word(intrinsics_per_thread, kPerThread, intrinsic_cases::expected_per_thread);
 }
 
 TEST(EmuIntrinsics, SimdWithinAWordAndFnsMatchTheirDefinitions) {
-  const unsigned n = 1000;
-  emu::Memory mem;
-  const std::vector<unsigned> w = intrinsic_cases::words(n);
-  auto in = mem.upload<unsigned>("words", w);
-  auto out = mem.alloc<unsigned>("out", n * kSimdPerThread);
-  auto r = emu::launch(mem, test::options((n + 127) / 128, 128), {}, [=] { intrinsics_simd(in, out, n); });
-  ASSERT_TRUE(r.ok());
-  const std::vector<unsigned> got = mem.download(out), want = intrinsic_cases::expected_simd(w);
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i)
-    ASSERT_EQ(got[i], want[i]) << "word " << std::hex << w[i / kSimdPerThread] << std::dec << ", result " << i % kSimdPerThread;
+  expect_per_word(intrinsics_simd, kSimdPerThread, intrinsic_cases::expected_simd);
   // The PTX ISA's own examples of fns.
   EXPECT_EQ(__fns(0xaaaaaaaau, 3, 1), 3u);
   EXPECT_EQ(__fns(0xaaaaaaaau, 3, -1), 3u);

@@ -140,35 +140,31 @@ unsigned sum_abs_diff(unsigned a, unsigned b, bool is_signed) {
 }
 }  // namespace ws::intrinsics_detail
 // One row per pair: NAME2 on halfwords, NAME4 on bytes; EXPR of sa, sb, ua, ub and W.
+// EXPR of one lane's sa, sb, ua, ub and its width W, for every lane of a and b.
+#define WS_EMU_SIMD_LANES(EXPR)                                                                      \
+  ws::intrinsics_detail::per_lane<W>(a, b, [](int sa, int sb, unsigned ua, unsigned ub) {           \
+    (void)sa, (void)sb, (void)ua, (void)ub;                                                         \
+    return (EXPR);                                                                                  \
+  })
 #define WS_EMU_SIMD(NAME, EXPR)                                                                      \
   inline unsigned NAME##2(unsigned a, unsigned b) {                                                  \
     constexpr int W = 16;                                                                            \
-    return ws::intrinsics_detail::per_lane<W>(a, b, [](int sa, int sb, unsigned ua, unsigned ub) {   \
-      (void)sa, (void)sb, (void)ua, (void)ub;                                                        \
-      return (EXPR);                                                                                 \
-    });                                                                                              \
+    return WS_EMU_SIMD_LANES(EXPR);                                                                  \
   }                                                                                                  \
   inline unsigned NAME##4(unsigned a, unsigned b) {                                                  \
     constexpr int W = 8;                                                                             \
-    return ws::intrinsics_detail::per_lane<W>(a, b, [](int sa, int sb, unsigned ua, unsigned ub) {   \
-      (void)sa, (void)sb, (void)ua, (void)ub;                                                        \
-      return (EXPR);                                                                                 \
-    });                                                                                              \
+    return WS_EMU_SIMD_LANES(EXPR);                                                                  \
   }
 #define WS_EMU_SIMD1(NAME, EXPR)                                                                     \
   inline unsigned NAME##2(unsigned a) {                                                              \
     constexpr int W = 16;                                                                            \
-    return ws::intrinsics_detail::per_lane<W>(a, 0u, [](int sa, int, unsigned ua, unsigned) {        \
-      (void)sa, (void)ua;                                                                            \
-      return (EXPR);                                                                                 \
-    });                                                                                              \
+    const unsigned b = 0;                                                                            \
+    return WS_EMU_SIMD_LANES(EXPR);                                                                  \
   }                                                                                                  \
   inline unsigned NAME##4(unsigned a) {                                                              \
     constexpr int W = 8;                                                                             \
-    return ws::intrinsics_detail::per_lane<W>(a, 0u, [](int sa, int, unsigned ua, unsigned) {        \
-      (void)sa, (void)ua;                                                                            \
-      return (EXPR);                                                                                 \
-    });                                                                                              \
+    const unsigned b = 0;                                                                            \
+    return WS_EMU_SIMD_LANES(EXPR);                                                                  \
   }
 WS_EMU_SIMD(__vadd, ua + ub)
 WS_EMU_SIMD(__vsub, ua - ub)
@@ -211,6 +207,7 @@ WS_EMU_SIMD1(__vneg, -sa)
 WS_EMU_SIMD1(__vnegss, ws::intrinsics_detail::saturate_signed<W>(-sa))
 #undef WS_EMU_SIMD
 #undef WS_EMU_SIMD1
+#undef WS_EMU_SIMD_LANES
 // Sums of the lanes' absolute differences: one number, not a lane each.
 inline unsigned __vsads2(unsigned a, unsigned b) { return ws::intrinsics_detail::sum_abs_diff<16>(a, b, true); }
 inline unsigned __vsads4(unsigned a, unsigned b) { return ws::intrinsics_detail::sum_abs_diff<8>(a, b, true); }
