@@ -133,6 +133,7 @@ void HazardDetector::check_word(Word& w, uint64_t wi, uint8_t bytes, const Curre
     if (prev && prev->seq == wr.seq && prev->thread == wr.thread) continue;  // same writer, next byte
     prev = &wr;
     if (atomic && (wr.flags & kAtomic)) continue;
+    if (optimistic_read(writes, wr.flags & kAtomic)) continue;
     report(writes ? HazardKind::WAW : HazardKind::RAW, wr.thread, wr.site, wr.flags, wr.seq, c,
            wi * 4 + b);
   }
@@ -141,6 +142,7 @@ void HazardDetector::check_word(Word& w, uint64_t wi, uint8_t bytes, const Curre
     for (const Reader& r : w.readers) {
       if (!(r.bytes & bytes) || r.thread == c.thread) continue;
       if (atomic && (r.flags & kAtomic)) continue;
+      if (optimistic_read(false, atomic)) continue;
       report(HazardKind::WAR, r.thread, r.site, r.flags, r.seq, c,
              wi * 4 + static_cast<uint32_t>(std::countr_zero(uint32_t(r.bytes & bytes))));
     }

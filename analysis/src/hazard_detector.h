@@ -82,6 +82,13 @@ class HazardDetector {
   uint64_t gen_of(uint32_t warp) const;
   bool synced(uint32_t warp, uint32_t lane_a, uint32_t lane_b, uint64_t after_seq) const;
   void check_word(Word& w, uint64_t word_index, uint8_t bytes, const Current& c);
+  // A plain load of a global word against another thread's atomic on it: the atomicCAS loop's
+  // first read (`old = *address; do { ... } while (atomicCAS(address, ...) != ...)`) and a poll of
+  // a counter are built to tolerate a stale value, and CUDA's guide writes them so. Not reported
+  // (racecheck does not look at global memory at all); a plain store against an atomic still is.
+  bool optimistic_read(bool load_is_a_write, bool other_is_atomic) const {
+    return space_ == MemSpace::Global && !load_is_a_write && other_is_atomic;
+  }
   void report(HazardKind kind, uint32_t first_thread, uint32_t first_site, uint8_t first_flags,
               uint64_t first_seq, const Current& c, uint64_t byte_address);
 

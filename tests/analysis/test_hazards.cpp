@@ -265,6 +265,26 @@ TEST(Hazards, Atomics) {
   EXPECT_EQ(r.hazards[0].first.thread, 63u);
 }
 
+// In global memory the atomicCAS loop's first read of a word other warps update atomically is not
+// a race, either way round; a plain store against those atomics is.
+TEST(Hazards, AGlobalReadBesideAtomicsIsTheCasLoopsNotARace) {
+  TraceBuilder b{Dim3{64, 1, 1}};
+  const uint32_t g = b.alloc("acc", MemSpace::Global, 8, 1);
+  const uint32_t read = b.site(20, "old = *address;");
+  const uint32_t cas = b.site(21, "atomicCAS(address, assumed, v);");
+  const uint32_t store = b.site(22, "*address = 0;");
+  b.access(0, 0, read, g, AccessKind::Load, 8, kLane0, {0});
+  b.access(0, 1, cas, g, AccessKind::Atomic, 8, kLane0, {0});
+  b.access(0, 0, read, g, AccessKind::Load, 8, kLane0, {0});
+  EXPECT_TRUE(analyze(b.t).hazards.empty());
+  b.access(0, 0, store, g, AccessKind::Store, 8, kLane0, {0});
+  const Report r = analyze(b.finish());
+  ASSERT_EQ(r.hazards.size(), 1u);
+  EXPECT_EQ(r.hazards[0].kind, HazardKind::WAW);
+  EXPECT_EQ(r.hazards[0].first_site, cas);
+  EXPECT_EQ(r.hazards[0].second_site, store);
+}
+
 // Byte granularity: char c[4]; thread 0 writes c[0], thread 32 writes c[1] (same word, different
 // bytes): no hazard. Thread 64 then reads c[0]: RAW against thread 0 only.
 TEST(Hazards, BytesNotWords) {

@@ -108,8 +108,8 @@ TEST(PlainCudaRewrite, AFileInTheWrappedDialectIsTakenAsWritten) {
 TEST(PlainCudaRewrite, WhatCannotBeRecordedIsRefusedAtItsLineAndColumn) {
   const std::string text =
       "struct Holder { float* data; float vals[4]; __device__ float f() const { return 0; } };\n"  // 1
-      "__device__ float table[64];\n"                                                              // 2
-      "__device__ int counter;\n"                                                                  // 3
+      "__constant__ float table[64];\n"                                                            // 2
+      "__device__ int counter[2][2]; extern __device__ int shared_count;\n"                        // 3
       "#define DECLARE_TILE __shared__ float t[32]\n"                                              // 4
       "__global__ void k(float** pp, Holder h, Holder* hs, float* out) {\n"                        // 5
       "  __shared__ float cube[4][4][4];\n"                                                        // 6
@@ -117,7 +117,7 @@ TEST(PlainCudaRewrite, WhatCannotBeRecordedIsRefusedAtItsLineAndColumn) {
       "  DECLARE_TILE;\n"                                                                          // 8
       "  out[0] = h.data[threadIdx.x];\n"                                                          // 9
       "  out[1] = table[threadIdx.x];\n"                                                           // 10
-      "  counter += 1;\n"                                                                          // 11
+      "  out[4] = shared_count;\n"                                                                 // 11
       "  out[2] = hs[0].f();\n"                                                                    // 12
       "  __shared__ volatile int vshared[32];\n"                                                   // 13
       "  __shared__ float tile[64]; out[3] = sizeof(tile);\n"                                      // 14
@@ -131,7 +131,8 @@ TEST(PlainCudaRewrite, WhatCannotBeRecordedIsRefusedAtItsLineAndColumn) {
   const std::vector<Want> want = {{5, 27, "pointer to a pointer"}, {6, 20, "dimensions"},
                                   {7, 10, "one pointer per statement"}, {7, 20, "one pointer per statement"},
                                   {8, 3, "macro"},                     {9, 12, "pointer kept in a struct"},
-                                  {10, 12, "outside the kernel"},      {11, 3, "__device__ variable"},
+                                  {10, 12, "outside the kernel"},      {3, 16, "more than one dimension"},
+                                  {3, 53, "extern __device__"},
                                   {12, 18, "member function"},         {13, 27, "volatile shared array"},
                                   {14, 39, "sizeof of the shared array"}, {16, 19, "returning a pointer"}};
   for (const Want& w : want) {
@@ -520,5 +521,140 @@ TEST(PlainCudaRun, ClockReadsTheIssueClockAndIsRecorded) {
   ASSERT_TRUE(b.ok) << b.summary;
   EXPECT_FALSE(b.gpu_check_failed);
   for (const auto& d : b.diagnostics) ADD_FAILURE() << ws::kernel_file::to_text(d);
+}
+}  // namespace
+
+namespace {
+// Whether the first launch's allocation table names `name` with `extent` elements of `type`.
+bool has_allocation(const RunResult& r, const std::string& name, uint64_t extent, const std::string& type) {
+  for (const Allocation& a : r.launches.at(0).allocations)
+    if (a.name == name) return a.extent == extent && a.type_name == type && a.space == MemSpace::Global;
+  return false;
+}
+
+void expect_both_gpu_builds_compile(const std::string& path) {
+  if (ws::kernel_file::toolchain().nvcc.empty()) return;
+  ws::kernel_file::BuildOptions o;
+  o.gpu_check = true;
+  const ws::kernel_file::Build b = ws::kernel_file::build(path, o);
+  ASSERT_TRUE(b.ok) << b.summary;
+  EXPECT_FALSE(b.gpu_check_failed);
+  for (const auto& d : b.diagnostics) ADD_FAILURE() << ws::kernel_file::to_text(d);
+}
+
+// Seed 002's fence example keeps its block counter in a `__device__ unsigned int count`: the
+// counter is global memory of its own in the trace, each block's atomicInc one recorded warp
+// instruction, and the last block (whichever it is) finds the total.
+TEST(PlainCudaRun, SeedFenceSumPastedWithItsDeviceCounterRunsAndPasses) {
+  const std::string path = plain_file("seed_fence_sum.cu");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  for (int again = 0; again < 2; ++again) {  // the kernel resets count itself: both runs pass
+    const RunResult r = run(name, {});
+    EXPECT_TRUE(r.passed) << r.result << " / " << r.check;
+    ASSERT_FALSE(r.launches.empty());
+    EXPECT_TRUE(has_allocation(r, "count", 1, "unsigned int"));
+    const uint32_t blocks = 4096 / 256;
+    const analysis::Report rep = analysis::analyze(r.launches.at(0));
+    EXPECT_EQ(sum_of(rep, MemSpace::Global, AccessKind::Atomic, line_of(path, "atomicInc(&count")).instructions, blocks);
+    EXPECT_EQ(sum_of(rep, MemSpace::Global, AccessKind::Store, line_of(path, "  count = 0;")).instructions, 1u);
+    EXPECT_TRUE(rep.hazards.empty());
+  }
+  expect_both_gpu_builds_compile(path);
+}
+
+// A `__device__` variable starts every run at the value the file gives it (as a freshly loaded
+// program does), however the last run left it; a `__device__` array is recorded as global memory:
+// the 4 ints a warp reads lie in one 32-byte sector.
+TEST(PlainCudaRun, ADeviceVariableStartsEachRunAtItsFirstValue) {
+  const std::string path = write_file("device_variables.cu",
+                                      "/* warpscope\nkernel = \"stamp\"\nn = 256\nblock = 64\nargs = [\"first\", \"out\"]\n"
+                                      "[arrays.first]\ntype = \"int\"\nsize = \"1\"\nexpect = \"5\"\n"
+                                      "[arrays.out]\ntype = \"int\"\nsize = \"n\"\nexpect = \"10 * (i % 4 + 1)\"\n*/\n"
+                                      "__device__ int seen = 5;\n"
+                                      "__device__ int table[4] = {10, 20, 30, 40};\n"
+                                      "__global__ void stamp(int* first, int* out) {\n"
+                                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                      "  if (i == 0) first[0] = atomicAdd(&seen, 1);\n"
+                                      "  out[i] = table[i % 4];\n"
+                                      "}\n");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  for (int again = 0; again < 3; ++again) {
+    const RunResult r = run(name, {});
+    EXPECT_TRUE(r.passed) << "run " << again << ": " << r.result;
+    ASSERT_FALSE(r.launches.empty());
+    EXPECT_TRUE(has_allocation(r, "seen", 1, "int"));
+    EXPECT_TRUE(has_allocation(r, "table", 4, "int"));
+    const analysis::Report rep = analysis::analyze(r.launches.at(0));
+    const analysis::SiteMetrics m = sum_of(rep, MemSpace::Global, AccessKind::Load, line_of(path, "table[i % 4]"));
+    EXPECT_EQ(m.instructions, 256u / 32);
+    EXPECT_EQ(m.sectors, 256u / 32);  // 16 bytes of one 256-byte-aligned allocation: one sector a warp
+  }
+  expect_both_gpu_builds_compile(path);
+}
+}  // namespace
+
+namespace {
+// The sectors a warp's load of 4-byte field `field` of 12-byte elements touches, counted here.
+uint64_t float3_field_sectors(uint32_t warps) {
+  uint64_t sectors = 0;
+  for (uint32_t w = 0; w < warps; ++w)
+    for (uint32_t field = 0; field < 3; ++field) {
+      std::set<uint64_t> s;
+      for (uint32_t l = 0; l < 32; ++l) s.insert((12ull * (32 * w + l) + 4 * field) / 32);
+      sectors += s.size();
+    }
+  return sectors;
+}
+
+TEST(PlainCudaRun, StudentIdiomsRunAndCountAsNvccIssuesThem) {
+  const std::string path = plain_file("student_idioms.cu");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  for (const char* variant : {"float", "double"}) {
+    RunConfig c;
+    c.variant = variant;
+    testing::internal::CaptureStdout();
+    const RunResult r = run(name, c);
+    const std::string printed = testing::internal::GetCapturedStdout();
+    EXPECT_TRUE(r.passed) << variant << ": " << r.result << " / " << r.check;
+    ASSERT_FALSE(r.launches.empty());
+    const analysis::Report rep = analysis::analyze(r.launches.at(0));
+    EXPECT_TRUE(rep.hazards.empty()) << rep.hazards.front().message;  // the CAS loop's read is no race
+    const uint32_t warps = 256 / 32;
+    // A float3 is three 4-byte loads; a uchar4 one 4-byte load, 128 bytes a warp.
+    const analysis::SiteMetrics p = sum_of(rep, MemSpace::Global, AccessKind::Load, line_of(path, "float3 p = pos[i];"));
+    EXPECT_EQ(p.instructions, 3u * warps);
+    EXPECT_EQ(p.sectors, float3_field_sectors(warps));
+    const analysis::SiteMetrics px = sum_of(rep, MemSpace::Global, AccessKind::Load, line_of(path, "uchar4 c = img[i];"));
+    EXPECT_EQ(px.instructions, warps);
+    EXPECT_EQ(px.sectors, 4u * warps);
+    // printf's element arguments are loaded values: thread 0 of block 0 prints them.
+    EXPECT_NE(printed.find("pos[1].y = 2.000000, img[0].x = 0, evens = 64, odd lanes = aaaaaaaa"), std::string::npos)
+        << printed;
+  }
+  expect_both_gpu_builds_compile(path);
+}
+
+// A failed assert() in a kernel is a fault of the run with CUDA's words (where, which thread),
+// not the end of the process.
+TEST(PlainCudaRun, AFailedAssertIsAFaultAtItsLine) {
+  const std::string path = write_file("asserts.cu",
+                                      "#include <cassert>\n"
+                                      "/* warpscope\nkernel = \"k\"\nn = 64\nblock = 32\nargs = [\"a\"]\n"
+                                      "[arrays.a]\ntype = \"int\"\nsize = \"n\"\nfill = \"iota\"\n*/\n"
+                                      "__global__ void k(const int* a) {\n"
+                                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                      "  assert(a[i] != 40);\n"
+                                      "}\n");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  const RunResult r = Catalog::instance().run(name, {}, BackendKind::Emu);
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_EQ(r.errors[0].code, "assert");
+  EXPECT_NE(r.errors[0].message.find("asserts.cu:14: block [1,0,0], thread [8,0,0]: assertion `a[i] != 40` failed"),
+            std::string::npos)
+      << r.errors[0].message;
 }
 }  // namespace

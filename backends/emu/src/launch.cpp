@@ -29,8 +29,13 @@ Memory::~Memory() = default;
 
 void* Memory::allocate(const std::string& name, const std::string& type, uint32_t elem_size,
                        uint64_t count) {
+  storage_.emplace_back(new (kStorageAlign) std::byte[std::max<uint64_t>(elem_size * count, 1)]);
+  adopt(name, type, elem_size, count);
+  return storage_.back().get();
+}
+
+uint32_t Memory::adopt(const std::string& name, const std::string& type, uint32_t elem_size, uint64_t count) {
   const uint64_t bytes = std::max<uint64_t>(elem_size * count, 1);
-  storage_.emplace_back(new (kStorageAlign) std::byte[bytes]);
   Allocation a;
   a.name = name;
   a.type_name = type;
@@ -40,7 +45,7 @@ void* Memory::allocate(const std::string& name, const std::string& type, uint32_
   a.base = next_address_;
   next_address_ += (bytes + kGlobalAlign - 1) / kGlobalAlign * kGlobalAlign;
   table_.push_back(std::move(a));
-  return storage_.back().get();
+  return uint32_t(table_.size() - 1);
 }
 
 // --- validation -------------------------------------------------------------------------------

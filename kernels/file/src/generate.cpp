@@ -221,6 +221,8 @@ void write_run(Writer& w, const Description& d) {
   // Device arrays, the launch, the results.
   for (const ArrayDesc& x : d.arrays) w << "    std::vector<ws_type_" + x.name + "> ws_out_" + x.name + ";\n";
   w << "    {\n";
+  // The file's `__device__` variables first: their allocations are named before the arrays'.
+  w << "      ws::kernel_file_support::adopt_device_variables(ws_be);\n";
   for (const ArrayDesc& x : d.arrays) {
     w << "      auto " + x.name + " = ws_be.upload(" + lit(x.name) + ", ws_in_" + x.name + ");\n";
     if (!x.row_length.text.empty()) w << "      ws_be.shape(" + x.name + ", uint32_t(" + w.expr(x.row_length) + "));\n";
@@ -329,6 +331,15 @@ std::string translation_unit(const Description& d, const std::string& text, Flav
       at = eol + 1;
     }
   }
+  // The file's assert() is checked, whatever NDEBUG warpscope itself was built with (the headers
+  // above keep that one). On the emulator a failed one is a fault of the run at its line, as on a
+  // GPU (where it traps), not the end of the process the emulator runs in.
+  w << "#ifdef assert\n#undef NDEBUG\n#undef assert\n";
+  if (flavor == Flavor::Emu)
+    w << "#define assert(e) (static_cast<bool>(e) ? void(0) : ::ws::assert_failed(#e, std::source_location::current()))\n";
+  else
+    w << "#include <assert.h>\n";
+  w << "#endif\n";
   w << "\nnamespace " + ns + " {\n";
   w << "#line 1 " + lit(d.path) + "\n" + body;
   w << "#line 1 " + lit(w.driver_name()) + "\n";

@@ -110,6 +110,8 @@ __device__ void __nanosleep(unsigned);
 __device__ long long clock64();
 __device__ long clock();
 extern "C" __device__ int printf(const char*, ...);
+// What <assert.h>'s assert() calls, on the device (as Clang's CUDA wrapper declares it).
+extern "C" __device__ static inline void __assert_fail(const char*, const char*, unsigned, const char*) {}
 )";
 
 // <cooperative_groups.h>: what ws/kernel/cooperative_groups.h provides, declared.

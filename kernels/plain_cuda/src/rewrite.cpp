@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -197,6 +198,15 @@ bool file_scope(CXCursor var) {
          k == CXCursor_ClassDecl;
 }
 
+// Declared in a header the user wrote (not the CUDA vocabulary of the prelude, not a system header).
+bool in_users_header(CXCursor decl) {
+  const CXSourceLocation loc = clang_getCursorLocation(decl);
+  if (clang_Location_isInSystemHeader(loc)) return false;
+  CXFile file = nullptr;
+  clang_getExpansionLocation(loc, &file, nullptr, nullptr, nullptr);
+  return file && str(clang_getFileName(file)) != kPreludePath;
+}
+
 std::string first_token(CXTranslationUnit tu, CXCursor c) {
   CXToken* tokens = nullptr;
   unsigned n = 0;
@@ -222,6 +232,7 @@ class Rewriter {
   void parameter(CXCursor p);
   void variable(CXCursor v, CXCursor parent);
   void shared_variable(CXCursor v, CXCursor parent);
+  void device_variable(CXCursor v);
   void auto_variable(CXCursor v);
   void declaration_ref(CXCursor e);
   void unary(CXCursor e);
@@ -229,6 +240,7 @@ class Rewriter {
   void member(CXCursor e);
   void subscript(CXCursor e);
   void size_of(CXCursor e);
+  void printf_call(CXCursor e);
 
   bool is_access(CXCursor e);
   void replace(const Where& b, const Where& e, std::string text, uint32_t outer_end = 0);
@@ -244,8 +256,11 @@ class Rewriter {
 
   CXTranslationUnit tu_;
   const std::string& text_;
-  std::set<std::string> shared_scalars_;  // USRs of `__shared__ T x;` (each use becomes x[0])
-  std::set<std::string> shared_arrays_;
+  // USRs of `__shared__ T x;` and `__device__ T x;`: one-element wrappers, each use x[0].
+  std::set<std::string> scalars_;
+  std::set<std::string> wrapped_;           // every shared array and device variable (for sizeof)
+  std::set<std::string> device_variables_;  // `__device__` variables the file declares
+  std::set<uint32_t> loaded_scalars_;       // uses of a scalar printf_call already made x[0]
   std::set<unsigned> refused_at_;
 };
 
@@ -371,7 +386,7 @@ void Rewriter::shared_variable(CXCursor v, CXCursor parent) {
     to = "ws::dynamic_shared<" + type + ", \"" + name + "\"> " + name;
   } else if (dims.empty()) {
     to = "__shared__ ws::shared_array<" + type + ", 1, \"" + name + "\"> " + name;
-    shared_scalars_.insert(str(clang_getCursorUSR(v)));
+    scalars_.insert(str(clang_getCursorUSR(v)));
   } else if (dims.size() == 1) {
     to = "__shared__ ws::shared_array<" + type + ", (" + dims[0] + "), \"" + name + "\"> " + name;
   } else if (dims.size() == 2) {
@@ -380,8 +395,62 @@ void Rewriter::shared_variable(CXCursor v, CXCursor parent) {
     return refuse(at, "a shared array of " + std::to_string(dims.size()) +
                           " dimensions: warpscope records one or two; declare it flat and index it by hand");
   }
-  shared_arrays_.insert(str(clang_getCursorUSR(v)));
+  wrapped_.insert(str(clang_getCursorUSR(v)));
   replace(b, end, to);
+}
+
+// `__device__ unsigned int count = 0;` -> `__device__ ws::device_variable<unsigned int, 1, "count">
+// count = {{0}};` and, after its `;` on the same line, the object that hands it to the driver
+// (kernel_file_support::device_variable_registration). An array keeps its size and initialiser;
+// a scalar is one element, each use `count[0]`.
+void Rewriter::device_variable(CXCursor v) {
+  const std::string name = str(clang_getCursorSpelling(v));
+  const Where at = where(clang_getCursorLocation(v));
+  if (!written_as(v, name)) return refuse(at, "the __device__ variable '" + name + "' is declared by a macro: write it out");
+  if (clang_Cursor_getStorageClass(v) == CX_SC_Extern)
+    return refuse(at, "an `extern __device__` variable: define it in this file (warpscope records the variables it declares)");
+  const CXType t = clang_getCursorType(v);
+  CXType element = t;
+  long long count = 1;
+  if (is_array(t)) {
+    element = clang_getArrayElementType(t);
+    count = clang_getArraySize(t);
+    if (is_array(element))
+      return refuse(at, "a __device__ array of more than one dimension: declare it flat and index it by hand");
+    if (count <= 0) return refuse(at, "a __device__ array without a size: write its size");
+  }
+  if (clang_isVolatileQualifiedType(element))
+    return refuse(at, "a volatile __device__ variable: declare it without volatile and read it through a "
+                      "`volatile` pointer (`volatile int* f = &" + name + ";`)");
+  const Where b = begin_of(v), e = end_of(v);
+  size_t semi = e.offset;
+  while (semi < text_.size() && std::isspace(static_cast<unsigned char>(text_[semi]))) ++semi;
+  if (semi >= text_.size() || text_[semi] != ';')
+    return refuse(at, "declare one __device__ variable per statement ('" + name + "' shares its declaration)");
+  // The initialiser as written: after the name and its dimension, `= x`, `= {...}` or `{...}`.
+  size_t k = at.offset + name.size();
+  while (k < e.offset && std::isspace(static_cast<unsigned char>(text_[k]))) ++k;
+  if (k < e.offset && text_[k] == '[') {
+    k = text_.find(']', k);
+    k = k == std::string::npos ? e.offset : k + 1;
+  }
+  std::string init = k < e.offset ? text_.substr(k, e.offset - k) : "";
+  init.erase(0, init.find_first_not_of(" \t\n"));
+  if (!init.empty() && init[0] == '(')
+    return refuse(at, "a __device__ variable initialised with `(...)`: write `= value`");
+  if (!init.empty() && init[0] == '=') init.erase(0, 1);
+  const std::string type = str(clang_getTypeSpelling(element));
+  const bool scalar = !is_array(t);
+  const std::string value = init.empty() ? "{}" : scalar ? "{{" + init + "}}" : "{" + init + "}";
+  replace(b, e, "__device__ ws::device_variable<" + type + ", " + std::to_string(count) + ", \"" + name + "\"> " + name +
+                    " = " + value);
+  insert({true, uint32_t(semi + 1), at.line, at.column},
+         " static const ws::kernel_file_support::device_variable_registration<decltype(" + name + ")> ws_device_variable_" +
+             name + "{&" + name + "};");
+  const std::string usr = str(clang_getCursorUSR(v));
+  device_variables_.insert(usr);
+  wrapped_.insert(usr);
+  if (scalar) scalars_.insert(usr);
 }
 
 //-----------------------------------------------------------------------------
@@ -397,7 +466,7 @@ bool Rewriter::is_access(CXCursor e) {
     const std::vector<CXCursor> k = children(e);
     return !k.empty() && is_access(k[0]);
   }
-  if (e.kind == CXCursor_DeclRefExpr) return shared_scalars_.count(str(clang_getCursorUSR(clang_getCursorReferenced(e)))) > 0;
+  if (e.kind == CXCursor_DeclRefExpr) return scalars_.count(str(clang_getCursorUSR(clang_getCursorReferenced(e)))) > 0;
   return false;
 }
 
@@ -405,7 +474,10 @@ bool Rewriter::is_access(CXCursor e) {
 void Rewriter::declaration_ref(CXCursor e) {
   const CXCursor d = clang_getCursorReferenced(e);
   const std::string usr = str(clang_getCursorUSR(d));
-  if (shared_scalars_.count(usr)) return insert(end_of(e), "[0]", 0);
+  if (scalars_.count(usr)) {
+    if (loaded_scalars_.count(begin_of(e).offset)) return;
+    return insert(end_of(e), "[0]", 0);
+  }
   // clock() and clock64() in device code: the recorded ws_clock() and ws_clock64() (a kernel's
   // clock() cannot be overloaded beside libc's).
   if (d.kind == CXCursor_FunctionDecl && !where(clang_getCursorLocation(d)).in_file) {
@@ -418,13 +490,13 @@ void Rewriter::declaration_ref(CXCursor e) {
       return replace(b, after, "ws_" + name);
     }
   }
-  // A `__device__` variable of the file: global memory nobody recorded.
-  if (d.kind == CXCursor_VarDecl && where(clang_getCursorLocation(d)).in_file && file_scope(d) &&
-      has_child(d, CXCursor_CUDADeviceAttr) &&
-      !has_child(d, CXCursor_CUDAConstantAttr))
+  // A `__device__` variable of a header: global memory warpscope cannot rewrite, so not record.
+  if (d.kind == CXCursor_VarDecl && !where(clang_getCursorLocation(d)).in_file && in_users_header(d) && file_scope(d) &&
+      has_child(d, CXCursor_CUDADeviceAttr) && !has_child(d, CXCursor_CUDAConstantAttr) &&
+      !has_child(d, CXCursor_CUDASharedAttr))
     refuse(begin_of(e), "'" + str(clang_getCursorSpelling(d)) +
-                            "' is a __device__ variable, global memory warpscope does not record: make it an array of "
-                            "the description and pass it to the kernel");
+                            "' is a __device__ variable declared outside this file, which warpscope cannot record: "
+                            "declare it in the kernel file");
 }
 
 // `*p` -> `(p)[0]`: the access then has a site, the operand's column.
@@ -504,10 +576,27 @@ void Rewriter::subscript(CXCursor e) {
   if (base.kind == CXCursor_DeclRefExpr) {
     const CXCursor d = clang_getCursorReferenced(base);
     if (d.kind == CXCursor_VarDecl && file_scope(d) && is_array(clang_getCursorType(d)) &&
-        !has_child(d, CXCursor_CUDASharedAttr))
+        !has_child(d, CXCursor_CUDASharedAttr) && !device_variables_.count(str(clang_getCursorUSR(d))))
       refuse(begin_of(e), "'" + str(clang_getCursorSpelling(d)) +
-                              "' is an array outside the kernel (__device__ or __constant__ memory), which warpscope does "
+                              "' is an array outside the kernel (__constant__ memory, or a header's), which warpscope does "
                               "not record: make it an array of the description and pass it to the kernel");
+  }
+}
+
+// printf's arguments pass through `...`: an element of memory is loaded first (one load, as
+// nvcc issues it), not passed as warpscope's reference to it.
+void Rewriter::printf_call(CXCursor e) {
+  if (str(clang_getCursorSpelling(e)) != "printf") return;
+  for (int k = 1, n = clang_Cursor_getNumArguments(e); k < n; ++k) {
+    const CXCursor a = clang_Cursor_getArgument(e, unsigned(k));
+    if (!is_access(a)) continue;
+    const Where b = begin_of(a), end = end_of(a);
+    if (!b.in_file || !end.in_file || b.offset >= end.offset) continue;
+    const CXCursor ref = bare(a);
+    const bool scalar = ref.kind == CXCursor_DeclRefExpr;  // (is_access: a shared or __device__ scalar)
+    if (scalar) loaded_scalars_.insert(begin_of(ref).offset);
+    insert(b, "ws::value(", end.offset + 1);
+    insert(end, scalar ? "[0])" : ")", 0);
   }
 }
 
@@ -516,9 +605,9 @@ void Rewriter::size_of(CXCursor e) {
   if (first_token(tu_, e) != "sizeof") return;
   for (CXCursor k : children(e)) {
     const CXCursor ref = bare(k);
-    if (ref.kind == CXCursor_DeclRefExpr && shared_arrays_.count(str(clang_getCursorUSR(clang_getCursorReferenced(ref)))))
-      refuse(begin_of(e), "sizeof of the shared array '" + str(clang_getCursorSpelling(ref)) +
-                              "': write its size (elements * sizeof(element))");
+    if (ref.kind == CXCursor_DeclRefExpr && wrapped_.count(str(clang_getCursorUSR(clang_getCursorReferenced(ref)))))
+      refuse(begin_of(e), "sizeof of the " + std::string(device_variables_.count(str(clang_getCursorUSR(clang_getCursorReferenced(ref)))) ? "__device__ variable '" : "shared array '") +
+                              str(clang_getCursorSpelling(ref)) + "': write its size (elements * sizeof(element))");
   }
 }
 
@@ -573,11 +662,15 @@ void Rewriter::walk(CXCursor c, bool device) {
       case CXCursor_CXXConstCastExpr: cast(c); break;
       case CXCursor_MemberRefExpr: member(c); break;
       case CXCursor_ArraySubscriptExpr: subscript(c); break;
+      case CXCursor_CallExpr: printf_call(c); break;
       default: break;
     }
   } else if (c.kind == CXCursor_VarDecl && has_child(c, CXCursor_CUDASharedAttr) &&
              where(clang_getCursorLocation(c)).in_file) {
     variable(c, clang_getCursorSemanticParent(c));
+  } else if (c.kind == CXCursor_VarDecl && has_child(c, CXCursor_CUDADeviceAttr) &&
+             !has_child(c, CXCursor_CUDAConstantAttr) && where(clang_getCursorLocation(c)).in_file && file_scope(c)) {
+    return device_variable(c);
   }
   for (CXCursor k : children(c)) walk(k, device);
 }

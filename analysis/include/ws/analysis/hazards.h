@@ -2,7 +2,9 @@
 // the same rules for global memory between the threads of one block (racecheck does not look
 // there: `*sum += x` from every thread of a block is a global race it leaves to the result).
 // Global accesses of different blocks are not compared: blocks order their global work through
-// fences and atomics (the last-block-done pattern), which a trace of one block cannot judge.
+// fences and atomics (the last-block-done pattern), which a trace of one block cannot judge. Nor
+// is a plain global load against another thread's atomic: the atomicCAS loop reads the word
+// before it swaps, and tolerates a stale value by design.
 //
 // Two accesses of a block's shared memory form a hazard when they come from DIFFERENT threads,
 // overlap in at least one byte, at least one of them writes, they are not both atomics, and no

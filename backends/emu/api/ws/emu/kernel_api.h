@@ -37,23 +37,43 @@
 #define __forceinline__
 #define __shared__ static thread_local
 #define __restrict__
+#define __noinline__
+#define __constant__ static
+#define __managed__
+#define __align__(n) alignas(n)
+#define __launch_bounds__(...)
+
+// CUDA's vector types (vector_types.h), with its alignments: a float4 is one 16-byte access, a
+// float3 three 4-byte ones (access_pieces.h), as nvcc issues them.
+#define WS_EMU_VECTOR_TYPES(NAME, T, A1, A2, A3, A4)                                                 \
+  struct alignas(A1) NAME##1 { T x; };                                                                \
+  struct alignas(A2) NAME##2 { T x, y; };                                                             \
+  struct alignas(A3) NAME##3 { T x, y, z; };                                                          \
+  struct alignas(A4) NAME##4 { T x, y, z, w; };                                                       \
+  inline constexpr NAME##1 make_##NAME##1(T x) { return {x}; }                                        \
+  inline constexpr NAME##2 make_##NAME##2(T x, T y) { return {x, y}; }                                \
+  inline constexpr NAME##3 make_##NAME##3(T x, T y, T z) { return {x, y, z}; }                        \
+  inline constexpr NAME##4 make_##NAME##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+WS_EMU_VECTOR_TYPES(char, signed char, 1, 2, 1, 4)
+WS_EMU_VECTOR_TYPES(uchar, unsigned char, 1, 2, 1, 4)
+WS_EMU_VECTOR_TYPES(short, short, 2, 4, 2, 8)
+WS_EMU_VECTOR_TYPES(ushort, unsigned short, 2, 4, 2, 8)
+WS_EMU_VECTOR_TYPES(int, int, 4, 8, 4, 16)
+WS_EMU_VECTOR_TYPES(uint, unsigned int, 4, 8, 4, 16)
+WS_EMU_VECTOR_TYPES(long, long, 8, 16, 8, 16)
+WS_EMU_VECTOR_TYPES(ulong, unsigned long, 8, 16, 8, 16)
+WS_EMU_VECTOR_TYPES(longlong, long long, 8, 16, 8, 16)
+WS_EMU_VECTOR_TYPES(ulonglong, unsigned long long, 8, 16, 8, 16)
+WS_EMU_VECTOR_TYPES(float, float, 4, 8, 4, 16)
+WS_EMU_VECTOR_TYPES(double, double, 8, 16, 8, 16)
+#undef WS_EMU_VECTOR_TYPES
 
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
   constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  constexpr operator uint3() const { return {x, y, z}; }
 };
-struct uint3 {
-  unsigned x = 0, y = 0, z = 0;
-};
-struct alignas(8) float2 { float x, y; };
-struct alignas(16) float4 { float x, y, z, w; };
-struct alignas(8) int2 { int x, y; };
-struct alignas(16) int4 { int x, y, z, w; };
-struct alignas(16) double2 { double x, y; };
-inline float2 make_float2(float x, float y) { return {x, y}; }
-inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
-inline int2 make_int2(int x, int y) { return {x, y}; }
-inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 
 // The scheduler writes these before it resumes a thread's fiber (blockIdx, blockDim and gridDim
 // once per block). Thread-local because blocks run in parallel on several worker threads.
@@ -631,6 +651,42 @@ class shared_matrix {
  private:
   shared_array<T, R * C, Name> flat_;
 };
+
+// A plain CUDA file's `__device__` variable (`__device__ unsigned int count = 0;`,
+// `__device__ int table[64];`): global memory of the program, not of a launch. An aggregate, so
+// the file's initialiser stays a constant one (`= {{0}}`); a scalar is one element, each use
+// `count[0]`. The driver names it in the run's allocation table before the first launch
+// (ws/kernel/device_variable.h); until then its accesses name no allocation.
+template <class T, std::size_t N, fixed_string Name>
+struct device_variable {
+  using element_type = T;
+  using stored_type = std::remove_cv_t<T>;
+  static constexpr const char* name() { return Name.c_str(); }
+  static constexpr std::size_t size() { return N; }
+  ref<stored_type> operator[](idx i) {
+    return {const_cast<stored_type*>(value_), i.value, N, alloc_, MemSpace::Global, 0, i.loc};
+  }
+  ptr<T> pointer(int64_t k = 0) {
+    return {const_cast<stored_type*>(value_), k, N, alloc_, MemSpace::Global, 0, {}};
+  }
+  template <class U>
+    requires std::is_convertible_v<T*, U*>
+  operator ptr<U>() { return pointer(); }
+  ptr<T> operator+(int64_t k) { return pointer(k); }
+
+  alignas(16) T value_[N];
+  uint32_t alloc_ = Event::kNoAlloc;
+};
+
+// A kernel's failed assert() (generate.cpp defines the file's assert to call it): a fault of
+// the run, worded as CUDA prints it.
+[[noreturn]] inline void assert_failed(const char* expression, const std::source_location& loc) {
+  emu::fail(loc, "assert",
+            std::string(loc.file_name()) + ":" + std::to_string(loc.line()) + ": block [" + std::to_string(blockIdx.x) + "," +
+                std::to_string(blockIdx.y) + "," + std::to_string(blockIdx.z) + "], thread [" + std::to_string(threadIdx.x) +
+                "," + std::to_string(threadIdx.y) + "," + std::to_string(threadIdx.z) + "]: assertion `" + expression +
+                "` failed");
+}
 
 // What `auto v = a[i];` means in CUDA: a copy of the element (one load), not a reference to it.
 // A plain CUDA file's `auto` initialisers are wrapped in it; anything else passes through.

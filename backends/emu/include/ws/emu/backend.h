@@ -8,10 +8,13 @@
 //   std::vector<T> partial = be.download(out);
 #pragma once
 
+#include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "ws/emu/launch.h"
+#include "ws/kernel/device_variable.h"
 #include "ws/run/config.h"
 #include "ws/run/recorded_blocks.h"
 #include "ws/run/result.h"
@@ -89,6 +92,16 @@ class EmuBackend {
     mem_.set_row_length(a, row_length);
   }
 
+  // A `__device__` variable of the file: set to its first value and named in the allocation
+  // table, its id written into it (ws/kernel/device_variable.h).
+  void adopt(DeviceVariable& v) {
+    std::byte* object = static_cast<std::byte*>(const_cast<void*>(v.symbol));
+    if (!v.initial.empty()) std::memcpy(object + v.value_offset, v.initial.data(), v.initial.size());
+    const uint32_t id = mem_.adopt(v.name, std::string(v.type), v.elem_size, v.count);
+    std::memcpy(object + v.alloc_offset, &id, sizeof id);
+    if (v.writable) writable_.push_back(id);
+  }
+
   // Launches `kernel(args...)` on a grid; returns false (and records why) when it faulted.
   template <class Kernel, class... Args>
   bool launch(const std::string& entry, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
@@ -115,6 +128,7 @@ class EmuBackend {
     opt.read_only = read_only_allocations(kernel, args...);
     const LaunchInfo info = launch_info(kernel_, cfg_, entry);
     emu::LaunchResult r = emu::launch(mem_, opt, info, [=] { kernel(args...); });
+    std::fflush(stdout);  // the kernel's printf, shown at the launch's end as CUDA shows it
     const bool ok = r.ok();
     out_.emulate_seconds += r.seconds;
     if (!ok)
@@ -144,6 +158,7 @@ class EmuBackend {
       mark_writable(static_cast<Kernel>(nullptr), ro, unknown, args...);
       if (unknown) ro.assign(ro.size(), 0);
     }
+    for (uint32_t id : writable_) ro[id] = 0;  // no argument names a `__device__` variable
     return ro;
   }
   RunResult& result() { return out_; }
@@ -153,6 +168,7 @@ class EmuBackend {
   const RunConfig& cfg_;
   RunResult& out_;
   emu::Memory mem_;
+  std::vector<uint32_t> writable_;  // adopted variables the kernel may write
 };
 
 }  // namespace ws

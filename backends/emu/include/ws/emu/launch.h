@@ -127,6 +127,10 @@ class Memory {
     std::fill(a.data(), a.data() + a.size(), v);
   }
 
+  // Names memory the program already holds (a `__device__` variable's elements) as the next
+  // allocation, at the next synthetic address; the storage stays the caller's. Returns its id.
+  uint32_t adopt(const std::string& name, const std::string& type, uint32_t elem_size, uint64_t count);
+
   const std::vector<Allocation>& table() const { return table_; }
   // Names `a` a matrix of rows of `row_length` elements (the views draw it so).
   template <class T>

@@ -829,6 +829,29 @@ class shared_matrix {
   shared_array<T, R * C, Name> flat_;
 };
 
+// A plain CUDA file's `__device__` variable (as on the emulator: ws/emu/kernel_api.h). An
+// aggregate, so it stays constant-initialised as CUDA requires of `__device__` variables; the
+// host writes `alloc_` before the first launch (GpuBackend::adopt).
+template <class T, std::size_t N, fixed_string Name>
+struct device_variable {
+  using element_type = T;
+  static constexpr const char* name() { return Name.c_str(); }
+  static constexpr std::size_t size() { return N; }
+  __device__ ref<T> operator[](idx i) {
+    return ref<T>(value_, i.value, detail::desc(i.loc, kTraceGlobal, sizeof(T), 0, alloc_, 0, sizeof(T), uint32_t(N), nullptr));
+  }
+  __device__ ptr<T> pointer(int64_t k = 0) {
+    return ptr<T>(value_, k, detail::desc(std::source_location(), kTraceGlobal, sizeof(T), 0, alloc_, 0, sizeof(T), uint32_t(N), nullptr));
+  }
+  template <class U>
+    requires std::is_convertible_v<T*, U*>
+  __device__ operator ptr<U>() { return pointer(); }
+  __device__ ptr<T> operator+(int64_t k) { return pointer(k); }
+
+  alignas(16) T value_[N];
+  uint32_t alloc_ = 0xffffffffu;
+};
+
 // `auto v = a[i];` in a plain CUDA file: a copy of the element (one load).
 template <class T>
 __device__ std::remove_cv_t<T> value(const ref<T>& r) {

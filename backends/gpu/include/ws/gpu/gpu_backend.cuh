@@ -20,6 +20,7 @@
 #include "ws/gpu/device.h"
 #include "ws/gpu/replay.h"
 #include "ws/kernel.cuh"
+#include "ws/kernel/device_variable.h"
 #include "ws/run/config.h"
 #include "ws/run/recorded_blocks.h"
 #include "ws/run/result.h"
@@ -158,6 +159,33 @@ class GpuBackend {
   template <class T>
   void shape(const global_array<T>& a, uint32_t row_length) {
     if (a.alloc_id() < globals_.size()) globals_[a.alloc_id()].row_length = row_length <= a.size() ? row_length : 0;
+  }
+
+  // A `__device__` variable of the file (ws/kernel/device_variable.h): its first value taken at
+  // the first run and set again at each later one, its elements named in the allocation table,
+  // its id written into it.
+  void adopt(DeviceVariable& v) {
+    void* object = nullptr;
+    if (failed_ || !check(std::string("cudaGetSymbolAddress of ") + v.name, cudaGetSymbolAddress(&object, v.symbol))) return;
+    char* value = static_cast<char*>(object) + v.value_offset;
+    const size_t bytes = size_t(v.elem_size) * v.count;
+    if (v.initial.empty()) {
+      v.initial.resize(bytes);
+      if (!check(std::string("reading ") + v.name, cudaMemcpy(v.initial.data(), value, bytes, cudaMemcpyDeviceToHost))) return;
+    } else if (!check(std::string("setting ") + v.name, cudaMemcpy(value, v.initial.data(), bytes, cudaMemcpyHostToDevice))) {
+      return;
+    }
+    Allocation a;
+    a.name = v.name;
+    a.type_name = std::string(v.type);
+    a.space = MemSpace::Global;
+    a.elem_size = v.elem_size;
+    a.extent = v.count;
+    a.base = reinterpret_cast<uintptr_t>(value);
+    globals_.push_back(std::move(a));
+    scratch_.push_back(globals_.size() - 1);  // not bytes a timed run moves
+    const uint32_t id = uint32_t(globals_.size() - 1);
+    check(std::string("setting ") + v.name, cudaMemcpy(static_cast<char*>(object) + v.alloc_offset, &id, sizeof id, cudaMemcpyHostToDevice));
   }
 
   template <class Kernel, class... Args>

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cmath>
 #include <limits>
 
@@ -14,6 +15,8 @@
 #include <vector>
 
 #include "common/checks.h"
+#include "ws/kernel/device_variable.h"
+#include "ws/kernel/type_name.h"
 #include "ws/run/config.h"
 #include "ws/run/result.h"
 
@@ -146,5 +149,42 @@ class Checker {
   double worst_tolerance_ = 0;
   std::string first_;
 };
+
+// The file's `__device__` variables (what ws/plain_cuda rewrote them to), each registered by an
+// object the rewrite puts on its line, and handed to the backend at the start of every run.
+// Private to the translation unit: one kernel file's library does not see another's.
+namespace {
+inline std::vector<DeviceVariable>& device_variables() {
+  static std::vector<DeviceVariable> all;
+  return all;
+}
+}  // namespace
+
+template <class V>
+struct device_variable_registration {
+  explicit device_variable_registration(V* v) {
+    using T = typename V::element_type;
+    DeviceVariable d;
+    d.name = V::name();
+    d.type = ws::type_name<std::remove_cv_t<T>>();
+    d.elem_size = uint32_t(sizeof(T));
+    d.count = V::size();
+    d.symbol = v;
+    d.value_offset = offsetof(V, value_);
+    d.alloc_offset = offsetof(V, alloc_);
+    d.writable = !std::is_const_v<T>;
+#if !defined(WS_KERNEL_FILE_GPU)
+    // (On the GPU the first run reads it from the device: GpuBackend::adopt.)
+    const auto* bytes = reinterpret_cast<const std::byte*>(v->value_);
+    d.initial.assign(bytes, bytes + sizeof(v->value_));
+#endif
+    device_variables().push_back(std::move(d));
+  }
+};
+
+template <class Backend>
+void adopt_device_variables(Backend& be) {
+  for (DeviceVariable& v : device_variables()) be.adopt(v);
+}
 
 }  // namespace ws::kernel_file_support
