@@ -169,7 +169,9 @@ Answer ChildProcess::call(Kind kind, const std::string& payload, const CallLimit
   for (const Frame& n : notices) send_frame(fd_, n);
   if (!send_frame(fd_, Frame{kind, id, payload}))
     return lost("the run process ended before " + limits.what + " could start, by " + reap_locked());
-  const auto start = Clock::now();
+  auto start = Clock::now();
+  double timeout = limits.timeout_seconds;
+  std::string what = limits.what;
   bool cancel_sent = false;
   Clock::time_point grace_end{};
   for (;;) {
@@ -177,6 +179,11 @@ Answer ChildProcess::call(Kind kind, const std::string& payload, const CallLimit
     std::string err;
     while (reader_.next(f, err)) {
       if (f.id != id) continue;  // (an answer to a request given up on: none are, but be sure)
+      if (f.kind == Kind::Phase) {  // the next stage: its own limit from now
+        for (const CallPhase& p : limits.phases)
+          if (p.name == f.payload) start = Clock::now(), timeout = p.timeout_seconds, what = p.what;
+        continue;
+      }
       const bool ending = uint32_t(f.kind) & kEndsAfter;
       if (Kind(uint32_t(f.kind) & ~kEndsAfter) == Kind::Reply) {
         a.ok = true;
@@ -210,7 +217,7 @@ Answer ChildProcess::call(Kind kind, const std::string& payload, const CallLimit
             return a;
           }
         const std::string how = reap_locked();
-        return lost("the run process ended during " + limits.what + ", by " + how +
+        return lost("the run process ended during " + what + ", by " + how +
                     ": a crash in host code (a kernel file's) or in the GPU driver. warpscope goes on; the next run "
                     "starts a new process");
       }
@@ -228,10 +235,10 @@ Answer ChildProcess::call(Kind kind, const std::string& payload, const CallLimit
       return lost(limits.what + " was cancelled and did not stop within " + seconds_text(limits.cancel_grace_seconds) +
                   ", so its process was stopped");
     }
-    if (limits.timeout_seconds > 0 && elapsed >= limits.timeout_seconds) {
+    if (timeout > 0 && elapsed >= timeout) {
       stop_locked();
       a.timed_out = true;
-      return lost(limits.what + " did not finish in " + seconds_text(limits.timeout_seconds) +
+      return lost(what + " did not finish in " + seconds_text(timeout) +
                   ", so its process was stopped (a kernel that never ends, or host code in an endless loop?). "
                   "warpscope goes on; the next run starts a new process (WARPSCOPE_RUN_TIMEOUT sets the limit)");
     }

@@ -10,6 +10,17 @@
 
 namespace ws::isolation {
 
+namespace {
+// The request being answered, for enter_phase (from any thread of its handler); its answer is
+// sent under the same lock, so no phase notice follows it.
+struct Answering {
+  std::mutex mu;
+  int fd = -1;
+  uint64_t id = 0;
+};
+Answering g_answering;
+}  // namespace
+
 int Server::serve(int fd) {
   std::mutex mu;
   std::condition_variable cv;
@@ -67,6 +78,11 @@ int Server::serve(int fd) {
       answer.kind = Kind::Failed;
       answer.payload = "the run process does not know request " + std::to_string(uint32_t(f.kind));
     } else {
+      {
+        std::lock_guard lock(g_answering.mu);
+        g_answering.fd = fd;
+        g_answering.id = f.id;
+      }
       try {
         answer.payload = h->second(f.payload, cancel);
       } catch (const std::bad_alloc&) {
@@ -87,8 +103,15 @@ int Server::serve(int fd) {
     }
     const bool ending = keep_going_ && !keep_going_();
     if (ending) answer.kind = Kind(uint32_t(answer.kind) | kEndsAfter);
+    std::lock_guard lock(g_answering.mu);  // (no phase notice after the answer)
+    g_answering.fd = -1;
     if (!send_frame(fd, answer) || ending) return 0;
   }
+}
+
+void Server::enter_phase(const std::string& name) {
+  std::lock_guard lock(g_answering.mu);
+  if (g_answering.fd >= 0) send_frame(g_answering.fd, Frame{Kind::Phase, g_answering.id, name});
 }
 
 }  // namespace ws::isolation

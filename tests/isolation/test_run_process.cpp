@@ -204,6 +204,23 @@ TEST_F(RunProcess, AKernelFileThatCrashesWhenLoadedCostsOnlyTheRunProcess) {
   EXPECT_TRUE(Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu).passed);
 }
 
+// A static initialiser that never ends is stopped a run's time limit after loading starts, not
+// after the build's limit (which covers compiling): the message says which stage it was.
+TEST_F(RunProcess, AKernelFileThatHangsWhenLoadedIsStoppedAtARunsLimit) {
+  use(3, false);
+  kernel_file::BuildOptions o;
+  o.timeout_seconds = 600;  // (compiling, under a sanitizer on a busy machine)
+  const kernel_file::Build b = kernel_file::build(test::test_file("load_hang.cu"), o);
+  EXPECT_FALSE(b.ok);
+  EXPECT_EQ(b.run_process_failure, "time-limit") << b.summary;
+  EXPECT_NE(b.summary.find("loading load_hang.cu (its static initialisers run then) did not finish in 3 s"), std::string::npos)
+      << b.summary;
+  use(120, false);
+  const std::string kernel = load("where_code_runs.cu");
+  ASSERT_FALSE(kernel.empty());
+  EXPECT_TRUE(Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu).passed);
+}
+
 // An allocation the run process cannot have, made as a file loads, fails that build and says
 // which limit it met, by code (a grader reports it as the submission's doing, not its own).
 TEST_F(RunProcess, AKernelFileThatRunsOutOfMemoryWhenLoadedIsSaidSo) {

@@ -403,6 +403,7 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
     fs::remove(lib, ec);
     return false;
   }
+  if (f == Flavor::Emu && opt.on_phase) opt.on_phase("load");
   void* h = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!keep && lib != cached) fs::remove(lib, ec);  // the mapping stays
   if (!h) {
@@ -594,6 +595,7 @@ Build build(const std::string& path, const BuildOptions& opt) {
   bool ok = true;
   if (opt.emu || opt.gpu) ok = build_flavor(*d, plain.text, Flavor::Emu, opt, unique, b);  // the spec comes from here
   if (ok && opt.gpu) {
+    if (opt.on_phase) opt.on_phase("compile");
     // The two GPU builds at once: each is one nvcc run of tens of seconds.
     Build trace_part;
     trace_part.path = b.path;

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "ws/isolation/isolated_runs.h"
+#include "ws/isolation/server.h"
 #include "ws/isolation/wire.h"
 
 namespace ws::kernel_file {
@@ -95,10 +96,15 @@ Build build_in_run_process(const std::string& path, const std::string& text, con
   Writer w;
   write_options(w, path, text, options);
   const std::string name = std::filesystem::path(path).filename().string();
-  // Compiling may take the build's own limit; loading and describing it, a run's.
+  // Compiling may take the build's own limit; loading it (its static initialisers), a run's, from
+  // the moment the run process says it starts; the GPU builds after it, the build's limit again.
   const isolation::Answer a = isolation::call(
       isolation::Kind::BuildFile, w.bytes(),
-      {.timeout_seconds = options.timeout_seconds + isolation::timeout_seconds(), .cancel = options.cancel, .what = "the build of " + name});
+      {.timeout_seconds = options.timeout_seconds + isolation::timeout_seconds(),
+       .phases = {{"load", isolation::timeout_seconds(), "loading " + name + " (its static initialisers run then)"},
+                  {"compile", options.timeout_seconds + isolation::timeout_seconds(), "the GPU builds of " + name}},
+       .cancel = options.cancel,
+       .what = "the build of " + name});
   auto failed = [&](const std::string& why) {
     b.ok = false;
     b.run_process_failure = a.timed_out ? "time-limit" : a.process_lost ? "run-process-ended" : a.out_of_memory ? "out-of-memory" : "run-process";
@@ -112,6 +118,7 @@ Build build_in_run_process(const std::string& path, const std::string& text, con
       b.summary = "build stopped: the file changed again";
       return b;
     }
+    if (a.timed_out) return failed(a.error);
     if (a.process_lost) return failed("the kernel file's code ended the run process as it was loaded (its static initialisers run then): " + a.error);
     return failed("the kernel file could not be built in warpscope's run process: " + a.error);
   }
@@ -135,6 +142,7 @@ std::string answer_build(const std::string& payload, Catalog& catalog, const std
   o.device = r.str();
   o.timeout_seconds = r.f64();
   o.text = &text;
+  o.on_phase = [](const char* stage) { isolation::Server::enter_phase(stage); };
   o.cancel = cancel;
   Build b = build(path, o);
   if (b.ok) {

@@ -24,6 +24,7 @@ enum class Kind : uint32_t {
   Reply = 200,      // payload: the request's answer
   Failed = 201,     // payload: why the request could not be answered
   OutOfMemory = 202,  // the request ran out of the process's memory (its allocations were refused)
+  Phase = 203,        // the request enters its next phase (payload: its name): CallLimits::phases
 };
 // Or'ed into an answer's kind: the process ends after it (its CUDA context was lost), so the
 // client starts a new one for the next request instead of finding this one gone.

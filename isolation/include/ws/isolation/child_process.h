@@ -26,8 +26,18 @@ struct ChildOptions {
   std::vector<std::string> args = {"serve-runs", "--fd", "3"};
 };
 
+// A stage of a request with a time limit of its own, from the moment the run process says it
+// begins (Server::enter_phase): a kernel file's build may compile for minutes, but loading it
+// (its static initialisers) gets a run's limit.
+struct CallPhase {
+  std::string name;               // as the run process names it: "load"
+  double timeout_seconds = 60;    // from its start
+  std::string what;               // for the messages: "loading saxpy.cu (its static initialisers)"
+};
+
 struct CallLimits {
   double timeout_seconds = 60;     // then the process is stopped and the call fails; 0: none
+  std::vector<CallPhase> phases;   // later stages' own limits, replacing timeout_seconds
   double cancel_grace_seconds = 2; // after `cancel` turns true, how long the request may take to stop
   const std::atomic<bool>* cancel = nullptr;
   std::string what = "the run";    // for the messages: "the run did not finish in 60 s"

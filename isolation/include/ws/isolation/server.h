@@ -33,6 +33,10 @@ class Server {
   // Serves until warpscope's end closes or after_each says stop; returns the exit status.
   int serve(int fd);
 
+  // Called by a handler as its request enters a stage with a time limit of its own
+  // (CallLimits::phases): tells warpscope, which restarts the request's clock. Any thread.
+  static void enter_phase(const std::string& name);
+
  private:
   std::map<Kind, Handler> handlers_;
   std::map<Kind, NoticeHandler> notices_;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ struct BuildOptions {
   // builds exactly what the viewer built, even when the file was saved again since.
   const std::string* text = nullptr;
   double timeout_seconds = 300;
+  // Told as the build enters a stage: "load" before the emulator's build is loaded (the file's
+  // static initialisers run then), "compile" before the GPU builds start. The run process passes
+  // it on to warpscope, which gives each stage its own time limit (remote.cpp).
+  std::function<void(const char* stage)> on_phase;
 };
 
 struct Build {
