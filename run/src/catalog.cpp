@@ -181,6 +181,11 @@ RunResult Catalog::run(const std::string& kernel, RunConfig cfg, BackendKind bac
     out.refused = "out of memory while running " + kernel + " " + cfg.variant + " with n = " + std::to_string(cfg.n) +
                   ": use a smaller n (or lower WARPSCOPE_MEMORY_LIMIT so that such runs are refused before they start)";
     return out;
+  } catch (const std::exception& e) {  // (a kernel file's host code: its expect's helpers, its main())
+    RunResult out;
+    out.completed = false;
+    out.errors.push_back({Severity::Error, "host-code", std::string("the run stopped in host code: ") + e.what()});
+    return out;
   }
 }
 

@@ -658,3 +658,19 @@ TEST(PlainCudaRun, AFailedAssertIsAFaultAtItsLine) {
       << r.errors[0].message;
 }
 }  // namespace
+
+namespace {
+// A pasted program's main() (cudaMalloc, <<<>>>, cudaDeviceSynchronize, an error-checking macro)
+// compiles in every build; the launch description's one launch is what runs.
+TEST(PlainCudaRun, AWholeProgramWithItsOwnMainRunsFromTheDescription) {
+  const std::string path = plain_file("whole_program.cu");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  const RunResult r = run(name, {});
+  EXPECT_TRUE(r.passed) << r.result;
+  ASSERT_EQ(r.launches.size(), 1u);
+  const analysis::Report rep = analysis::analyze(r.launches.at(0));
+  EXPECT_EQ(sum_of(rep, MemSpace::Global, AccessKind::Store, line_of(path, "c[i] = a[i] + b[i]")).instructions, 1024u / 32);
+  expect_both_gpu_builds_compile(path);
+}
+}  // namespace

@@ -341,6 +341,11 @@ std::string translation_unit(const Description& d, const std::string& text, Flav
     w << "#include <assert.h>\n";
   w << "#endif\n";
   w << "\nnamespace " + ns + " {\n";
+  // The CUDA runtime's host API, for a pasted program's host code: it compiles, and says it is
+  // not run if something calls it (nvcc's builds have the real runtime).
+  if (flavor == Flavor::Emu)
+    w << "#define WS_CUDA_HOST_BODY(name) { ::ws::kernel_file_support::host_code_not_run(name); }\n"
+         "#include \"ws/plain_cuda/cuda_host_runtime.inc\"\n#undef WS_CUDA_HOST_BODY\n";
   w << "#line 1 " + lit(d.path) + "\n" + body;
   w << "#line 1 " + lit(w.driver_name()) + "\n";
   const std::string entry = d.entry.empty() ? "WsFileEntry" : d.entry;

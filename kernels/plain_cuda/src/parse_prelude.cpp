@@ -2,6 +2,8 @@
 
 namespace ws::plain_cuda {
 
+extern const char* const kCudaHostRuntime;  // cuda_host_runtime.inc (CMake's cuda_host_runtime.cpp)
+
 namespace {
 
 const char* const kQualifiers = R"(
@@ -243,7 +245,7 @@ std::string generic_intrinsics() {
 
 const std::string& parse_prelude() {
   static const std::string text = std::string(kQualifiers) + vector_types() + kDim3 + kDeviceFunctions + generic_intrinsics() +
-                                 kCooperativeGroups;
+                                 kCooperativeGroups + "#define WS_CUDA_HOST_BODY(name) ;\n" + kCudaHostRuntime;
   return text;
 }
 

@@ -614,8 +614,30 @@ void Rewriter::size_of(CXCursor e) {
 //-----------------------------------------------------------------------------
 // [SECTION] The walk
 //-----------------------------------------------------------------------------
+// Host code that launches kernels (`add<<<grid, block>>>(a, b, c, n)` in main, as a whole program
+// pasted from a code base has it) is not what warpscope runs: the launch description is. Its
+// body becomes a call that says so if anything calls it, so that it compiles against the
+// recorded kernels (whose parameters are no longer raw pointers) and the emulator (no runtime).
+bool launches_kernels(CXTranslationUnit tu, CXCursor body) {
+  CXToken* tokens = nullptr;
+  unsigned n = 0;
+  clang_tokenize(tu, clang_getCursorExtent(body), &tokens, &n);
+  bool launch = false;
+  for (unsigned k = 0; k < n && !launch; ++k) launch = str(clang_getTokenSpelling(tu, tokens[k])) == "<<<";
+  clang_disposeTokens(tu, tokens, n);
+  return launch;
+}
+
 void Rewriter::function(CXCursor fn) {
   const bool device = is_device_function(fn);
+  if (!device) {
+    for (CXCursor k : children(fn))
+      if (k.kind == CXCursor_CompoundStmt && launches_kernels(tu_, k)) {
+        const Where b = begin_of(k), e = end_of(k);
+        if (!b.in_file || !e.in_file) return refuse(where(clang_getCursorLocation(fn)), "a kernel launch written by a macro: write it out");
+        return replace(b, e, "{ ::ws::kernel_file_support::host_code_not_run(\"" + str(clang_getCursorSpelling(fn)) + "\"); }");
+      }
+  }
   if (device) {
     const CXType result = clang_getCursorResultType(fn);
     if (is_pointer(result) && !pointee(result).empty())

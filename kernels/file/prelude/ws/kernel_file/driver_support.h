@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -149,6 +150,14 @@ class Checker {
   double worst_tolerance_ = 0;
   std::string first_;
 };
+
+// What a pasted program's host code that launches kernels (its main()) became, and what the
+// CUDA runtime's calls are on the emulator (host_runtime.inc): warpscope allocates, fills and
+// launches from the launch description; that code is compiled, never run.
+[[noreturn]] inline void host_code_not_run(const char* what) {
+  throw std::logic_error(std::string(what) + " is host code of the file that warpscope does not run: the launch "
+                         "description allocates, fills and launches (call it from no expect)");
+}
 
 // The file's `__device__` variables (what ws/plain_cuda rewrote them to), each registered by an
 // object the rewrite puts on its line, and handed to the backend at the start of every run.
