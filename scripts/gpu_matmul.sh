@@ -19,12 +19,12 @@ done
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z_' | sed 's/nvidia_//')
 "$ws" bench -k matmul --save "${OUT:-$out}/matmul_${card}.json" > "$out/record.txt" 2>&1; echo "recorded: exit $?"
 echo "== crosscheck: emulator vs gpu-trace, n = 128"
-for v in tiled blocktile-1d blocktile-2d vectorized double-buffer warp-tiled; do
+for v in tiled blocktile-1d blocktile-2d vectorized double-buffer warp-tiled two-blocks; do
   "$ws" crosscheck -k matmul -v "$v" --n 128 > "$out/crosscheck_$v.txt" 2>&1
   tail -1 "$out/crosscheck_$v.txt"
 done
 grep -B3 -A12 "differs" "$out/crosscheck_vectorized.txt" | head -40
-best=${WS_MATMUL_PROFILE:-warp-tiled}
+best=${WS_MATMUL_PROFILE:-two-blocks}
 echo "== ncu: matmul $best at 4096 (gpu-fast): speed of light, stall reasons"
 stalls=smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__average_warps_issue_stalled_selected_per_issue_active.ratio,smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio
 if command -v ncu > /dev/null; then

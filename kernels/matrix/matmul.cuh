@@ -134,6 +134,10 @@ struct MatmulEntry {
     if (c.dtype != "float") return "the warp-tiled variant reads float4: dtype float only (got " + c.dtype + ")";
     return tile_fits(c, 128, 16);
   }
+  static std::string two_blocks_float(const ws::RunConfig& c) {
+    if (c.dtype != "float") return "the two-blocks variant reads float4: dtype float only (got " + c.dtype + ")";
+    return tile_fits(c, 128, 8);
+  }
 
   template <class T>
   static auto rows() {
@@ -220,6 +224,16 @@ struct MatmulEntry {
                   const ws::Dim3 grid{p.m / 128, p.n / 128, 1};
                   return be.launch("matmul_warp_tiled", grid, p.block, 0, matmul_ladder::matmul_warp_tiled<T>, p.M,
                                    p.N, p.P, p.n, p.k, p.m);
+                }),
+        ws::row({.id = "two-blocks", .name = "warp-tiled, two blocks an SM: registers capped at 128",
+                 .summary = "the warp-tiled kernel with __launch_bounds__(256, 2) and BK = 8: nvcc keeps a thread within "
+                            "128 registers, so two blocks share an SM and each hides the other's barrier and load "
+                            "waits (256 threads whatever --block)",
+                 .accepts = two_blocks_float, .shape = threads_256},
+                [](auto& be, const P& p) {
+                  const ws::Dim3 grid{p.m / 128, p.n / 128, 1};
+                  return be.launch("matmul_two_blocks", grid, p.block, 0, matmul_ladder::matmul_warp_tiled<T, 8, 2>,
+                                   p.M, p.N, p.P, p.n, p.k, p.m);
                 }),
         ws::row({.id = "cublas", .name = "cuBLAS SGEMM (reference)",
                  .summary = "NVIDIA's library matrix multiply that ships with CUDA: the bar the tiled kernels are held against",

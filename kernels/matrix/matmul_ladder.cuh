@@ -187,13 +187,24 @@ __global__ void matmul_double_buffered(ws::global_array<const T> M, ws::global_a
   }
 }
 
+// nvcc unrolls the multiply-add loops fully where asked (the emulator runs them as written).
+#if defined(__CUDACC__)
+#define WS_MATMUL_UNROLL _Pragma("unroll")
+#else
+#define WS_MATMUL_UNROLL
+#endif
+
 // Warp tiling (float only: `accepts` refuses the rest). Thread t of warp w: the warp's piece is
 // rows (w / 4) * 64 .. +63 and columns (w % 4) * 32 .. +31 of the block's tile; lane l = 4 ty + tx
 // computes rows ty * 4 + {0..3, 32..35} and columns tx * 4 + {0..3, 16..19} of that piece.
-template <class T>
-__global__ void matmul_warp_tiled(ws::global_array<const T> M, ws::global_array<const T> N, ws::global_array<T> P,
-                                  unsigned n, unsigned k, unsigned m) {
-  constexpr unsigned BM = 128, BN = 128, BK = 16, AS = BM + 4;  // AS: As row stride (words)
+// BK (16 or 8) is the depth of a tile step; BLOCKS_PER_SM > 1 asks nvcc to fit that many blocks
+// on an SM (__launch_bounds__: 128 registers a thread for 2), which the "two-blocks" rung uses.
+template <class T, unsigned BK = 16, unsigned BLOCKS_PER_SM = 1>
+__global__ void __launch_bounds__(256, BLOCKS_PER_SM)
+    matmul_warp_tiled(ws::global_array<const T> M, ws::global_array<const T> N, ws::global_array<T> P, unsigned n,
+                      unsigned k, unsigned m) {
+  static_assert(BK == 8 || BK == 16, "a step moves one or two float4 of each tile a thread");
+  constexpr unsigned BM = 128, BN = 128, AS = BM + 4, H = BK / 8;  // AS: As row stride (words)
   alignas(16) __shared__ ws::shared_array<T, 2 * BK * AS, "As"> As;  // two As[kk][row] tiles
   alignas(16) __shared__ ws::shared_array<T, 2 * BK * BN, "Bs"> Bs;  // two Bs[kk][col] tiles
   (void)n;
@@ -203,19 +214,19 @@ __global__ void matmul_warp_tiled(ws::global_array<const T> M, ws::global_array<
     const unsigned brow = blockIdx.y * BM, bcol = blockIdx.x * BN;
     const ws::global_array<const float4> M4 = M.template reinterpret<const float4>();
     const ws::global_array<const float4> N4 = N.template reinterpret<const float4>();
-    // Each thread moves two float4 of each tile per step: M's rows r, r + 64 at column c, N's
-    // rows nr, nr + 8 at column nc.
+    // Each thread moves H float4 of each tile per step: M's rows r (and r + 64) at column c,
+    // N's rows nr (and nr + 8) at column nc.
     const unsigned r = threadIdx.x / (BK / 4), c = (threadIdx.x % (BK / 4)) * 4;
     const unsigned nr = threadIdx.x / (BN / 4), nc = (threadIdx.x % (BN / 4)) * 4;
-    float4 a[2], b[2];
+    float4 a[H], b[H];
     auto load_tiles = [&](unsigned t) {
-      for (unsigned h = 0; h < 2; ++h) {
+      for (unsigned h = 0; h < H; ++h) {
         a[h] = M4[((brow + r + h * 64) * k + t + c) / 4];
         b[h] = N4[((t + nr + h * 8) * m + bcol + nc) / 4];
       }
     };
     auto store_tiles = [&](unsigned buf) {
-      for (unsigned h = 0; h < 2; ++h) {
+      for (unsigned h = 0; h < H; ++h) {
         const unsigned at = buf * BK * AS + c * AS + r + h * 64;
         As[at] = a[h].x;
         As[at + AS] = a[h].y;
@@ -234,14 +245,18 @@ __global__ void matmul_warp_tiled(ws::global_array<const T> M, ws::global_array<
     for (unsigned t = 0, buf = 0; t < k; t += BK, buf ^= 1) {
       const bool next = t + BK < k;
       if (next) load_tiles(t + BK);  // in flight while this step multiplies
+      WS_MATMUL_UNROLL
       for (unsigned kk = 0; kk < BK; ++kk) {
+        WS_MATMUL_UNROLL
         for (unsigned q = 0; q < 2; ++q) {  // q: the block 32 rows / 16 columns further
           const float4 x = As4[(buf * BK * AS + kk * AS + row0 + q * 32) / 4];
           const float4 y = Bs4[(buf * BK * BN + kk * BN + col0 + q * 16) / 4];
           regM[4 * q] = x.x, regM[4 * q + 1] = x.y, regM[4 * q + 2] = x.z, regM[4 * q + 3] = x.w;
           regN[4 * q] = y.x, regN[4 * q + 1] = y.y, regN[4 * q + 2] = y.z, regN[4 * q + 3] = y.w;
         }
+        WS_MATMUL_UNROLL
         for (unsigned i = 0; i < 8; ++i)
+          WS_MATMUL_UNROLL
           for (unsigned j = 0; j < 8; ++j) acc[i][j] += regM[i] * regN[j];
       }
       if (next) store_tiles(buf ^ 1);  // (the other tiles: nobody reads them in this step)

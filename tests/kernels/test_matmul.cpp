@@ -26,8 +26,8 @@ std::vector<Case> cases() {
   v.push_back({"tiled", 20, {8, 1, 1}, "float", {}});  // --block 8 means 8 x 8
   // The ladder: whole tiles only (128 x 128, 64 x 64 for blocktile-1d), square and not, with k
   // more than one step of the tile loop; the float4 rungs are float only.
-  for (std::string var : {"blocktile-1d", "blocktile-2d", "vectorized", "double-buffer", "warp-tiled"}) {
-    const bool float_only = var == "vectorized" || var == "double-buffer" || var == "warp-tiled";
+  for (std::string var : {"blocktile-1d", "blocktile-2d", "vectorized", "double-buffer", "warp-tiled", "two-blocks"}) {
+    const bool float_only = var == "vectorized" || var == "double-buffer" || var == "warp-tiled" || var == "two-blocks";
     for (std::string t : {"float", "int"}) {
       if (float_only && t == "int") continue;
       v.push_back({var, 128, {16, 16, 1}, t, {}});
