@@ -169,6 +169,18 @@ std::string load_ok(const std::string& path) {
   return name;
 }
 
+// Both GPU builds of the file compile with nvcc (gpu-fast as written, gpu-trace rewritten), where
+// this build has nvcc: no GPU needed to compile.
+void expect_both_gpu_builds_compile(const std::string& path) {
+  if (ws::kernel_file::toolchain().nvcc.empty()) return;
+  ws::kernel_file::BuildOptions o;
+  o.gpu_check = true;
+  const ws::kernel_file::Build b = ws::kernel_file::build(path, o);
+  ASSERT_TRUE(b.ok) << b.summary;
+  EXPECT_FALSE(b.gpu_check_failed);
+  for (const auto& d : b.diagnostics) ADD_FAILURE() << ws::kernel_file::to_text(d);
+}
+
 RunResult run(const std::string& kernel, RunConfig c) {
   RunResult r = Catalog::instance().run(kernel, c, BackendKind::Emu);
   EXPECT_TRUE(r.refused.empty()) << r.refused;
@@ -475,12 +487,7 @@ namespace {
 // groups, gpu-trace with warpscope's recorded ones (no GPU needed to compile).
 TEST(PlainCudaBuild, CooperativeGroupsCompileForBothGpuBuilds) {
   if (ws::kernel_file::toolchain().nvcc.empty()) GTEST_SKIP() << "this build has no CUDA (nvcc)";
-  ws::kernel_file::BuildOptions o;
-  o.gpu_check = true;
-  const ws::kernel_file::Build b = ws::kernel_file::build(plain_file("cooperative_groups.cu"), o);
-  ASSERT_TRUE(b.ok) << b.summary;
-  EXPECT_FALSE(b.gpu_check_failed);
-  for (const auto& d : b.diagnostics) ADD_FAILURE() << ws::kernel_file::to_text(d);
+  expect_both_gpu_builds_compile(plain_file("cooperative_groups.cu"));
 }
 }  // namespace
 
@@ -514,13 +521,7 @@ TEST(PlainCudaRun, ClockReadsTheIssueClockAndIsRecorded) {
     if (e.type == EventType::WarpSync && WarpOp(e.op) == WarpOp::Clock) lines.push_back(r.launches[0].sites.at(e.site).line);
   EXPECT_EQ(lines, (std::vector<uint32_t>{20, 23, 24, 26}));
   // And both GPU builds compile it (gpu-trace with the recorded ws_clock64, gpu-fast as written).
-  if (ws::kernel_file::toolchain().nvcc.empty()) return;
-  ws::kernel_file::BuildOptions o;
-  o.gpu_check = true;
-  const ws::kernel_file::Build b = ws::kernel_file::build(path, o);
-  ASSERT_TRUE(b.ok) << b.summary;
-  EXPECT_FALSE(b.gpu_check_failed);
-  for (const auto& d : b.diagnostics) ADD_FAILURE() << ws::kernel_file::to_text(d);
+  expect_both_gpu_builds_compile(path);
 }
 }  // namespace
 
@@ -530,16 +531,6 @@ bool has_allocation(const RunResult& r, const std::string& name, uint64_t extent
   for (const Allocation& a : r.launches.at(0).allocations)
     if (a.name == name) return a.extent == extent && a.type_name == type && a.space == MemSpace::Global;
   return false;
-}
-
-void expect_both_gpu_builds_compile(const std::string& path) {
-  if (ws::kernel_file::toolchain().nvcc.empty()) return;
-  ws::kernel_file::BuildOptions o;
-  o.gpu_check = true;
-  const ws::kernel_file::Build b = ws::kernel_file::build(path, o);
-  ASSERT_TRUE(b.ok) << b.summary;
-  EXPECT_FALSE(b.gpu_check_failed);
-  for (const auto& d : b.diagnostics) ADD_FAILURE() << ws::kernel_file::to_text(d);
 }
 
 // Seed 002's fence example keeps its block counter in a `__device__ unsigned int count`: the
