@@ -72,7 +72,7 @@ KeyNumbers key_numbers(const SessionData& d) {
   if (!d.error.empty() && d.reports.empty()) return k;
   k.valid = true;
   k.passed = d.result.passed;
-  k.verdict = analysis::verdict(d.result.completed, d.result.passed, d.reports).verdict;
+  k.verdict = analysis::verdict(d.result.completed, d.result.passed, d.reports, d.result.errors).verdict;
   analysis::Totals t;
   for (const analysis::Report& r : d.reports) t += r.totals;
   for (size_t i = 0; i < 3; ++i) {

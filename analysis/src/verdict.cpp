@@ -44,7 +44,8 @@ std::string hazard_sentence(const Report& report, const Hazard& h) {
   return s;
 }
 
-RunVerdict verdict(bool completed, bool passed, std::span<const Report> reports) {
+RunVerdict verdict(bool completed, bool passed, std::span<const Report> reports,
+                   std::span<const Diagnostic> run_errors) {
   RunVerdict v;
   const Hazard* race = nullptr;
   const Report* race_report = nullptr;
@@ -72,6 +73,11 @@ RunVerdict verdict(bool completed, bool passed, std::span<const Report> reports)
           v.sentence = d.message;
           return v;
         }
+    for (const Diagnostic& d : run_errors)
+      if (d.severity == Severity::Error) {
+        v.sentence = d.message;
+        return v;
+      }
     return v;
   }
   if (race) {

@@ -126,7 +126,7 @@ int cmd_run(const LaunchOptions& opt, bool json) {
   ao.per_event = false;
   ao.heat_bins = 0;
   for (const Trace& t : r.launches) reports.push_back(analysis::analyze(t, ao));
-  const analysis::RunVerdict v = analysis::verdict(r.completed, r.passed, reports);
+  const analysis::RunVerdict v = analysis::verdict(r.completed, r.passed, reports, r.errors);
   const std::string variant = r.launches.empty() ? opt.launch.variant : r.launches.front().launch.variant;
   if (json) {
     nlohmann::json out = {{"kernel", opt.kernel},          {"variant", variant},

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "device_probe.h"
+#include "ws/emu/crash_report.h"
 #include "ws/isolation/isolated_runs.h"
 #include "ws/kernel_file/build.h"
 #include "ws/kernel_file/remote.h"
@@ -58,6 +59,26 @@ void confine(uint64_t mib, bool gpu) {
   ::setrlimit(RLIMIT_NPROC, &tasks);
 }
 
+// A fault in an emulated thread (a recursion past its stack, a pointer the emulator does not
+// follow) ends this process as any crash does; first warpscope is told which thread it was and
+// where it last stopped, to show beside the signal. (The handler runs once, on the thread's
+// alternate stack: the emulator gives its threads one, since an overflowed stack has no room.)
+void report_crash(int sig, siginfo_t* info, void*) {
+  const char* name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : sig == SIGILL ? "SIGILL" : "SIGABRT";
+  char text[768];
+  if (const std::size_t n = emu::describe_crash(info ? info->si_addr : nullptr, name, text, sizeof text))
+    isolation::Server::say_last_words(text, n);
+  ::raise(sig);  // (blocked until the handler returns, then the default action: the process ends by it)
+}
+
+void install_crash_report() {
+  struct sigaction sa {};
+  sa.sa_sigaction = report_crash;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::sigaction(sig, &sa, nullptr);
+}
+
 // The catalog runs exactly `text` of the kernel file at `path`, with a GPU build when `backend`
 // is a GPU one: the one already installed, else built (from the build cache, mostly: the viewer
 // built the same text a moment ago).
@@ -98,6 +119,10 @@ int run_serve_runs_if_selected() {
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
   if (g_confine_mib) confine(g_confine_mib, g_confine_gpu);
+  // libclang (which parses plain CUDA here) would otherwise put its own crash handlers in front of
+  // these, on the faulting stack, where an overflowed thread faults again before any report.
+  ::setenv("LIBCLANG_DISABLE_CRASH_RECOVERY", "1", 1);
+  install_crash_report();
   // Nothing outlives the warpscope that started it: a kernel in an endless loop is stopped by the
   // run's time limit while warpscope watches, and with warpscope when warpscope ends, killed too
   // (a watch on the parent, not PR_SET_PDEATHSIG, which fires when the *thread* that started

@@ -526,7 +526,7 @@ std::string check_expect(const LessonExpect& e, const SessionData& d, const Sele
     if (want && *want != got)
       out += std::string(out.empty() ? "" : "; ") + what + " " + std::to_string(got) + ", expected " + std::to_string(*want);
   };
-  const analysis::RunVerdict v = analysis::verdict(d.result.completed, d.result.passed, d.reports);
+  const analysis::RunVerdict v = analysis::verdict(d.result.completed, d.result.passed, d.reports, d.result.errors);
   if (!e.verdict.empty() && e.verdict != v.word)
     out += std::string(out.empty() ? "" : "; ") + "verdict " + v.word + ", expected " + e.verdict;
   differ("racing pairs", e.races, v.races);

@@ -334,7 +334,7 @@ bool LabView::draw_run(Session& s, const SessionData* d) {
   } else {
     // One verdict for the run, the same as `warpscope run` prints: a race or a lockstep-only
     // hazard is not a pass, whatever the sum came to.
-    const analysis::RunVerdict v = analysis::verdict(res.completed, res.passed, d->reports);
+    const analysis::RunVerdict v = analysis::verdict(res.completed, res.passed, d->reports, res.errors);
     const ImVec4 color = v.verdict == analysis::Verdict::Pass           ? vc.ok
                          : v.verdict == analysis::Verdict::LockstepOnly ? vc.barrier
                                                                          : vc.conflict;

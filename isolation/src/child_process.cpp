@@ -172,6 +172,7 @@ Answer ChildProcess::call(Kind kind, const std::string& payload, const CallLimit
   auto start = Clock::now();
   double timeout = limits.timeout_seconds;
   std::string what = limits.what;
+  std::string last_words;  // the process's crash handler's, when it is crashing
   bool cancel_sent = false;
   Clock::time_point grace_end{};
   for (;;) {
@@ -179,6 +180,10 @@ Answer ChildProcess::call(Kind kind, const std::string& payload, const CallLimit
     std::string err;
     while (reader_.next(f, err)) {
       if (f.id != id) continue;  // (an answer to a request given up on: none are, but be sure)
+      if (f.kind == Kind::LastWords) {
+        last_words = std::move(f.payload);
+        continue;
+      }
       if (f.kind == Kind::Phase) {  // the next stage: its own limit from now
         for (const CallPhase& p : limits.phases)
           if (p.name == f.payload) start = Clock::now(), timeout = p.timeout_seconds, what = p.what;
@@ -208,7 +213,8 @@ Answer ChildProcess::call(Kind kind, const std::string& payload, const CallLimit
     if (k > 0) {
       std::string why;
       if (!reader_.read_some(fd_, why)) {
-        while (reader_.next(f, err))
+        while (reader_.next(f, err)) {
+          if (f.id == id && f.kind == Kind::LastWords) last_words = std::move(f.payload);
           if (f.id == id && Kind(uint32_t(f.kind) & ~kEndsAfter) == Kind::Reply) {  // it answered, then ended
             reap_locked();
             a.ok = true;
@@ -216,10 +222,12 @@ Answer ChildProcess::call(Kind kind, const std::string& payload, const CallLimit
             a.process_lost = true;
             return a;
           }
+        }
         const std::string how = reap_locked();
-        return lost("the run process ended during " + what + ", by " + how +
-                    ": a crash in host code (a kernel file's) or in the GPU driver. warpscope goes on; the next run "
-                    "starts a new process");
+        const std::string where =
+            last_words.empty() ? "a crash in host code (a kernel file's) or in the GPU driver" : "in the kernel, " + last_words;
+        return lost("the run process ended during " + what + ", by " + how + ": " + where +
+                    ". warpscope goes on; the next run starts a new process");
       }
     }
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();

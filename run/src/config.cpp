@@ -31,6 +31,7 @@ std::string bytes_text(uint64_t bytes) {
   char b[32];
   if (bytes >= (uint64_t(1) << 30)) std::snprintf(b, sizeof b, "%.1f GB", double(bytes) / double(uint64_t(1) << 30));
   else if (bytes >= (uint64_t(1) << 20)) std::snprintf(b, sizeof b, "%.1f MB", double(bytes) / double(uint64_t(1) << 20));
+  else if (bytes >= (uint64_t(1) << 10)) std::snprintf(b, sizeof b, "%.1f KB", double(bytes) / double(uint64_t(1) << 10));
   else std::snprintf(b, sizeof b, "%llu bytes", static_cast<unsigned long long>(bytes));
   return b;
 }

@@ -68,3 +68,17 @@ TEST(Verdict, WithoutHazardsTheCheckDecidesAndAFaultComesFirst) {
   EXPECT_STREQ(f.word, "FAULT");
   EXPECT_EQ(verdict(true, true, {}).verdict, Verdict::Pass);  // nothing recorded (gpu-fast): the check decides
 }
+
+TEST(Verdict, ARunThatRecordedNoLaunchSaysWhyItStopped) {
+  Diagnostic crash;
+  crash.code = "run-process-ended";
+  crash.message = "the run process ended during the run of deep on emu, by signal 11 (Segmentation fault)";
+  Diagnostic note;
+  note.severity = Severity::Warning;
+  note.message = "not the reason";
+  const Diagnostic errors[] = {note, crash};
+  const RunVerdict v = verdict(false, false, {}, errors);
+  EXPECT_EQ(v.verdict, Verdict::Fault);
+  EXPECT_EQ(v.sentence, crash.message);
+  EXPECT_EQ(verdict(false, false, {}).sentence, "the kernel stopped before it finished");  // nothing says why
+}

@@ -108,6 +108,29 @@ TEST_F(RunProcess, ACrashInAKernelFilesHostCodeCostsOnlyTheRunProcess) {
   EXPECT_NE(process_id(), first_pid);
 }
 
+// A thread that recurses past its stack ends the run process; warpscope says which thread it was
+// and how large its stack was (a quarter of the memory limit shared among the stacks).
+TEST_F(RunProcess, AThreadThatRunsPastItsStackIsNamed) {
+  const std::string kernel = load("deep_recursion.cu");
+  ASSERT_FALSE(kernel.empty());
+  use(60, false);
+  EXPECT_TRUE(Catalog::instance().run(kernel, RunConfig{}, BackendKind::Emu).passed);  // depth 4 fits
+  RunConfig deep = with("depth", 100000);  // 100000 calls of a kilobyte each: far past 256 KiB
+  deep.emu.workers = 1;
+  deep.memory_limit = 64ull << 20;         // a quarter, 16 MiB, over 64 threads: 256 KiB each
+  const RunResult r = Catalog::instance().run(kernel, deep, BackendKind::Emu);
+  EXPECT_FALSE(r.completed);
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_EQ(r.errors[0].code, "run-process-ended");
+  EXPECT_NE(r.errors[0].message.find("block [0,0,0], thread [37,0,0] ran past the end of its 256 KiB stack"),
+            std::string::npos) << r.errors[0].message;
+  deep.memory_limit = 8ull << 20;          // 2 MiB of stacks over 64 threads: 32 KiB each
+  const RunResult small = Catalog::instance().run(kernel, deep, BackendKind::Emu);
+  ASSERT_FALSE(small.errors.empty());
+  EXPECT_NE(small.errors[0].message.find("thread [37,0,0] ran past the end of its 32 KiB stack"), std::string::npos)
+      << small.errors[0].message;
+}
+
 TEST_F(RunProcess, AnEndlessLoopIsStoppedByTheTimeLimit) {
   const std::string kernel = load("host_loop.cu");
   ASSERT_FALSE(kernel.empty());

@@ -27,7 +27,8 @@ namespace ws::emu {
 // and Linux allows 65530 mappings per process by default.
 inline constexpr std::size_t kMaxStacksInUse = 16384;
 
-// Process-wide free list of stack mappings of one size (the emulator uses one size).
+// Process-wide free list of stack mappings of one size: the size of the launch that gave them back
+// last (plan_stacks chooses it from the run's memory limit, so it changes only with the limit).
 class StackPool {
  public:
   static StackPool& instance() {
@@ -39,7 +40,8 @@ class StackPool {
   char* take(std::size_t bytes) {
     {
       std::lock_guard lock(mutex_);
-      if (bytes == bytes_ && !free_.empty()) {
+      if (bytes != bytes_) drop_free_locked(bytes);
+      if (!free_.empty()) {
         char* p = free_.back();
         free_.pop_back();
 #if defined(__SANITIZE_ADDRESS__)
@@ -64,7 +66,6 @@ class StackPool {
   void give(char* low, std::size_t bytes) noexcept {
     {
       std::lock_guard lock(mutex_);
-      if (bytes_ == 0) bytes_ = bytes;
       // As many as a launch may have in use (kMaxStacksInUse), so that the next launch maps
       // none afresh (a pool of 2048 made every launch on a 16-thread laptop map half its stacks
       // again). What it keeps costs the pages the threads touched, a page or two each.
@@ -78,6 +79,13 @@ class StackPool {
 
  private:
   static std::size_t page_size() { return std::size_t(::sysconf(_SC_PAGESIZE)); }
+  // Another size is asked for: the kept stacks of the old one go (what they hold counts against
+  // nothing any more, and a launch never mixes sizes).
+  void drop_free_locked(std::size_t bytes) noexcept {
+    for (char* low : free_) ::munmap(low - page_size(), bytes_ + page_size());
+    free_.clear();
+    bytes_ = bytes;
+  }
   std::mutex mutex_;
   std::size_t bytes_ = 0;
   std::vector<char*> free_;
@@ -97,6 +105,11 @@ class FiberStack {
   FiberStack& operator=(FiberStack&&) = delete;
 
   void* top() const { return low_ + bytes_ - offset_; }  // the stack grows down from here
+  // In the guard page under the stack: where a thread that overflowed it faults.
+  bool guard_contains(const void* address) const {
+    const char* a = static_cast<const char*>(address);
+    return low_ && a < low_ && a >= low_ - ::sysconf(_SC_PAGESIZE);
+  }
   std::size_t usable_bytes() const { return bytes_ - offset_; }
 
  private:

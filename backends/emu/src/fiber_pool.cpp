@@ -12,15 +12,13 @@
 namespace ws::emu {
 
 namespace {
-constexpr std::size_t kStackBytes = 256 * 1024;  // per CUDA thread; pages are touched lazily
-
 // Thrown into a suspended lane when the worker is destroyed (unwind_fibers). Not a
 // std::exception, so that the kernel's own `catch (const std::exception&)` does not stop it.
 struct FiberUnwind {};
 }  // namespace
 
 FiberContext FiberPool::make(FiberEntry entry, void* arg) {
-  const FiberStack& stack = stacks_.emplace_back(kStackBytes, unsigned(stacks_.size()));
+  const FiberStack& stack = stacks_.emplace_back(stack_bytes_, unsigned(stacks_.size()));
   return fiber_make(stack.top(), stack.usable_bytes(), entry, arg);
 }
 

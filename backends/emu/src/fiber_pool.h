@@ -29,11 +29,20 @@ namespace ws::emu {
 
 class FiberPool {
  public:
-  // Room for `lanes` fibers. (Neither list ever moves afterwards: the switches write the free
-  // list's slots.)
-  void reserve(uint32_t lanes) {
+  // Room for `lanes` fibers on stacks of `stack_bytes`. (Neither list ever moves afterwards: the
+  // switches write the free list's slots.)
+  void reserve(uint32_t lanes, uint32_t stack_bytes) {
     stacks_.reserve(lanes);
     free_.resize(lanes);
+    stack_bytes_ = stack_bytes;
+  }
+  uint32_t stack_bytes() const { return stack_bytes_; }
+  // Whether `address` lies in the guard page under one of this pool's stacks: a thread that
+  // overflowed its stack faults there (crash_report.h).
+  bool in_guard_page(const void* address) const {
+    for (const FiberStack& s : stacks_)
+      if (s.guard_contains(address)) return true;
+    return false;
   }
   bool has_free() const { return free_count_ != 0; }
   // The free fiber given back last; its slot stays as it is until the next give().
@@ -45,6 +54,7 @@ class FiberPool {
 
  private:
   std::vector<FiberStack> stacks_;
+  uint32_t stack_bytes_ = 0;
   std::vector<FiberContext> free_;  // free_[0, free_count_): fibers with no lane
   uint32_t free_count_ = 0;
 };

@@ -13,6 +13,7 @@
 #include "helper_threads.h"
 #include "site_registry.h"
 #include "worker.h"
+#include "ws/run/config.h"
 #include "ws/trace/sources.h"
 
 namespace ws::emu {
@@ -218,6 +219,30 @@ unsigned launch_workers(unsigned requested, uint32_t blocks, uint32_t threads_pe
   return std::min<unsigned>(workers, std::max<uint32_t>(1, stacks_fit));
 }
 
+StackPlan plan_stacks(unsigned workers, uint32_t threads_per_block, uint64_t budget) {
+  StackPlan p;
+  p.workers = std::max(1u, workers);
+  const uint64_t threads = std::max<uint32_t>(1, threads_per_block);
+  if (budget == 0) return p;
+  constexpr uint64_t kPage = 4096;
+  const uint64_t share = budget / (threads * p.workers) / kPage * kPage;
+  if (share >= kMinStackBytes) {
+    p.stack_bytes = uint32_t(std::min<uint64_t>(share, kMaxStackBytes));
+    return p;
+  }
+  const uint64_t fit = budget / (threads * kMinStackBytes);  // workers whose stacks fit at the least
+  if (fit == 0) {
+    p.refused = "a block of " + std::to_string(threads) + " threads needs " + bytes_text(threads * kMinStackBytes) +
+                " for its thread stacks (" + std::to_string(kMinStackBytes / 1024) + " KiB each at the least), more than the " +
+                bytes_text(budget) + " they may take (a quarter of the run's memory limit, WARPSCOPE_MEMORY_LIMIT): "
+                "a smaller block or a larger limit";
+    return p;
+  }
+  p.workers = unsigned(fit);
+  p.stack_bytes = uint32_t(std::min<uint64_t>(budget / (threads * fit) / kPage * kPage, kMaxStackBytes));
+  return p;
+}
+
 LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& info,
                     std::function<void()> body) {
   const auto start = std::chrono::steady_clock::now();
@@ -254,7 +279,16 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
   for (uint32_t b = 0; b < blocks; ++b) records[b].recorded = is_recorded(state.opt.record, b);
 
   const uint32_t threads = uint32_t(opt_in.block.count());
-  const unsigned workers = launch_workers(opt_in.workers, blocks, threads);
+  const StackPlan stacks = plan_stacks(launch_workers(opt_in.workers, blocks, threads), threads, opt_in.stack_budget);
+  if (!stacks.refused.empty()) {
+    Diagnostic d;
+    d.code = "memory-limit";
+    d.message = stacks.refused;
+    t.diagnostics.push_back(std::move(d));
+    return result;
+  }
+  const unsigned workers = stacks.workers;
+  state.stack_bytes = stacks.stack_bytes;
   std::atomic<uint32_t> next{0};
   std::mutex error_mutex;
   std::string worker_error;  // a worker that could not get memory (its stacks, its block's records)

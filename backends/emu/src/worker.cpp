@@ -39,6 +39,7 @@
 //   a warp-synchronous call: issue_warp_op [warp_ops.cpp] (Debug: check_eager_shuffles)
 //   lanes whose queue emptied: make_reference, run_pass [fiber_pool.cpp] -> form_converged
 #include "worker.h"
+#include "ws/emu/crash_report.h"
 
 #include <algorithm>
 #include <bit>
@@ -57,11 +58,12 @@ thread_local uint64_t t_epoch_counter = 0;  // per worker thread: new value for 
 Worker::~Worker() { unwind_fibers(); }
 
 Worker::Worker(LaunchState& launch) : launch_(launch), lanes_(uint32_t(launch.opt.block.count())) {
+  ensure_signal_stack();  // (a thread that overflows its stack can still be reported)
   threads_ = uint32_t(launch.opt.block.count());
   warps_ = (threads_ + kWarpSize - 1) / kWarpSize;
   leaving_slots_.reset(new Lane*[size_t(kReleaseRing) * threads_]);
   for (uint32_t k = 0; k < kReleaseRing; ++k) leaving_[k] = {&leaving_slots_[size_t(k) * threads_], 0, threads_};
-  fibers_.reserve(threads_);
+  fibers_.reserve(threads_, launch.stack_bytes);
   queue_.resize(threads_);
   tids_.resize(threads_);
   pending_failures_.resize(threads_);

@@ -106,6 +106,7 @@ struct BlockRecord {
 struct LaunchState {
   LaunchOptions opt;
   std::function<void()> body;
+  uint32_t stack_bytes = kMaxStackBytes;  // each thread's (plan_stacks)
   uint32_t global_allocs = 0;            // trace allocation ids below this are global
   std::vector<std::string> global_names;
   // A cancel or a worker without memory stops every block at once. A block that fails stops
@@ -217,6 +218,9 @@ class Worker {
   uint32_t dynamic_shared_alloc(uint32_t elem_size, const char* name, std::string_view type,
                                 void*& storage, uint64_t& extent, uint64_t& epoch, uint32_t& cached);
   const std::string& allocation_name(uint32_t alloc) const;
+  // The running lane, for a crash handler (ws/emu/crash_report.h).
+  std::size_t describe_crash(const void* fault_address, const char* signal_name, char* out,
+                             std::size_t room) const noexcept;
 
  private:
   // --- the run loop (worker.cpp) ---

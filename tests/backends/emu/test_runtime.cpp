@@ -186,6 +186,32 @@ TEST(EmuRuntime, SyncwarpKeepsTheWarpsInstructionOrder) {
   EXPECT_EQ(order, want);
 }
 
+// Thread stacks are bounded by their budget (a quarter of the run's memory limit): what they can
+// take, workers x threads x stack size, stays within it; each gets up to 256 KiB, fewer workers
+// run before a stack goes under 32 KiB, and a block whose stacks do not fit even so is refused.
+TEST(EmuRuntime, ThreadStacksAreSharedOutWithinTheirBudget) {
+  constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
+  const emu::StackPlan roomy = emu::plan_stacks(2, 256, 1024 * MiB);  // 2 x 256 x 256 KiB = 128 MiB fit
+  EXPECT_EQ(roomy.workers, 2u);
+  EXPECT_EQ(roomy.stack_bytes, 256 * KiB);
+  EXPECT_TRUE(roomy.refused.empty());
+  const emu::StackPlan shared = emu::plan_stacks(4, 256, 40 * MiB);  // 40 MiB / 1024 stacks = 40 KiB
+  EXPECT_EQ(shared.workers, 4u);
+  EXPECT_EQ(shared.stack_bytes, 40 * KiB);
+  const emu::StackPlan fewer = emu::plan_stacks(2, 256, 8 * MiB);  // 16 KiB each at 2 workers: 1 at 32 KiB
+  EXPECT_EQ(fewer.workers, 1u);
+  EXPECT_EQ(fewer.stack_bytes, 32 * KiB);
+  const emu::StackPlan odd = emu::plan_stacks(3, 100, 10 * MiB);  // 10 MiB / 300 = 34.1 KiB: 32 KiB (pages)
+  EXPECT_EQ(odd.workers, 3u);
+  EXPECT_EQ(odd.stack_bytes, 32 * KiB);
+  EXPECT_LE(uint64_t(odd.workers) * 100 * odd.stack_bytes, 10 * MiB);
+  const emu::StackPlan refused = emu::plan_stacks(2, 1024, 16 * MiB);  // 1024 x 32 KiB = 32 MiB
+  EXPECT_NE(refused.refused.find("a block of 1024 threads needs 32.0 MB for its thread stacks"), std::string::npos)
+      << refused.refused;
+  EXPECT_NE(refused.refused.find("more than the 16.0 MB they may take"), std::string::npos) << refused.refused;
+  EXPECT_EQ(emu::plan_stacks(8, 1024, 0).stack_bytes, 256 * KiB);  // no budget: the most
+}
+
 // Every worker maps a stack (and a guard page) per thread of the block: 64 workers of 1024
 // threads would need 131072 mappings, past Linux's default limit of 65530, and mmap would fail.
 TEST(EmuRuntime, WorkersAreCappedSoThatTheirStacksStayWithinTheMappingLimit) {

@@ -37,8 +37,11 @@ struct RunVerdict {
   bool ok() const { return verdict == Verdict::Pass; }
 };
 
-// `reports` come from analyze() with hazards on, one per launch of the run.
-RunVerdict verdict(bool completed, bool passed, std::span<const Report> reports);
+// `reports` come from analyze() with hazards on, one per launch of the run. `run_errors` are the
+// run's own (RunResult::errors): why a run that recorded no launch stopped (the run process
+// crashed, its time ran out), the sentence when no launch names an error.
+RunVerdict verdict(bool completed, bool passed, std::span<const Report> reports,
+                   std::span<const Diagnostic> run_errors = {});
 
 // "thread (0,0,0) writes cache[1] at race.cuh:41, thread (32,0,0) reads it at race.cuh:42:
 // different warps, no __syncthreads() between".

@@ -25,6 +25,7 @@ enum class Kind : uint32_t {
   Failed = 201,     // payload: why the request could not be answered
   OutOfMemory = 202,  // the request ran out of the process's memory (its allocations were refused)
   Phase = 203,        // the request enters its next phase (payload: its name): CallLimits::phases
+  LastWords = 204,    // the process is crashing (payload: what it knows of where), from its signal handler
 };
 // Or'ed into an answer's kind: the process ends after it (its CUDA context was lost), so the
 // client starts a new one for the next request instead of finding this one gone.

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
@@ -36,6 +37,11 @@ class Server {
   // Called by a handler as its request enters a stage with a time limit of its own
   // (CallLimits::phases): tells warpscope, which restarts the request's clock. Any thread.
   static void enter_phase(const std::string& name);
+
+  // From a crash handler (a signal handler: no allocation, no lock): tells warpscope how the
+  // request being answered is ending ("block [0,0,0], thread [5,0,0] ran past the end of its
+  // stack"), which it shows with the signal the process ended by. Nothing when none is answered.
+  static void say_last_words(const char* text, std::size_t size) noexcept;
 
  private:
   std::map<Kind, Handler> handlers_;

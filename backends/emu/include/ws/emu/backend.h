@@ -122,6 +122,7 @@ class EmuBackend {
     opt.record.max_events = cfg_.record.max_events;
     const uint64_t memory_limit = cfg_.memory_limit ? cfg_.memory_limit : default_memory_limit();
     opt.record = emu::record_within(memory_limit, opt.record);
+    opt.stack_budget = memory_limit / 4;  // (the other quarters: events, lane accesses, arrays)
     opt.cancel = cfg_.cancel.get();
     // When every block is recorded in full, the analysis' totals already cover the grid.
     opt.record.count_every_block = cfg_.record.count_every_block && !cfg_.record.blocks.empty();

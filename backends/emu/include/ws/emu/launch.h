@@ -57,6 +57,9 @@ struct LaunchOptions {
   uint32_t dynamic_shared_bytes = 0;
   unsigned workers = 0;                  // worker threads running blocks; 0 = one per core
   uint64_t step_budget = 1u << 22;       // instructions one block may issue before it is stopped
+  // What the launch's thread stacks may take at most, all together (EmuBackend gives a quarter of
+  // the run's memory limit): plan_stacks shares it out. 0: no bound (kMaxStackBytes each).
+  uint64_t stack_budget = 0;
   RecordOptions record;
   const std::atomic<bool>* cancel = nullptr;  // when it turns true the launch stops ("cancelled")
   // Per global allocation (by index): 1 when no argument of this launch can write it (every view
@@ -164,6 +167,23 @@ struct LaunchResult {
 // (each is two memory mappings, the stack and its guard page; Linux allows 65530 per process by
 // default, and 64 workers of 1024 threads would need 131072).
 unsigned launch_workers(unsigned requested, uint32_t blocks, uint32_t threads_per_block);
+
+// Each emulated thread runs on a stack of its own (fiber_stack.h), reserved whole but touched only
+// as deep as the kernel's calls go: a thread that recurses without end touches all of it before it
+// meets the guard page below. What stacks can take is bounded by their number times their size.
+inline constexpr uint32_t kMaxStackBytes = 256 * 1024;  // a thread's stack when memory allows
+inline constexpr uint32_t kMinStackBytes = 32 * 1024;   // the least given: a kernel's frames fit
+struct StackPlan {
+  unsigned workers = 1;
+  uint32_t stack_bytes = kMaxStackBytes;  // per thread, a multiple of 4 KiB
+  std::string refused;                    // why no worker's stacks fit the budget, or ""
+};
+// Shares `budget` bytes (0: unbounded) among `workers` x `threads_per_block` stacks: each gets an
+// equal share up to kMaxStackBytes; when a share would fall under kMinStackBytes, fewer workers
+// run; when not even one worker's stacks fit at kMinStackBytes, the launch is refused.
+//   plan_stacks(2, 256, 8 << 20)  -> {1 worker, 32 KiB}: 2 x 256 x 32 KiB would take 16 MiB
+//   plan_stacks(2, 256, 1 << 30)  -> {2 workers, 256 KiB}
+StackPlan plan_stacks(unsigned workers, uint32_t threads_per_block, uint64_t budget);
 
 // Runs `body` (which calls the kernel function with its arguments) once per CUDA thread of the
 // grid. Never throws for kernel faults: they become error diagnostics in the trace.
