@@ -528,7 +528,8 @@ std::string check_expect(const LessonExpect& e, const SessionData& d, const Sele
   };
   const analysis::RunVerdict v = analysis::verdict(d.result.completed, d.result.passed, d.reports, d.result.errors);
   if (!e.verdict.empty() && e.verdict != v.word)
-    out += std::string(out.empty() ? "" : "; ") + "verdict " + v.word + ", expected " + e.verdict;
+    out += std::string(out.empty() ? "" : "; ") + "verdict " + v.word + (v.sentence.empty() ? "" : " (" + v.sentence + ")") +
+           ", expected " + e.verdict;
   differ("racing pairs", e.races, v.races);
   differ("lockstep-only pairs", e.lockstep, v.lockstep);
   const bool wants_instruction = e.wavefronts || e.conflicts || e.sectors || e.lines || e.active_lanes || e.same_address;

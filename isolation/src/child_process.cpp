@@ -224,8 +224,10 @@ Answer ChildProcess::call(Kind kind, const std::string& payload, const CallLimit
           }
         }
         const std::string how = reap_locked();
-        const std::string where =
-            last_words.empty() ? "a crash in host code (a kernel file's) or in the GPU driver" : "in the kernel, " + last_words;
+        const bool exited = how.rfind("exit status", 0) == 0;  // (it ended itself: exit(), not a signal)
+        const std::string where = !last_words.empty() ? "in the kernel, " + last_words
+                                  : exited ? "code in it called exit() (a kernel file's host code?)"
+                                           : "a crash in host code (a kernel file's) or in the GPU driver";
         return lost("the run process ended during " + what + ", by " + how + ": " + where +
                     ". warpscope goes on; the next run starts a new process");
       }

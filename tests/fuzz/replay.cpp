@@ -3,8 +3,12 @@
 // every crash the fuzzer found) in every build; scripts/fuzz.sh builds the real fuzzer.
 // `--mutants K` also runs K seeded mutations of each file (bytes changed, ranges cut or doubled,
 // tokens of the formats inserted): the same every run, and a crash names the file and mutant.
+// `--seconds T --seed S` runs a campaign instead: mutants of mutants (up to three rounds), numbered
+// from S (a fresh seed each campaign: `--seed $RANDOM`), over every file in turn until T seconds
+// have passed; an input that takes over 10 s counts as a hang. For targets libFuzzer cannot build.
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -23,7 +27,7 @@ namespace {
 char g_current[512];  // what runs now, for the crash handler
 
 void say_current(int sig) {
-  const char head[] = "replay: crashed on ";
+  const char head[] = "replay: crashed or hung on ";
   (void)!write(2, head, sizeof head - 1);
   (void)!write(2, g_current, strnlen(g_current, sizeof g_current));
   (void)!write(2, "\n", 1);
@@ -63,12 +67,42 @@ void run(const std::string& bytes) {
 
 }  // namespace
 
+// Mutants of mutants of each file, from mutant number `seed` on, until `seconds` have passed.
+int campaign(const std::vector<std::string>& inputs, const std::vector<std::filesystem::path>& files, uint64_t seed,
+             double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  uint64_t runs = 0;
+  for (uint64_t k = seed << 20; std::chrono::steady_clock::now() < until; ++k) {
+    const size_t f = size_t(k % inputs.size());
+    std::snprintf(g_current, sizeof g_current, "%s, campaign mutant %llu (seed %llu)", files[f].string().c_str(),
+                  (unsigned long long)k, (unsigned long long)seed);
+    std::string m = mutant(inputs[f], k);
+    for (uint64_t round = 1; round <= k % 3; ++round) m = mutant(m, k * 31 + round);
+    ::alarm(10);  // a hang: SIGALRM, reported as the input that never finished
+    run(m);
+    ::alarm(0);
+    ++runs;
+  }
+  std::printf("replay: campaign of %.0f s, seed %llu: %llu mutants of %zu inputs, none crashed or hung\n", seconds,
+              (unsigned long long)seed, (unsigned long long)runs, inputs.size());
+  return 0;
+}
+
 int main(int argc, char** argv) {
   std::vector<std::filesystem::path> files;
-  uint64_t mutants = 0;
+  uint64_t mutants = 0, seed = 0;
+  double seconds = 0;
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--mutants" && i + 1 < argc) {
       mutants = std::strtoull(argv[++i], nullptr, 10);
+      continue;
+    }
+    if (std::string(argv[i]) == "--seed" && i + 1 < argc) {
+      seed = std::strtoull(argv[++i], nullptr, 10);
+      continue;
+    }
+    if (std::string(argv[i]) == "--seconds" && i + 1 < argc) {
+      seconds = std::strtod(argv[++i], nullptr);
       continue;
     }
     std::error_code ec;
@@ -83,14 +117,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "replay: no input files (give files or folders)\n");
     return 2;
   }
-  for (int sig : {SIGSEGV, SIGABRT, SIGILL, SIGFPE, SIGBUS}) std::signal(sig, say_current);
+  for (int sig : {SIGSEGV, SIGABRT, SIGILL, SIGFPE, SIGBUS, SIGALRM}) std::signal(sig, say_current);
+  std::vector<std::string> inputs;
   for (const auto& f : files) {
     std::ifstream in(f, std::ios::binary);
     if (!in) {
       std::fprintf(stderr, "replay: cannot read %s\n", f.string().c_str());
       return 1;
     }
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string& bytes = inputs.emplace_back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::snprintf(g_current, sizeof g_current, "%s", f.string().c_str());
     run(bytes);
     for (uint64_t k = 0; k < mutants; ++k) {
@@ -100,5 +135,5 @@ int main(int argc, char** argv) {
   }
   std::printf("replay: %zu inputs and %llu mutants of each, none crashed\n", files.size(),
               (unsigned long long)mutants);
-  return 0;
+  return seconds > 0 ? campaign(inputs, files, seed, seconds) : 0;
 }

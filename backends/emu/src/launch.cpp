@@ -198,6 +198,9 @@ void number_shared_allocations(Trace& t, const LaunchState& state) {
   uint64_t static_base = 0;
   for (uint32_t k = 0; k < count; ++k) {
     Allocation a = state.shared_allocs[order[k]];
+    // An array over the block's limit faulted the threads that touched it before any access: the
+    // trace names it with no elements (its size is in the fault's message), as no block can hold it.
+    if (!state.shared_errors[order[k]].empty()) a.extent = 0;
     if (a.base < LaunchState::kDynamicBase) {  // (dynamic views all start at the dynamic window)
       a.base = static_base;
       static_base += (a.elem_size * a.extent + 127) / 128 * 128;  // as register_shared lays them out
