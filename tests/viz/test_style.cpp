@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 TEST(Style, ScalingStartsFromAFreshStyleEveryTime) {
   ImGuiStyle one = ws::viz::make_style(ws::viz::Theme::Dark, 1.0f);
   ImGuiStyle two = ws::viz::make_style(ws::viz::Theme::Dark, 2.0f);
@@ -64,4 +66,34 @@ TEST(Fonts, AFontFileIsCheckedBeforeImGuiReadsIt) {
   // Cut anywhere after its table directory, a table ends past the file.
   EXPECT_NE(ws::viz::font_file_problem(bytes.substr(0, bytes.size() / 2)), "");
   EXPECT_NE(ws::viz::font_file_problem(bytes.substr(0, 200)), "");
+}
+
+// A font whose table directory is sound but whose contents lie (the character map points 2 GB
+// past the file): ImGui's rasteriser trusts the contents and would read there. The font is tried
+// in a child process first, so the viewer goes on with the bitmap font and says why.
+TEST(Fonts, AFontThatWouldCrashTheRasteriserIsRefused) {
+  std::string bytes, error;
+  ASSERT_TRUE(ws::read_file(ws::viz::default_font_paths().ui, bytes, error)) << error;
+  auto be32 = [&](size_t at) {
+    return uint32_t(uint8_t(bytes[at])) << 24 | uint32_t(uint8_t(bytes[at + 1])) << 16 |
+           uint32_t(uint8_t(bytes[at + 2])) << 8 | uint32_t(uint8_t(bytes[at + 3]));
+  };
+  const uint32_t tables = uint32_t(uint8_t(bytes[4])) << 8 | uint8_t(bytes[5]);
+  size_t cmap = 0;
+  for (uint32_t k = 0; k < tables; ++k)
+    if (be32(12 + k * 16) == 0x636d6170u) cmap = be32(12 + k * 16 + 8);
+  ASSERT_NE(cmap, 0u);
+  const uint32_t subtables = uint32_t(uint8_t(bytes[cmap + 2])) << 8 | uint8_t(bytes[cmap + 3]);
+  for (uint32_t k = 0; k < subtables; ++k) {  // every encoding record's offset: 0x7ffffff0
+    const size_t at = cmap + 4 + k * 8 + 4;
+    bytes[at] = char(0x7f), bytes[at + 1] = char(0xff), bytes[at + 2] = char(0xff), bytes[at + 3] = char(0xf0);
+  }
+  ASSERT_EQ(ws::viz::font_file_problem(bytes), "");  // (its directory still holds)
+  const std::string path = ::testing::TempDir() + "/lying_cmap.ttf";
+  std::ofstream(path, std::ios::binary) << bytes;
+  ImFontAtlas atlas;
+  const std::string warning = ws::viz::build_fonts(atlas, 20.0f, {path, ws::viz::default_font_paths().mono});
+  EXPECT_NE(warning.find(path), std::string::npos) << warning;
+  EXPECT_NE(warning.find("crashed"), std::string::npos) << warning;
+  EXPECT_GE(atlas.Fonts.Size, 1);
 }

@@ -2,11 +2,19 @@
 
 #include "ws/util/atomic_file.h"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <span>
+#include <thread>
 
 namespace ws::viz {
 
@@ -55,12 +63,54 @@ std::string font_file_problem(const std::string& bytes) {
 
 namespace {
 
+// ImGui's rasteriser (stb_truetype) follows the offsets inside a font's tables unchecked: a font
+// whose directory is sound but whose character map points past the file reads wild memory. So a
+// font's bytes are rasterised once in a child process first, and only a font that came through
+// is handed to the atlas here. "" when it did; the answer is kept per content for the process.
+std::string rasterises_safely(const std::string& bytes, float px, const ImWchar* ranges) {
+  static std::mutex mutex;
+  static std::map<uint64_t, std::string> tried;
+  uint64_t key = 1469598103934665603ull;  // FNV-1a of the bytes
+  for (char c : bytes) key = (key ^ uint8_t(c)) * 1099511628211ull;
+  std::lock_guard lock(mutex);
+  if (auto it = tried.find(key); it != tried.end()) return it->second;
+  std::string why;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ImFontAtlas atlas;
+    void* data = IM_ALLOC(bytes.size());
+    std::memcpy(data, bytes.data(), bytes.size());
+    ImFontConfig cfg;
+    const bool ok = atlas.AddFontFromMemoryTTF(data, int(bytes.size()), px, &cfg, ranges) && atlas.Build();
+    ::_exit(ok ? 0 : 3);
+  }
+  if (pid > 0) {
+    int status = 0;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    pid_t got = 0;
+    while ((got = ::waitpid(pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (got == 0) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      why = "the font rasteriser did not finish with it in 10 s";
+    } else if (WIFSIGNALED(status)) {
+      why = "the font rasteriser crashed on it (signal " + std::to_string(WTERMSIG(status)) + "): its tables are damaged";
+    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      why = "ImGui could not read it";
+    }
+  }  // (no child: trust the directory check alone)
+  tried.emplace(key, why);
+  return why;
+}
+
 // "" when the font was added, else why not.
 std::string add_ttf(ImFontAtlas& atlas, const std::string& path, float px, const ImWchar* ranges) {
   if (path.empty()) return "none configured";
   std::string bytes, error;
   if (!read_file(path, bytes, error, uint64_t(64) << 20)) return error;
   if (std::string why = font_file_problem(bytes); !why.empty()) return path + ": " + why;
+  if (std::string why = rasterises_safely(bytes, px, ranges); !why.empty()) return path + ": " + why;
   ImFontConfig cfg;
   cfg.OversampleH = 3;
   cfg.OversampleV = 1;
