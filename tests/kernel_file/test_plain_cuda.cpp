@@ -331,6 +331,7 @@ analysis::SiteMetrics sum_of(const analysis::Report& rep, MemSpace space, Access
   for (const analysis::SiteMetrics& m : rep.sites)
     if (m.space == space && m.kind == kind && rep.site_table[m.site].line == line) {
       sum.instructions += m.instructions;
+      sum.lane_accesses += m.lane_accesses;
       sum.sectors += m.sectors;
       sum.wavefronts += m.wavefronts;
       sum.conflicts += m.conflicts;
@@ -551,6 +552,26 @@ TEST(PlainCudaRun, SeedFenceSumPastedWithItsDeviceCounterRunsAndPasses) {
     EXPECT_EQ(sum_of(rep, MemSpace::Global, AccessKind::Store, line_of(path, "  count = 0;")).instructions, 1u);
     EXPECT_TRUE(rep.hazards.empty());
   }
+  expect_both_gpu_builds_compile(path);
+}
+
+// Seed 003's CSR product, pasted: `uint` (glibc's, as nvcc's includes give it), a __device__
+// helper taking the pointers the kernel moved (`Aj+row_begin`), and every non-zero loaded once
+// from each of Av, Aj and x at the helper's line. Row r has r % 4 non-zeros: 1536 in 1024 rows.
+TEST(PlainCudaRun, SeedCsrProductPastedRunsAndCountsEachNonZero) {
+  const std::string path = plain_file("seed_csrmul.cu");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  const RunResult r = run(name, {});
+  EXPECT_TRUE(r.passed) << r.result << " / " << r.check;
+  ASSERT_FALSE(r.launches.empty());
+  uint64_t nonzeros = 0;
+  for (uint64_t row = 0; row < 1024; ++row) nonzeros += row % 4;
+  const analysis::Report rep = analysis::analyze(r.launches.at(0));
+  const analysis::SiteMetrics at_row = sum_of(rep, MemSpace::Global, AccessKind::Load, line_of(path, "sum += Av[column] * x[Aj[column]]"));
+  EXPECT_EQ(at_row.lane_accesses, 3 * nonzeros);
+  // Ap[row] and Ap[row+1]: one load per thread each, 1024 threads.
+  EXPECT_EQ(sum_of(rep, MemSpace::Global, AccessKind::Load, line_of(path, "uint row_begin = Ap[row];")).lane_accesses, 1024u);
   expect_both_gpu_builds_compile(path);
 }
 

@@ -21,6 +21,8 @@ const char* const kQualifiers = R"(
 #define __CUDACC__ 1
 #include <stddef.h>
 #include <stdint.h>
+// (uint, ushort, ulong: glibc's, which nvcc's own includes bring in and slides use)
+#include <sys/types.h>
 #include <__clang_cuda_builtin_vars.h>
 )";
 
