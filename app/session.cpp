@@ -265,7 +265,7 @@ std::string Session::history_key(const std::string& kernel, const RunConfig& c) 
   std::string key = kernel + "/" + c.variant + "/" + std::to_string(c.n) + "/" + std::to_string(c.block.x) + "x" +
                     std::to_string(c.block.y) + "x" + std::to_string(c.block.z) + "/" + c.dtype + "/" +
                     std::to_string(c.seed);
-  for (const auto& [name, value] : c.params) key += "/" + name + "=" + std::to_string(value);  // stride 2 != 33
+  for (const auto& [name, value] : c.params) key += "/" + name + "=" + param_text(value);  // stride 2 != 33
   for (const auto& [name, choice] : c.param_choices) key += "/" + name + "=" + choice;       // (not yet resolved)
   return key;
 }

@@ -78,9 +78,13 @@ int cmd_list(bool json, const std::string& only) {
         k["variants"].push_back({{"id", v.id}, {"name", v.name}, {"summary", v.summary}, {"broken", v.broken},
                                  {"broken_note", v.broken_note}, {"gpu_only", v.gpu_only}});
       k["params"] = nlohmann::json::array();
-      for (const ParamSpec& p : e.spec.params)
-        k["params"].push_back({{"name", p.name}, {"description", p.description}, {"min", p.min},
-                               {"max", p.max}, {"default", p.def}, {"choices", p.choices}});
+      for (const ParamSpec& p : e.spec.params) {
+        // (whole numbers as whole JSON numbers: 8, not 8.0)
+        auto number = [&](double v) { return p.real ? nlohmann::json(v) : nlohmann::json(int64_t(v)); };
+        k["params"].push_back({{"name", p.name}, {"description", p.description}, {"min", number(p.min)},
+                               {"max", number(p.max)}, {"default", number(p.def)}, {"choices", p.choices},
+                               {"real", p.real}});
+      }
       std::vector<std::string> backends;
       for (const auto& [kind, fn] : e.runners) backends.push_back(to_string(kind));
       k["backends"] = backends;
@@ -102,12 +106,12 @@ int cmd_list(bool json, const std::string& only) {
     if (!e.spec.params.empty()) std::printf("  parameters:\n");
     for (const ParamSpec& p : e.spec.params) {
       if (!p.choices.empty()) {  // by name: input = uniform   [uniform (0), sorted (1)]
-        const std::string def = p.def >= 0 && size_t(p.def) < p.choices.size() ? p.choices[size_t(p.def)] : std::to_string(p.def);
+        const std::string def = p.def >= 0 && size_t(p.def) < p.choices.size() ? p.choices[size_t(p.def)] : param_text(p.def);
         std::printf("    %s = %s   [%s]  %s\n", p.name.c_str(), def.c_str(), param_choice_list(p).c_str(), p.description.c_str());
         continue;
       }
-      std::printf("    %s = %lld   [%lld, %lld]  %s\n", p.name.c_str(), static_cast<long long>(p.def),
-                  static_cast<long long>(p.min), static_cast<long long>(p.max), p.description.c_str());
+      std::printf("    %s = %s   [%s, %s]%s  %s\n", p.name.c_str(), param_text(p.def).c_str(), param_text(p.min).c_str(),
+                  param_text(p.max).c_str(), p.real ? " (any number)" : "", p.description.c_str());
     }
     std::printf("\n");
   }

@@ -140,12 +140,15 @@ bool read_launch_key(const Reader& r, const std::string& key, const toml::node& 
     else r.fail(v, "backend is emu, gpu-trace or gpu-fast (not '" + b + "')");
   } else if (key == "params") {
     const toml::table* t = v.as_table();
-    if (!t) r.fail(v, "params is a table of whole numbers or choice names, e.g. params = { stride = 8, input = \"sorted\" }");
+    if (!t) r.fail(v, "params is a table of numbers or choice names, e.g. params = { stride = 8, alpha = 2.5, input = \"sorted\" }");
     for (auto&& [name, value] : *t) {
       // A parameter given again replaces the inherited one.
-      // A whole number, or the name of one of the parameter's choices (input = "sorted").
-      const std::string text =
-          std::string(name.str()) + "=" + (value.is_string() ? r.string(value, "a parameter") : r.number_text(value, "a parameter"));
+      // A number (whole, or real for a real parameter: alpha = 2.5), or the name of one of the
+      // parameter's choices (input = "sorted").
+      const std::string text = std::string(name.str()) + "=" +
+                               (value.is_string()            ? r.string(value, "a parameter")
+                                : value.is_floating_point() ? param_text(*value.value<double>())
+                                                             : r.number_text(value, "a parameter"));
       std::erase_if(l.text.params, [&](const std::string& p) { return p.rfind(std::string(name.str()) + "=", 0) == 0; });
       l.text.params.push_back(text);
     }
@@ -591,8 +594,16 @@ const char* layout_name(LessonLayout l) {
   return l == LessonLayout::Column ? "column" : l == LessonLayout::Grid ? "grid" : "row";
 }
 
-void write_launch(std::ostringstream& o, const LessonLaunch& l) {
-  o << "kernel = " << quoted(l.kernel) << "\n";
+void write_launch(std::ostringstream& o, const LessonLaunch& l, const std::filesystem::path& lesson_dir) {
+  // A kernel file's step names its file, as the lesson's folder sees it: its kernel's name is the
+  // build's, which the lesson may not have been trusted to make.
+  if (!l.file.empty()) {
+    const std::filesystem::path rel = lesson_dir.empty() ? l.file : l.file.lexically_relative(lesson_dir);
+    const bool inside = !rel.empty() && rel.is_relative() && *rel.begin() != "..";
+    o << "file = " << quoted((inside ? rel : l.file).generic_string()) << "\n";
+  } else {
+    o << "kernel = " << quoted(l.kernel) << "\n";
+  }
   const LaunchText& t = l.text;
   if (!t.variant.empty()) o << "variant = " << quoted(t.variant) << "\n";
   if (!t.n.empty()) o << "n = " << t.n << "\n";
@@ -610,7 +621,7 @@ void write_launch(std::ostringstream& o, const LessonLaunch& l) {
       const size_t eq = t.params[i].find('=');
       // A number as it is; a choice's name (input = "sorted") as a string.
       const std::string value = t.params[i].substr(eq + 1);
-      const bool number = !value.empty() && value.find_first_not_of("-0123456789") == std::string::npos;
+      const bool number = !value.empty() && value.find_first_not_of("-+0123456789.e") == std::string::npos;
       o << (i ? ", " : "") << t.params[i].substr(0, eq) << " = " << (number ? value : quoted(value));
     }
     o << " }\n";
@@ -619,13 +630,13 @@ void write_launch(std::ostringstream& o, const LessonLaunch& l) {
 
 }  // namespace
 
-std::string step_toml(const LessonStep& step) {
+std::string step_toml(const LessonStep& step, const std::filesystem::path& lesson_dir) {
   std::ostringstream o;
   o << "\n[[step]]\n";
   o << "title = " << quoted(step.title) << "\n";
   if (!step.caption.empty()) o << "caption = " << quoted(step.caption) << "\n";
   if (!step.gpu_caption.empty()) o << "gpu_caption = " << quoted(step.gpu_caption) << "\n";
-  write_launch(o, step.launch);
+  write_launch(o, step.launch, lesson_dir);
   const LessonSelect& s = step.select;
   o << "select = { launch = " << s.launch << ", block = " << s.block << ", warp = " << s.warp;
   if (s.lane >= 0) o << ", lane = " << s.lane;
@@ -675,7 +686,7 @@ std::string insert_step(const std::filesystem::path& file, size_t after, const L
     }
     if (at == std::string::npos) at = text.size();
   }
-  std::string block = step_toml(step);
+  std::string block = step_toml(step, file.parent_path());
   if (at == text.size() && !text.empty() && text.back() != '\n') text += '\n';
   if (at < text.size()) block += "\n";  // a blank line before the next step
   text.insert(at, block);

@@ -158,8 +158,9 @@ LessonLoad parse_lesson(const std::string& text, const std::string& name, Lesson
 // The run a step's launch asks for (and its comparison's).
 RunRequest lesson_request(const LessonLaunch& launch);
 
-// A step as TOML text, as "save this state as a step" (Ctrl+S) writes it into a lesson file.
-std::string step_toml(const LessonStep& step);
+// A step as TOML text, as "save this state as a step" (Ctrl+S) writes it into a lesson file; a
+// kernel file's step names its file relative to `lesson_dir`, the folder of the lesson written to.
+std::string step_toml(const LessonStep& step, const std::filesystem::path& lesson_dir = {});
 // Writes `step` into `file` after its step `after` (0-based; at the end when there is none
 // after it). The file is read, checked to still load with the new step, and written atomically:
 // it is never left broken. Returns "" or why not.

@@ -328,6 +328,10 @@ LessonStep LessonPlayer::current_as_step() const {
   LessonLaunch& l = out.launch;
   l = LessonLaunch{};
   l.kernel = r.kernel;
+  // A kernel file's kernel is saved as its file (step_toml names it relative to the lesson):
+  // its name exists only once the file is built.
+  if (const std::optional<CatalogEntry> e = Catalog::instance().copy(r.kernel); e && !e->spec.file.empty())
+    l.file = e->spec.file;
   l.backend = r.backend;
   const RunConfig& c = r.config;
   l.text.variant = c.variant;
@@ -335,7 +339,7 @@ LessonStep LessonPlayer::current_as_step() const {
   if (c.block.x) l.text.block = std::to_string(c.block.x) + "," + std::to_string(c.block.y) + "," + std::to_string(c.block.z);
   l.text.dtype = c.dtype;
   l.text.seed = std::to_string(c.seed);
-  for (const auto& [k, v] : c.params) l.text.params.push_back(k + "=" + std::to_string(v));
+  for (const auto& [k, v] : c.params) l.text.params.push_back(k + "=" + param_text(v));
   for (const auto& [k, v] : c.param_choices) l.text.params.push_back(k + "=" + v);
   std::string blocks;
   for (uint32_t b : c.record.blocks) blocks += (blocks.empty() ? "" : ",") + std::to_string(b);

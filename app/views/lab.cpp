@@ -265,6 +265,18 @@ bool LabView::draw_params(const RunRequest& req, const KernelSpec& spec, RunRequ
   bool changed = false;
   for (const ParamSpec& p : spec.params) {
     auto it = req.config.params.find(p.name);
+    if (p.real) {  // any number in range (a kernel file's `alpha = 2.5`)
+      double x = it != req.config.params.end() ? it->second : p.def;
+      ImGui::SetNextItemWidth(field);
+      if (ImGui::InputDouble(p.name.c_str(), &x, 0, 0, "%g", ImGuiInputTextFlags_EnterReturnsTrue) && std::isfinite(x)) {
+        r.config.params[p.name] = std::clamp(x, p.min, p.max);
+        changed = true;
+      }
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s\n(%s to %s, default %s)", p.description.c_str(), param_text(p.min).c_str(),
+                          param_text(p.max).c_str(), param_text(p.def).c_str());
+      continue;
+    }
     int v = int(it != req.config.params.end() ? it->second : p.def);
     if (auto named = req.config.param_choices.find(p.name); named != req.config.param_choices.end()) {
       const auto c = std::find(p.choices.begin(), p.choices.end(), named->second);
@@ -286,12 +298,12 @@ bool LabView::draw_params(const RunRequest& req, const KernelSpec& spec, RunRequ
       continue;
     }
     if (ImGui::InputInt(p.name.c_str(), &v, 1, 8, ImGuiInputTextFlags_EnterReturnsTrue)) {
-      r.config.params[p.name] = std::clamp<int64_t>(v, p.min, p.max);
+      r.config.params[p.name] = std::clamp<double>(v, p.min, p.max);
       changed = true;
     }
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s\n(%lld to %lld, default %lld)", p.description.c_str(), static_cast<long long>(p.min),
-                        static_cast<long long>(p.max), static_cast<long long>(p.def));
+      ImGui::SetTooltip("%s\n(%s to %s, default %s)", p.description.c_str(), param_text(p.min).c_str(),
+                        param_text(p.max).c_str(), param_text(p.def).c_str());
   }
   return changed;
 }

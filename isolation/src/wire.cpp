@@ -142,7 +142,7 @@ void write_config(Writer& w, const RunConfig& c) {
   w.u64(c.params.size());
   for (const auto& [k, v] : c.params) {
     w.str(k);
-    w.i64(v);
+    w.f64(v);
   }
   w.u64(c.param_choices.size());
   for (const auto& [k, v] : c.param_choices) {
@@ -172,7 +172,7 @@ RunConfig read_config(Reader& r) {
   c.seed = r.u64();
   for (size_t i = 0, n = r.count(16); i < n; ++i) {
     std::string k = r.str();
-    c.params[k] = r.i64();
+    c.params[k] = r.f64();
   }
   for (size_t i = 0, n = r.count(16); i < n; ++i) {
     std::string k = r.str();
@@ -205,11 +205,12 @@ void write_spec(Writer& w, const KernelSpec& s) {
   for (const ParamSpec& p : s.params) {
     w.str(p.name);
     w.str(p.description);
-    w.i64(p.min);
-    w.i64(p.max);
-    w.i64(p.def);
+    w.f64(p.min);
+    w.f64(p.max);
+    w.f64(p.def);
     w.u64(p.choices.size());
     for (const std::string& c : p.choices) w.str(c);
+    w.boolean(p.real);
   }
   w.u64(s.default_n);
   w.u32(s.default_block);
@@ -245,14 +246,15 @@ KernelSpec read_spec(Reader& r, SpecCode* counts) {
     for (uint32_t* x : {&v.block_x, &v.block_y, &v.block_z}) *x = r.u32();
     s.variants.push_back(std::move(v));
   }
-  for (size_t i = 0, n = r.count(48); i < n; ++i) {
+  for (size_t i = 0, n = r.count(49); i < n; ++i) {
     ParamSpec p;
     p.name = r.str();
     p.description = r.str();
-    p.min = r.i64();
-    p.max = r.i64();
-    p.def = r.i64();
+    p.min = r.f64();
+    p.max = r.f64();
+    p.def = r.f64();
     for (size_t k = 0, m = r.count(8); k < m; ++k) p.choices.push_back(r.str());
+    p.real = r.boolean();
     s.params.push_back(std::move(p));
   }
   s.default_n = r.u64();

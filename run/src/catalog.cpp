@@ -82,8 +82,8 @@ std::string Catalog::resolve(const CatalogEntry& e, RunConfig& cfg) const {
     if (it == s.params.end()) continue;  // (refused below with the kernel's parameters)
     auto c = std::find(it->choices.begin(), it->choices.end(), choice);
     if (it->choices.empty())
-      return "parameter " + name + " = '" + choice + "': the value is a whole number from " + std::to_string(it->min) +
-             " to " + std::to_string(it->max);
+      return "parameter " + name + " = '" + choice + "': the value is a " + (it->real ? "number" : "whole number") +
+             " from " + param_text(it->min) + " to " + param_text(it->max);
     if (c == it->choices.end())
       return "parameter " + name + " = '" + choice + "' is not one of its choices (" + param_choice_list(*it) + ")";
     cfg.params[name] = int64_t(c - it->choices.begin());
@@ -98,9 +98,11 @@ std::string Catalog::resolve(const CatalogEntry& e, RunConfig& cfg) const {
       for (const ParamSpec& p : s.params) list += (list.empty() ? "" : ", ") + p.name;
       return "kernel '" + s.name + "' has no parameter '" + name + "'" + (list.empty() ? "" : " (parameters: " + list + ")");
     }
+    if (!it->real && value != std::trunc(value))
+      return "parameter " + name + " = " + param_text(value) + ": " + name + " takes whole numbers";
     if (value < it->min || value > it->max)
-      return "parameter " + name + " = " + std::to_string(value) + " is out of range [" + std::to_string(it->min) + ", " +
-             std::to_string(it->max) + "]" + (it->choices.empty() ? "" : " (" + param_choice_list(*it) + ")");
+      return "parameter " + name + " = " + param_text(value) + " is out of range [" + param_text(it->min) + ", " +
+             param_text(it->max) + "]" + (it->choices.empty() ? "" : " (" + param_choice_list(*it) + ")");
   }
   for (const ParamSpec& p : s.params) cfg.params.try_emplace(p.name, p.def);
   if (std::string err = e.validate ? e.validate(cfg) : std::string(); !err.empty()) return err;

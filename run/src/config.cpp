@@ -23,7 +23,7 @@ LaunchInfo launch_info(const std::string& kernel, const RunConfig& cfg, const st
   info.n = cfg.n;
   info.params.emplace_back("dtype", cfg.dtype);
   info.params.emplace_back("seed", std::to_string(cfg.seed));
-  for (const auto& [k, v] : cfg.params) info.params.emplace_back(k, std::to_string(v));
+  for (const auto& [k, v] : cfg.params) info.params.emplace_back(k, param_text(v));
   return info;
 }
 
@@ -33,6 +33,16 @@ std::string bytes_text(uint64_t bytes) {
   else if (bytes >= (uint64_t(1) << 20)) std::snprintf(b, sizeof b, "%.1f MB", double(bytes) / double(uint64_t(1) << 20));
   else if (bytes >= (uint64_t(1) << 10)) std::snprintf(b, sizeof b, "%.1f KB", double(bytes) / double(uint64_t(1) << 10));
   else std::snprintf(b, sizeof b, "%llu bytes", static_cast<unsigned long long>(bytes));
+  return b;
+}
+
+std::string param_text(double value) {
+  if (value == std::trunc(value) && std::fabs(value) < 9.0e15) return std::to_string(int64_t(value));
+  char b[32];
+  for (int digits = 6; digits <= 17; ++digits) {  // the fewest digits that give the same double back
+    std::snprintf(b, sizeof b, "%.*g", digits, value);
+    if (std::strtod(b, nullptr) == value) break;
+  }
   return b;
 }
 

@@ -1,6 +1,9 @@
 #include "ws/run/launch_text.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <charconv>
 #include <limits>
 
@@ -67,13 +70,17 @@ static bool choice_name(std::string_view v) {
   return true;
 }
 
-std::string parse_param(std::string_view text, std::string& name, int64_t& value) {
+std::string parse_param(std::string_view text, std::string& name, double& value) {
   const size_t eq = text.find('=');
   if (eq == std::string_view::npos || eq == 0)
     return quoted("parameter", text) + " is not NAME=VALUE (e.g. stride=8)";
-  if (!whole(text.substr(eq + 1), value))
-    return "parameter " + std::string(text.substr(0, eq)) + " = '" + std::string(text.substr(eq + 1)) +
-           "': the value is a whole number";
+  // A whole number, or a real one for a real parameter (the kernel's spec decides: Catalog::check).
+  const std::string v(text.substr(eq + 1));
+  char* end = nullptr;
+  errno = 0;
+  value = v.empty() || std::isspace(uint8_t(v[0])) ? 0 : std::strtod(v.c_str(), &end);
+  if (v.empty() || std::isspace(uint8_t(v[0])) || end != v.c_str() + v.size() || errno == ERANGE || !std::isfinite(value))
+    return "parameter " + std::string(text.substr(0, eq)) + " = '" + v + "': the value is a number (8, -1, 2.5)";
   name = std::string(text.substr(0, eq));
   return {};
 }
@@ -124,7 +131,7 @@ std::string apply_launch_text(const LaunchText& t, RunConfig& cfg) {
   }
   for (const std::string& p : t.params) {
     std::string name;
-    int64_t value = 0;
+    double value = 0;
     if (!(err = parse_param(p, name, value)).empty()) {
       // Not a number: the name of one of the parameter's choices, resolved against the kernel.
       const size_t eq = p.find('=');

@@ -267,6 +267,26 @@ TEST(LessonPlayer, AStepWithAParameterChoiceIsWrittenSoItReadsAgain) {
   EXPECT_EQ(again.lesson.steps.at(0).launch.text.params, l.lesson.steps.at(0).launch.text.params);
 }
 
+// A real parameter's value (a kernel file's alpha = -0.75) is written as the number it is, and a
+// whole one and a choice's name beside it, so that the step reads again with the same values.
+TEST(LessonPlayer, AStepWithARealParameterIsWrittenSoItReadsAgain) {
+  // (A kernel file's step: its parameters are the file's, checked when it is built and run.)
+  const std::string dir = ::testing::TempDir() + "/real_param_lesson";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/k.cu") << "__global__ void k(float* y, float alpha) { y[threadIdx.x] *= alpha; }\n";
+  auto parse_here = [&](const std::string& text) { return parse_lesson(text, dir + "/lesson.toml"); };
+  LessonLoad l = parse_here("[[step]]\ntitle = \"q\"\nfile = \"k.cu\"\n"
+                            "params = { alpha = -0.75, tiny = 1e-6, stride = 8, work = \"skewed\" }\n");
+  ASSERT_TRUE(l.ok()) << l.error;
+  const std::vector<std::string> want = {"alpha=-0.75", "stride=8", "tiny=1e-06", "work=skewed"};  // (by name)
+  EXPECT_EQ(l.lesson.steps.at(0).launch.text.params, want);
+  const std::string text = step_toml(l.lesson.steps.at(0), dir);
+  EXPECT_NE(text.find("file = \"k.cu\""), std::string::npos) << text;  // (its file, not its kernel's name)
+  const LessonLoad again = parse_here(text);
+  ASSERT_TRUE(again.ok()) << again.error << "\n" << text;
+  EXPECT_EQ(again.lesson.steps.at(0).launch.text.params, want);
+}
+
 // Every option of every view reads back what it was set to.
 TEST(ViewOptions, EveryOptionReadsBackEveryValue) {
   for (const ViewType& t : view_types())
@@ -585,6 +605,26 @@ TEST(LessonTrust, OpeningAnUntrustedLessonRunsNothing) {
   EXPECT_TRUE(trusted.untrusted_files.empty());
   EXPECT_EQ(trusted.lesson.steps[1].launch.kernel, "marker");
   EXPECT_TRUE(fs::exists(m.marker));
+}
+
+// Ctrl+S on a kernel file's step saves the file (relative to the lesson), not the kernel's name,
+// which exists only once the file is built: the saved step loads again, trusted or not.
+TEST(LessonTrust, SavingAKernelFilesStepNamesItsFile) {
+  MailedLesson m;
+  LessonLoad trusted = load_lesson(m.lesson, {true, false});
+  ASSERT_TRUE(trusted.ok()) << trusted.error;
+  LessonPlayer p(trusted.lesson);
+  p.go(1, true);
+  ASSERT_TRUE(p.wait_ready());
+  ASSERT_EQ(p.error(), "");
+  ASSERT_EQ(insert_step(m.lesson, 1, p.current_as_step()), "");
+  std::string text, error;
+  ASSERT_TRUE(ws::read_file(m.lesson, text, error)) << error;
+  EXPECT_NE(text.find("\n[[step]]\ntitle = \"a file\"\nfile = \"k/marker.cu\"\n"), std::string::npos) << text;
+  const LessonLoad again = load_lesson(m.lesson);  // (untrusted: the saved step names the same file)
+  ASSERT_TRUE(again.ok()) << again.error;
+  ASSERT_EQ(again.lesson.steps.size(), 3u);
+  EXPECT_EQ(again.lesson.steps[2].launch.file, again.lesson.steps[1].launch.file);
 }
 
 // A lesson's files live in its folder: ../ and absolute paths out of it are refused, with where and

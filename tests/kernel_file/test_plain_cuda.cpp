@@ -18,6 +18,7 @@
 #include "ws/kernel_file/compiler.h"
 #include "ws/plain_cuda/rewrite.h"
 #include "ws/run/catalog.h"
+#include "ws/run/launch_text.h"
 
 namespace {
 
@@ -686,3 +687,57 @@ TEST(PlainCudaRun, AWholeProgramWithItsOwnMainRunsFromTheDescription) {
   expect_both_gpu_builds_compile(path);
 }
 }  // namespace
+
+namespace ws {
+namespace {
+
+// A parameter written with a real number (`default = 2.5`) is a real one: it reaches the kernel's
+// `float alpha` and the description's expressions as a double, any value in its range is taken
+// (from RunConfig, the command line's NAME=VALUE and a lesson), and a whole parameter refuses 2.5.
+TEST(PlainCudaRun, ARealParameterReachesTheKernelAndTheExpectation) {
+  const std::string path = write_file("saxpy_alpha.cu",
+                                      "/* warpscope\nkernel = \"saxpy\"\nn = 256\nblock = 128\nargs = [\"y\", \"x\", \"alpha\", \"n\"]\n"
+                                      "[params.alpha]\nmin = -4.0\nmax = 4\ndefault = 2.5\n"
+                                      "[params.steps]\nmin = 1\nmax = 8\ndefault = 2\n"
+                                      "[arrays.x]\ntype = \"float\"\nsize = \"n\"\nfill = \"i % 7\"\n"
+                                      "[arrays.y]\ntype = \"float\"\nsize = \"n\"\nfill = \"1\"\n"
+                                      "expect = \"float(alpha) * float(i % 7) + 1.0f\"\n*/\n"
+                                      "__global__ void saxpy(float* y, const float* x, float alpha, int n) {\n"
+                                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                      "  if (i < n) y[i] = alpha * x[i] + y[i];\n"
+                                      "}\n");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  const CatalogEntry* e = Catalog::instance().find(name);
+  ASSERT_NE(e, nullptr);
+  ASSERT_NE(e->spec.param("alpha"), nullptr);
+  EXPECT_TRUE(e->spec.param("alpha")->real);
+  EXPECT_EQ(e->spec.param("alpha")->def, 2.5);
+  EXPECT_FALSE(e->spec.param("steps")->real);
+  EXPECT_TRUE(run(name, {}).passed);  // alpha = 2.5: y = 2.5 x + 1
+  RunConfig c;
+  LaunchText t;
+  t.params = {"alpha=-0.75"};
+  ASSERT_EQ(apply_launch_text(t, c), "");
+  EXPECT_EQ(c.params.at("alpha"), -0.75);
+  const RunResult r = run(name, c);
+  EXPECT_TRUE(r.passed) << r.result << " / " << r.check;
+  ASSERT_FALSE(r.launches.empty());
+  bool named = false;  // the trace's launch names the value as it was given
+  for (const auto& [k, v] : r.launches[0].launch.params) named |= k == "alpha" && v == "-0.75";
+  EXPECT_TRUE(named);
+  c.params["alpha"] = 4.5;
+  EXPECT_NE(Catalog::instance().run(name, c, BackendKind::Emu).refused.find("alpha = 4.5 is out of range [-4, 4]"),
+            std::string::npos);
+  c.params = {{"steps", 2.5}};
+  EXPECT_NE(Catalog::instance().run(name, c, BackendKind::Emu).refused.find("steps takes whole numbers"), std::string::npos);
+  t.params = {"alpha=1e999"};
+  EXPECT_NE(apply_launch_text(t, c).find("the value is a number (8, -1, 2.5)"), std::string::npos);
+  t.params = {"alpha=two"};  // (a choice's name, for a parameter that has none)
+  ASSERT_EQ(apply_launch_text(t, c), "");
+  EXPECT_NE(Catalog::instance().run(name, c, BackendKind::Emu).refused.find("the value is a number from -4 to 4"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace ws

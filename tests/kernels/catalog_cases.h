@@ -24,7 +24,7 @@ struct Case {
   uint64_t n = 0;
   Dim3 block{0, 1, 1};
   std::string dtype;
-  std::map<std::string, int64_t> params;
+  std::map<std::string, double> params;
 };
 
 // The seed of every run_case: a test regenerates the run's input with it.

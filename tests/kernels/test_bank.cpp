@@ -174,7 +174,7 @@ std::vector<Case> value_cases() {
   for (std::string var : {"stride", "permutation", "broadcast", "pair-interleaved", "pair-blocked"})
     for (std::string t : {"float", "char", "short", "double", "float4"})
       for (uint64_t n : {64u, 100u, 20u})
-        for (uint32_t b : {32u, 64u}) v.push_back({var, n, {b, 1, 1}, t, var == "stride" ? std::map<std::string, int64_t>{{"stride", 3}} : std::map<std::string, int64_t>{}});
+        for (uint32_t b : {32u, 64u}) v.push_back({var, n, {b, 1, 1}, t, var == "stride" ? std::map<std::string, double>{{"stride", 3}} : std::map<std::string, double>{}});
   for (std::string var : {"vector", "myType"})
     for (uint64_t n : {64u, 100u, 20u})
       for (uint32_t b : {32u, 64u}) v.push_back({var, n, {b, 1, 1}, "float", {{"base", 3}}});

@@ -112,7 +112,7 @@ std::vector<SweepPoint> sweep(const std::string& kernel, const RunConfig& base, 
     if (cancel && cancel->load()) break;
     RunConfig cfg = base;
     if (axis == "block") cfg.block = Dim3{uint32_t(v), 1, 1};
-    else cfg.params[axis] = v;
+    else cfg.params[axis] = double(v);
     const std::string label =
         p && v >= 0 && size_t(v) < p->choices.size() ? p->choices[size_t(v)] : std::to_string(v);
     if (progress) progress(kernel + " " + base.variant + ": " + axis + " = " + label);

@@ -52,7 +52,9 @@ json measurement_json(const Measurement& m) {
   if (m.flops > 0) row["flops"] = m.flops, row["gflops"] = m.gflops;
   row["launches"] = m.launches;
   if (!m.tuning.empty()) row["tuning"] = m.tuning;
-  row["params"] = m.config.params;
+  json params = json::object();  // (whole numbers as whole JSON numbers: 32, not 32.0)
+  for (const auto& [k, v] : m.config.params) params[k] = v == std::trunc(v) ? json(int64_t(v)) : json(v);
+  row["params"] = params;
   row["n"] = m.config.n;
   row["block"] = {m.config.block.x, m.config.block.y, m.config.block.z};
   return row;
@@ -76,7 +78,7 @@ Measurement measurement_from(const json& j) {
   m.gflops = j.value("gflops", 0.0);
   m.launches = j.value("launches", 0u);
   m.tuning = j.value("tuning", "");
-  m.config.params = j.value("params", std::map<std::string, int64_t>{});
+  m.config.params = j.value("params", std::map<std::string, double>{});
   m.config.n = j.value("n", uint64_t(0));
   if (const auto b = j.find("block"); b != j.end() && b->is_array() && b->size() == 3)
     m.config.block = {(*b)[0].get<uint32_t>(), (*b)[1].get<uint32_t>(), (*b)[2].get<uint32_t>()};

@@ -67,7 +67,7 @@ TimingLaunch timing_launch(const std::string& kernel, const RunConfig& lab, uint
   for (const auto& [name, value] : s.timing.params) {
     const int64_t before = from.param(name, 0);
     if (before == value) continue;
-    cfg.params[name] = value;
+    cfg.params[name] = double(value);
     t.changes.push_back(name + " " + std::to_string(before) + " -> " + std::to_string(value) +
                         (s.timing.why.empty() ? std::string() : " (" + s.timing.why + ")"));
   }

@@ -3,9 +3,11 @@
 #include <filesystem>
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <set>
 #include <toml++/toml.h>
 
+#include "ws/run/config.h"
 #include "ws/util/atomic_file.h"
 
 namespace ws::kernel_file {
@@ -188,11 +190,22 @@ ParamDesc read_param(const Reader& r, const std::string& name, const toml::node&
     r.fail(node, "parameter '" + name.substr(0, 64) + "': the name must be a C++ identifier, not a keyword nor one the driver uses (n, i, block, grid, seed, std, ws, ws_..., __...)");
   bool has_min = false, has_max = false, has_def = false;
   constexpr int64_t big = int64_t(1) << 40;
+  // A parameter is real (alpha = 2.5 reaches the kernel as a double) when any of its numbers is
+  // written as one (min = 0.0); else its values are whole numbers.
+  auto number = [&](const toml::node& v, const char* key) {
+    if (v.is_floating_point()) {
+      const double x = *v.value<double>();
+      if (!std::isfinite(x) || std::fabs(x) > double(big)) r.fail(v, std::string(key) + " must be a finite number within ±2^40");
+      p.real = true;
+      return x;
+    }
+    return double(r.integer(v, key, -big, big));
+  };
   for (const auto& [k, v] : r.table(node, "params." + name)) {
     const std::string key(k.str());
-    if (key == "default") p.def = r.integer(v, "default", -big, big), has_def = true;
-    else if (key == "min") p.min = r.integer(v, "min", -big, big), has_min = true;
-    else if (key == "max") p.max = r.integer(v, "max", -big, big), has_max = true;
+    if (key == "default") p.def = number(v, "default"), has_def = true;
+    else if (key == "min") p.min = number(v, "min"), has_min = true;
+    else if (key == "max") p.max = number(v, "max"), has_max = true;
     else if (key == "description") p.description = r.text(v, "description");
     else if (key == "choices") {
       const toml::array* a = v.as_array();
@@ -203,14 +216,15 @@ ParamDesc read_param(const Reader& r, const std::string& name, const toml::node&
     }
   }
   if (!p.choices.empty()) {
+    if (p.real) r.fail(node, "parameter '" + name + "': a parameter with choices takes whole numbers (its choices' indices)");
     if (!has_min) p.min = 0;
-    if (!has_max) p.max = int64_t(p.choices.size()) - 1;
+    if (!has_max) p.max = double(p.choices.size()) - 1;
   }
   if (!has_def) p.def = p.min;
   if (!has_max && p.choices.empty()) p.max = std::max(p.def, p.min);
   if (p.min > p.max || p.def < p.min || p.def > p.max)
-    r.fail(node, "parameter '" + name + "': needs min <= default <= max (min " + std::to_string(p.min) + ", default " +
-                     std::to_string(p.def) + ", max " + std::to_string(p.max) + ")");
+    r.fail(node, "parameter '" + name + "': needs min <= default <= max (min " + param_text(p.min) + ", default " +
+                     param_text(p.def) + ", max " + param_text(p.max) + ")");
   return p;
 }
 

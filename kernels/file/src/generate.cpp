@@ -78,14 +78,23 @@ std::string number(double v) {
   return t;
 }
 
+// A double as C++ source that reads back the same value ("2.5", "-3.0", "1e-06").
+std::string real_literal(double v) {
+  std::string t = param_text(v);
+  if (t.find_first_of(".e") == std::string::npos) t += ".0";
+  return t;
+}
+
 std::string prologue(const Description& d) {
   std::string s =
       "    [[maybe_unused]] const uint64_t n = ws_c.n;\n"
       "    [[maybe_unused]] const ws::Dim3 block = ws_c.block;\n"
       "    [[maybe_unused]] const uint64_t seed = ws_c.seed;\n";
+  // (a whole parameter as int64_t, a real one as double: what the kernel's argument converts from)
   for (const ParamDesc& p : d.params)
-    s += "    [[maybe_unused]] const int64_t " + p.name + " = ws_c.params.count(" + lit(p.name) + ") ? ws_c.params.at(" + lit(p.name) +
-         ") : int64_t(" + std::to_string(p.def) + ");\n";
+    s += std::string("    [[maybe_unused]] const ") + (p.real ? "double " : "int64_t ") + p.name + " = " +
+         (p.real ? "ws_c.real_param(" + lit(p.name) + ", " + real_literal(p.def)
+                 : "ws_c.param(" + lit(p.name) + ", int64_t(" + std::to_string(int64_t(p.def)) + ")") + ");\n";
   return s;
 }
 
@@ -104,8 +113,8 @@ void write_spec(Writer& w, const Description& d) {
   for (const ParamDesc& p : d.params) {
     std::string choices;
     for (const std::string& c : p.choices) choices += (choices.empty() ? "" : ", ") + lit(c);
-    w << "    s.params.push_back({" + lit(p.name) + ", " + lit(p.description) + ", " + std::to_string(p.min) + ", " +
-             std::to_string(p.max) + ", " + std::to_string(p.def) + ", {" + choices + "}});\n";
+    w << "    s.params.push_back({" + lit(p.name) + ", " + lit(p.description) + ", " + real_literal(p.min) + ", " +
+             real_literal(p.max) + ", " + real_literal(p.def) + ", {" + choices + "}, " + (p.real ? "true" : "false") + "});\n";
   }
   w << "    s.default_n = " + std::to_string(d.n) + ";\n";
   w << "    s.default_block = " + std::to_string(d.block[0]) + ";\n";

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -73,7 +74,9 @@ struct RunConfig {
   Dim3 grid{0, 1, 1};             // x == 0: the kernel's launch rule decides
   std::string dtype;              // "" = the kernel's first
   uint64_t seed = 1;
-  std::map<std::string, int64_t> params;
+  // The kernel's own parameters. Whole numbers, unless the parameter is a real one
+  // (ParamSpec::real: `alpha = 2.5`); a double holds every whole number a parameter takes exactly.
+  std::map<std::string, double> params;
   // Parameters given by the name of one of their choices (`input=sorted`): the catalog's check
   // turns each into its index in `params` (ParamSpec::choices), or refuses it with the list.
   std::map<std::string, std::string> param_choices;
@@ -93,6 +96,10 @@ struct RunConfig {
 
   int64_t param(const std::string& name, int64_t fallback = 0) const {
     auto it = params.find(name);
+    return it == params.end() ? fallback : int64_t(std::llround(it->second));
+  }
+  double real_param(const std::string& name, double fallback = 0) const {
+    auto it = params.find(name);
     return it == params.end() ? fallback : it->second;
   }
 };
@@ -102,6 +109,8 @@ struct RunConfig {
 uint64_t default_memory_limit(std::string* source = nullptr);
 // "1.5 GB"
 std::string bytes_text(uint64_t bytes);
+// A parameter's value as it is written: "32", "-1", "2.5", "1e-06" (the shortest that reads back).
+std::string param_text(double value);
 
 // What every backend writes into a trace's LaunchInfo for one launch of a run: the kernel,
 // variant, entry point, n and all parameters (dtype, seed, the kernel's own) as text.

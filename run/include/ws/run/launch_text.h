@@ -41,7 +41,8 @@ std::string apply_launch_text(const LaunchText& t, RunConfig& cfg);
 // The pieces, each returning "" or what is wrong. `what` names the value in the message ("n").
 std::string parse_whole(std::string_view text, std::string_view what, uint64_t min, uint64_t max, uint64_t& out);
 std::string parse_dim3(std::string_view text, std::string_view what, Dim3& out);
-std::string parse_param(std::string_view text, std::string& name, int64_t& value);
+// NAME=VALUE, VALUE a number: whole, or real (2.5) for a real parameter (the kernel decides).
+std::string parse_param(std::string_view text, std::string& name, double& value);
 std::string parse_block_list(std::string_view text, std::vector<uint32_t>& out);
 
 }  // namespace ws

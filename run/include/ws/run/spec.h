@@ -19,8 +19,9 @@ namespace ws {
 struct ParamSpec {
   std::string name;         // "stride"
   std::string description;  // one line
-  int64_t min = 0, max = 0, def = 0;
+  double min = 0, max = 0, def = 0;  // whole numbers unless `real`
   std::vector<std::string> choices;  // when not empty: the value is an index into these
+  bool real = false;                 // any number in [min, max] (a kernel file's `alpha = 2.5`)
 };
 
 // "uniform (0), one-colour (1), sorted (2)": a parameter's choices as the user may give them

@@ -59,8 +59,9 @@ struct ArrayDesc {
 
 struct ParamDesc {
   std::string name, description;
-  int64_t min = 0, max = 0, def = 0;
+  double min = 0, max = 0, def = 0;  // whole numbers unless `real`
   std::vector<std::string> choices;
+  bool real = false;  // a number of min, max or default was written as a real one (0.0)
 };
 
 struct VariantDesc {
