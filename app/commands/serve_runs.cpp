@@ -145,8 +145,15 @@ int run_serve_runs_if_selected() {
   // After a fault that lost the CUDA context, a new process is cleaner than a reset one (some
   // machines refuse a new context until the process ends): answer, then end.
   gpu::end_process_on_sticky_errors();
-  s.after_each([] { return gpu::usable() && gpu::reset_count() == 0; });
 #endif
+  s.after_each([] {
+    if (kernel_file::loader_lock_lost()) return false;  // (a static initialiser threw: build.h)
+#if WS_HAVE_CUDA
+    return gpu::usable() && gpu::reset_count() == 0;
+#else
+    return true;
+#endif
+  });
   return s.serve(g_fd);
 }
 

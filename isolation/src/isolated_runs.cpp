@@ -121,8 +121,8 @@ std::optional<RunResult> run_in_child(const std::weak_ptr<State>& weak, const Ca
   if (!a.ok) {
     if (a.cancelled) return failed_run("cancelled", a.error);
     if (a.timed_out) return failed_run("time-limit", a.error);
+    if (a.out_of_memory) return failed_run("out-of-memory", a.error);  // (the process may end after it)
     if (a.process_lost) return failed_run("run-process-ended", a.error);
-    if (a.out_of_memory) return failed_run("out-of-memory", a.error);
     return failed_run("run-process", a.error);
   }
   try {

@@ -131,6 +131,15 @@ TEST(ReduceGridRule, GridSetsTheGridStrideVariantsFirstLaunchOthersRefuseIt) {
   EXPECT_NE(why.find("(7, 8, 9, 10, 11)"), std::string::npos) << why;
 }
 
+// A whole parameter refuses a real number with its name, whatever the command line let through.
+TEST(ReduceRefusals, AWholeParameterRefusesARealNumber) {
+  RunConfig cfg;
+  cfg.variant = "11";
+  cfg.params["per_thread"] = 2.5;
+  EXPECT_NE(Catalog::instance().run("reduce", cfg, BackendKind::Emu).refused.find("per_thread = 2.5: per_thread takes whole numbers"),
+            std::string::npos);
+}
+
 // A run whose arrays would not fit is refused before anything is allocated, with the estimate
 // and the limit; the limit is the run's, else $WARPSCOPE_MEMORY_LIMIT, else half the machine's.
 TEST(ReduceRefusals, ARunOverTheMemoryLimitIsRefusedFirst) {

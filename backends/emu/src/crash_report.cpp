@@ -2,6 +2,7 @@
 // it formats into the caller's buffer and reads only what the faulting thread's worker holds.
 #include "ws/emu/crash_report.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 
@@ -21,39 +22,45 @@ const char* base_name(const char* path) {
   return slash ? slash + 1 : path;
 }
 
-struct SignalStack {
-  void* base = nullptr;
-  static constexpr std::size_t kBytes = 64 * 1024;
-  SignalStack() {
-    stack_t old{};
-    if (::sigaltstack(nullptr, &old) != 0 || !(old.ss_flags & SS_DISABLE)) return;  // (one is set: ASan's)
-    base = ::mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) {
-      base = nullptr;
-      return;
-    }
-    stack_t s{};
-    s.ss_sp = base;
-    s.ss_size = kBytes;
-    if (::sigaltstack(&s, nullptr) != 0) {
-      ::munmap(base, kBytes);
-      base = nullptr;
-    }
-  }
-  ~SignalStack() {
-    if (!base) return;
-    stack_t off{};
-    off.ss_flags = SS_DISABLE;
-    ::sigaltstack(&off, nullptr);
-    ::munmap(base, kBytes);
-  }
-};
+constexpr std::size_t kSignalStackBytes = 64 * 1024;
+
+// The stack goes when its thread ends: a pthread key's destructor, not a thread_local object's
+// (registering one of those takes the dynamic loader's lock, which a kernel file's static
+// initialiser that threw through dlopen may have left held).
+void drop_signal_stack(void* base) {
+  stack_t off{};
+  off.ss_flags = SS_DISABLE;
+  ::sigaltstack(&off, nullptr);
+  ::munmap(base, kSignalStackBytes);
+}
+
+pthread_key_t signal_stack_key() {
+  static const pthread_key_t key = [] {
+    pthread_key_t k;
+    ::pthread_key_create(&k, drop_signal_stack);
+    return k;
+  }();
+  return key;
+}
 
 }  // namespace
 
 void ensure_signal_stack() noexcept {
-  thread_local SignalStack stack;
-  (void)stack;
+  thread_local bool done = false;  // (trivial: no destructor to register)
+  if (done) return;
+  done = true;
+  stack_t old{};
+  if (::sigaltstack(nullptr, &old) != 0 || !(old.ss_flags & SS_DISABLE)) return;  // (one is set: ASan's)
+  void* base = ::mmap(nullptr, kSignalStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (base == MAP_FAILED) return;
+  stack_t s{};
+  s.ss_sp = base;
+  s.ss_size = kSignalStackBytes;
+  if (::sigaltstack(&s, nullptr) != 0) {
+    ::munmap(base, kSignalStackBytes);
+    return;
+  }
+  ::pthread_setspecific(signal_stack_key(), base);
 }
 
 std::size_t describe_crash(const void* fault_address, const char* signal_name, char* out, std::size_t room) noexcept {

@@ -39,6 +39,7 @@ namespace {
 constexpr uint64_t kMaxFileBytes = 4u << 20;
 
 std::atomic<int> g_loaded{0};
+std::atomic<bool> g_loader_lock_lost{false};  // loader_lock_lost()
 std::atomic<int> g_builds{0};
 
 // This process's folder for generated sources and libraries (mode 0700, made once, removed at
@@ -404,7 +405,17 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
     return false;
   }
   if (f == Flavor::Emu && opt.on_phase) opt.on_phase("load");
-  void* h = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* h = nullptr;
+  try {
+    h = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  } catch (...) {
+    // A static initialiser threw through the loader, which keeps its lock, held by this thread:
+    // another thread that loads a library or starts a thread_local's life would wait forever.
+    // The process is done for (the run process ends after answering: loader_lock_lost).
+    g_loader_lock_lost = true;
+    if (!keep && lib != cached) fs::remove(lib, ec);
+    throw;
+  }
   if (!keep && lib != cached) fs::remove(lib, ec);  // the mapping stays
   if (!h) {
     const char* why = dlerror();
@@ -617,6 +628,8 @@ Build build(const std::string& path, const BuildOptions& opt) {
   }
   return finish(ok);
 }
+
+bool loader_lock_lost() { return g_loader_lock_lost.load(); }
 
 std::string install(Build& b, Catalog& catalog) {
   if (!b.ok) return "the build failed: " + b.summary;

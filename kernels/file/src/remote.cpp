@@ -107,7 +107,7 @@ Build build_in_run_process(const std::string& path, const std::string& text, con
        .what = "the build of " + name});
   auto failed = [&](const std::string& why) {
     b.ok = false;
-    b.run_process_failure = a.timed_out ? "time-limit" : a.process_lost ? "run-process-ended" : a.out_of_memory ? "out-of-memory" : "run-process";
+    b.run_process_failure = a.timed_out ? "time-limit" : a.out_of_memory ? "out-of-memory" : a.process_lost ? "run-process-ended" : "run-process";
     b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0, why});
     b.summary = why;
     return b;

@@ -75,6 +75,10 @@ std::string install(Build& b, Catalog& catalog);
 // canonical path), with the GPU builds when `gpu`; "" when none.
 std::string installed(const Catalog& catalog, const std::string& path, const std::string& text, bool gpu);
 
+// A kernel file's static initialiser threw through dlopen in this process: the dynamic loader's
+// lock stays held, so the process must end (the run process does, after its answer).
+bool loader_lock_lost();
+
 // Removes the build folders (warpscope-build-<pid>-*) in `base` of this user's warpscope processes
 // that ended without removing theirs (killed, or crashed); called before a process makes its own.
 // Returns how many.
