@@ -167,7 +167,7 @@ TEST(LaunchOptions, TheCommandsAndTheViewerRefuseTheSameValuesWithTheSameWords) 
       {"--n 0", "n = 0: n is a whole number from 1 to 4294967295"},
       {"--seed -1", "seed = -1: seed is a whole number >= 0"},
       {"--param per_thread=x", "parameter per_thread = 'x': the value is a whole number from 0 to"},
-      {"--param per_thread=8.5", "parameter per_thread = '8.5': the value is a whole number"},
+      {"--param per_thread=8.5", "parameter per_thread = 8.5: per_thread takes whole numbers"},
   };
   for (const auto& [args, message] : cases) {
     RunResult cmd = run_warpscope("run -k reduce " + args);
