@@ -695,17 +695,7 @@ namespace {
 // `float alpha` and the description's expressions as a double, any value in its range is taken
 // (from RunConfig, the command line's NAME=VALUE and a lesson), and a whole parameter refuses 2.5.
 TEST(PlainCudaRun, ARealParameterReachesTheKernelAndTheExpectation) {
-  const std::string path = write_file("saxpy_alpha.cu",
-                                      "/* warpscope\nkernel = \"saxpy\"\nn = 256\nblock = 128\nargs = [\"y\", \"x\", \"alpha\", \"n\"]\n"
-                                      "[params.alpha]\nmin = -4.0\nmax = 4\ndefault = 2.5\n"
-                                      "[params.steps]\nmin = 1\nmax = 8\ndefault = 2\n"
-                                      "[arrays.x]\ntype = \"float\"\nsize = \"n\"\nfill = \"i % 7\"\n"
-                                      "[arrays.y]\ntype = \"float\"\nsize = \"n\"\nfill = \"1\"\n"
-                                      "expect = \"float(alpha) * float(i % 7) + 1.0f\"\n*/\n"
-                                      "__global__ void saxpy(float* y, const float* x, float alpha, int n) {\n"
-                                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                      "  if (i < n) y[i] = alpha * x[i] + y[i];\n"
-                                      "}\n");
+  const std::string path = plain_file("real_param.cu");
   const std::string name = load_ok(path);
   if (name.empty()) return;
   const CatalogEntry* e = Catalog::instance().find(name);
@@ -723,6 +713,7 @@ TEST(PlainCudaRun, ARealParameterReachesTheKernelAndTheExpectation) {
   const RunResult r = run(name, c);
   EXPECT_TRUE(r.passed) << r.result << " / " << r.check;
   ASSERT_FALSE(r.launches.empty());
+  expect_both_gpu_builds_compile(path);
   bool named = false;  // the trace's launch names the value as it was given
   for (const auto& [k, v] : r.launches[0].launch.params) named |= k == "alpha" && v == "-0.75";
   EXPECT_TRUE(named);
