@@ -33,8 +33,8 @@ uint64_t g_confine_mib = 0;  // --confine MIB: a grader's run process (0: the vi
 bool g_confine_gpu = false;  // --confine-gpu: it times on the GPU (no address-space cap)
 
 // A grader's run process serves one student's submission: it gets the least the platform gives
-// cheaply. Address space and file size are capped (no CUDA here: emulator runs only), no core
-// file, at most 256 open files, and where the kernel lets a user make namespaces, a user and a
+// cheaply. Address space, CPU time and file size are capped (no CUDA here: emulator runs only), no
+// core file, at most 256 open files, and where the kernel lets a user make namespaces, a user and a
 // network namespace of its own with no interface up (the code cannot reach the network, nor
 // localhost) and at most 256 threads and processes: RLIMIT_NPROC counts the tasks of a user per
 // user namespace (Linux 5.14 and later), so inside its own it bounds this process and what it
@@ -48,6 +48,10 @@ void confine(uint64_t mib, bool gpu) {
   ::setrlimit(RLIMIT_FSIZE, &fsize);
   const rlimit files{256, 256};
   ::setrlimit(RLIMIT_NOFILE, &files);
+  // CPU time, a bound behind the grader's wall-clock limit (which stops a submission first): half
+  // an hour of one core, over all its threads, however it was kept from being stopped.
+  const rlimit cpu{1800, 1800};
+  ::setrlimit(RLIMIT_CPU, &cpu);
   if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) {
     std::fprintf(stderr,
                  "warpscope serve-runs: no namespace of its own (%s): the submission's code can reach the network, "

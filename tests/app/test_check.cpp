@@ -156,6 +156,25 @@ TEST(Check, ASubmissionGetsTheMemoryItWasGiven) {
   EXPECT_EQ(roomy.exit_code, 0) << roomy.out;  // (reserved, never touched)
 }
 
+// A submission's run process has a CPU-time limit and writes no core file: its static initialiser
+// reads its own limits and ends the process (SIGSEGV) when either is missing.
+TEST(Check, ASubmissionRunsUnderACpuLimitAndWritesNoCore) {
+  Exercise e;
+  const std::string look = R"CODE(#include <vector>
+#include <csignal>
+#include <sys/resource.h>
+static int limited = [] {
+  rlimit cpu{}, core{};
+  getrlimit(RLIMIT_CPU, &cpu);
+  getrlimit(RLIMIT_CORE, &core);
+  if (cpu.rlim_cur == RLIM_INFINITY || cpu.rlim_cur > 3600 || core.rlim_cur != 0) std::raise(SIGSEGV);
+  return 0;
+}();)CODE";
+  const fs::path f = e.write("limits.cu", replaced(e.fixed(), "#include <vector>", look));
+  const RunResult r = run_warpscope(e.check("--file '" + f.string() + "'"));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+}
+
 // Whether this kernel lets this user make a user and a network namespace (as the grader's run
 // process does), tried in a child.
 bool namespaces_allowed() {

@@ -2,11 +2,13 @@
 
 #include "ws/util/atomic_file.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -63,54 +65,16 @@ std::string font_file_problem(const std::string& bytes) {
 
 namespace {
 
-// ImGui's rasteriser (stb_truetype) follows the offsets inside a font's tables unchecked: a font
-// whose directory is sound but whose character map points past the file reads wild memory. So a
-// font's bytes are rasterised once in a child process first, and only a font that came through
-// is handed to the atlas here. "" when it did; the answer is kept per content for the process.
-std::string rasterises_safely(const std::string& bytes, float px, const ImWchar* ranges) {
-  static std::mutex mutex;
-  static std::map<uint64_t, std::string> tried;
-  uint64_t key = 1469598103934665603ull;  // FNV-1a of the bytes
-  for (char c : bytes) key = (key ^ uint8_t(c)) * 1099511628211ull;
-  std::lock_guard lock(mutex);
-  if (auto it = tried.find(key); it != tried.end()) return it->second;
-  std::string why;
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ImFontAtlas atlas;
-    void* data = IM_ALLOC(bytes.size());
-    std::memcpy(data, bytes.data(), bytes.size());
-    ImFontConfig cfg;
-    const bool ok = atlas.AddFontFromMemoryTTF(data, int(bytes.size()), px, &cfg, ranges) && atlas.Build();
-    ::_exit(ok ? 0 : 3);
-  }
-  if (pid > 0) {
-    int status = 0;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    pid_t got = 0;
-    while ((got = ::waitpid(pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < until)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    if (got == 0) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      why = "the font rasteriser did not finish with it in 10 s";
-    } else if (WIFSIGNALED(status)) {
-      why = "the font rasteriser crashed on it (signal " + std::to_string(WTERMSIG(status)) + "): its tables are damaged";
-    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      why = "ImGui could not read it";
-    }
-  }  // (no child: trust the directory check alone)
-  tried.emplace(key, why);
-  return why;
-}
+// Fonts that the trial build (below) found the rasteriser cannot take: path -> why.
+using Refused = std::map<std::string, std::string>;
 
 // "" when the font was added, else why not.
-std::string add_ttf(ImFontAtlas& atlas, const std::string& path, float px, const ImWchar* ranges) {
+std::string add_ttf(ImFontAtlas& atlas, const std::string& path, float px, const ImWchar* ranges, const Refused& refused) {
   if (path.empty()) return "none configured";
+  if (auto r = refused.find(path); r != refused.end()) return path + ": " + r->second;
   std::string bytes, error;
   if (!read_file(path, bytes, error, uint64_t(64) << 20)) return error;
   if (std::string why = font_file_problem(bytes); !why.empty()) return path + ": " + why;
-  if (std::string why = rasterises_safely(bytes, px, ranges); !why.empty()) return path + ": " + why;
   ImFontConfig cfg;
   cfg.OversampleH = 3;
   cfg.OversampleV = 1;
@@ -123,6 +87,86 @@ std::string add_ttf(ImFontAtlas& atlas, const std::string& path, float px, const
   return atlas.AddFontFromMemoryTTF(data, int(bytes.size()), px, &cfg, ranges) ? "" : path + ": ImGui could not read it";
 }
 
+
+
+// The atlas: the UI font first, the mono font, then the heading, caption and zoom sizes.
+std::string build_atlas(ImFontAtlas& atlas, float px, const FontPaths& paths, float raster, std::span<const float> zooms,
+                        const Refused& refused) {
+  atlas.Clear();
+  std::string warning;
+  if (std::string why = add_ttf(atlas, paths.ui, px * raster, kUiRanges, refused); !why.empty()) {
+    warning = "UI font not usable (" + why + "): install fonts-dejavu-core; using ImGui's small bitmap font";
+    ImFontConfig cfg;
+    cfg.SizePixels = 13.0f * raster;
+    atlas.AddFontDefault(&cfg);
+  }
+  if (std::string why = add_ttf(atlas, paths.mono, px * raster, kMonoRanges, refused); !why.empty()) {
+    if (warning.empty()) warning = "code font not usable (" + why + "): install fonts-jetbrains-mono";
+    // No second font: mono_font() falls back to the UI font.
+  } else {
+    // Only with both fonts, so that the positions below hold: headings, captions, then the
+    // pictures' larger sizes, a UI and a mono font each.
+    add_ttf(atlas, paths.ui, std::round(px * kHeadingFactor) * raster, kUiRanges, refused);
+    add_ttf(atlas, paths.ui, std::round(px * kCaptionFactor) * raster, kUiRanges, refused);
+    for (float z : zooms) {
+      add_ttf(atlas, paths.ui, std::round(px * z) * raster, kUiRanges, refused);
+      add_ttf(atlas, paths.mono, std::round(px * z) * raster, kMonoRanges, refused);
+    }
+  }
+  atlas.Build();
+  return warning;
+}
+
+// ImGui's rasteriser (stb_truetype) trusts a font's contents: offsets inside its tables are
+// followed unchecked and its asserts abort. So the atlas is built once in a child process first,
+// exactly as it will be here (same fonts, sizes and ranges); only what came through is built
+// here. "" when it did, else why not. Kept per fonts' contents and sizes for the process.
+std::string trial_build(float px, const FontPaths& paths, float raster, std::span<const float> zooms) {
+  static std::mutex mutex;
+  static std::map<uint64_t, std::string> tried;
+  uint64_t key = 1469598103934665603ull;  // FNV-1a of the fonts' bytes and the sizes
+  auto mix = [&](const void* p, size_t n) {
+    for (size_t k = 0; k < n; ++k) key = (key ^ static_cast<const uint8_t*>(p)[k]) * 1099511628211ull;
+  };
+  for (const std::string* path : {&paths.ui, &paths.mono}) {
+    std::string bytes, error;
+    if (!path->empty() && read_file(*path, bytes, error, uint64_t(64) << 20)) mix(bytes.data(), bytes.size());
+    mix(path->data(), path->size() + 1);
+  }
+  for (float f : {px, raster}) mix(&f, sizeof f);
+  for (float z : zooms) mix(&z, sizeof z);
+  std::lock_guard lock(mutex);
+  if (auto it = tried.find(key); it != tried.end()) return it->second;
+  std::string why;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, SIG_DFL);  // (no parent's reports)
+    if (const int null = ::open("/dev/null", O_WRONLY); null >= 0) ::dup2(null, 2);  // (nor the rasteriser's asserts)
+    ImFontAtlas trial;
+    build_atlas(trial, px, paths, raster, zooms, {});
+    ::_exit(trial.IsBuilt() ? 0 : 3);
+  }
+  if (pid > 0) {
+    int status = 0;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    pid_t got = 0;
+    while ((got = ::waitpid(pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    if (got == 0) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      why = "the font rasteriser did not finish with it in 20 s";
+    } else if (WIFSIGNALED(status)) {
+      why = "the font rasteriser crashed on it (signal " + std::to_string(WTERMSIG(status)) + "): its tables are damaged";
+    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      why = "ImGui could not read it";
+    }
+  }  // (no child: the directory check alone)
+  if (tried.size() >= 64) tried.clear();  // (a few fonts in a session; any number under a fuzzer)
+  tried.emplace(key, why);
+  return why;
+}
+
 }  // namespace
 
 FontPaths default_font_paths() {
@@ -132,29 +176,14 @@ FontPaths default_font_paths() {
 
 std::string build_fonts(ImFontAtlas& atlas, float px, const FontPaths& paths, float raster,
                         std::span<const float> zooms) {
-  atlas.Clear();
-  std::string warning;
-  if (std::string why = add_ttf(atlas, paths.ui, px * raster, kUiRanges); !why.empty()) {
-    warning = "UI font not usable (" + why + "): install fonts-dejavu-core; using ImGui's small bitmap font";
-    ImFontConfig cfg;
-    cfg.SizePixels = 13.0f * raster;
-    atlas.AddFontDefault(&cfg);
+  Refused refused;
+  if (!trial_build(px, paths, raster, zooms).empty()) {
+    // Which font: the UI one alone, then the mono one beside what is left.
+    FontPaths use = paths;
+    if (std::string why = trial_build(px, {use.ui, ""}, raster, zooms); !why.empty()) refused[use.ui] = why, use.ui.clear();
+    if (std::string why = trial_build(px, use, raster, zooms); !why.empty() && !use.mono.empty()) refused[use.mono] = why;
   }
-  if (std::string why = add_ttf(atlas, paths.mono, px * raster, kMonoRanges); !why.empty()) {
-    if (warning.empty()) warning = "code font not usable (" + why + "): install fonts-jetbrains-mono";
-    // No second font: mono_font() falls back to the UI font.
-  } else {
-    // Only with both fonts, so that the positions below hold: headings, captions, then the
-    // pictures' larger sizes, a UI and a mono font each.
-    add_ttf(atlas, paths.ui, std::round(px * kHeadingFactor) * raster, kUiRanges);
-    add_ttf(atlas, paths.ui, std::round(px * kCaptionFactor) * raster, kUiRanges);
-    for (float z : zooms) {
-      add_ttf(atlas, paths.ui, std::round(px * z) * raster, kUiRanges);
-      add_ttf(atlas, paths.mono, std::round(px * z) * raster, kMonoRanges);
-    }
-  }
-  atlas.Build();
-  return warning;
+  return build_atlas(atlas, px, paths, raster, zooms, refused);
 }
 
 namespace {
