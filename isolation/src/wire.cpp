@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "ws/run/config_fields.h"
 #include "ws/trace/trace_io.h"
 
 namespace ws::isolation {
@@ -132,64 +133,53 @@ RunTiming read_run_timing(Reader& r) {
   return t;
 }
 
+namespace {
+
+// One field of a record, by its type: what visit_run_config (ws/run/config_fields.h) hands over.
+void put(Writer& w, const std::string& v) { w.str(v); }
+void put(Writer& w, uint64_t v) { w.u64(v); }
+void put(Writer& w, uint32_t v) { w.u32(v); }
+void put(Writer& w, bool v) { w.boolean(v); }
+void put(Writer& w, double v) { w.f64(v); }
+void put(Writer& w, const Dim3& d) { write_dim(w, d); }
+void put(Writer& w, const std::vector<uint32_t>& v) {
+  w.u64(v.size());
+  for (uint32_t x : v) w.u32(x);
+}
+template <class T>
+void put(Writer& w, const std::map<std::string, T>& m) {
+  w.u64(m.size());
+  for (const auto& [k, v] : m) put(w, k), put(w, v);
+}
+
+void get(Reader& r, std::string& v) { v = r.str(); }
+void get(Reader& r, uint64_t& v) { v = r.u64(); }
+void get(Reader& r, uint32_t& v) { v = r.u32(); }
+void get(Reader& r, bool& v) { v = r.boolean(); }
+void get(Reader& r, double& v) { v = r.f64(); }
+void get(Reader& r, Dim3& d) { d = read_dim(r); }
+void get(Reader& r, std::vector<uint32_t>& v) {
+  v.resize(r.count(4));
+  for (uint32_t& x : v) x = r.u32();
+}
+template <class T>
+void get(Reader& r, std::map<std::string, T>& m) {
+  m.clear();
+  for (size_t i = 0, n = r.count(16); i < n; ++i) {
+    std::string k = r.str();
+    get(r, m[k]);
+  }
+}
+
+}  // namespace
+
 void write_config(Writer& w, const RunConfig& c) {
-  w.str(c.variant);
-  w.u64(c.n);
-  write_dim(w, c.block);
-  write_dim(w, c.grid);
-  w.str(c.dtype);
-  w.u64(c.seed);
-  w.u64(c.params.size());
-  for (const auto& [k, v] : c.params) {
-    w.str(k);
-    w.f64(v);
-  }
-  w.u64(c.param_choices.size());
-  for (const auto& [k, v] : c.param_choices) {
-    w.str(k);
-    w.str(v);
-  }
-  w.u64(c.record.blocks.size());
-  for (uint32_t b : c.record.blocks) w.u32(b);
-  w.boolean(c.record.count_every_block);
-  w.u64(c.record.max_events);
-  w.u32(c.emu.workers);
-  w.u64(c.emu.step_budget);
-  w.boolean(c.emu.defer_loads);
-  w.boolean(c.emu.eager_shuffles);
-  w.boolean(c.emu.converged_issue);
-  write_timing_options(w, c.timing);
-  w.u64(c.memory_limit);
+  visit_run_config(c, [&](const char*, const auto& field) { put(w, field); });
 }
 
 RunConfig read_config(Reader& r) {
   RunConfig c;
-  c.variant = r.str();
-  c.n = r.u64();
-  c.block = read_dim(r);
-  c.grid = read_dim(r);
-  c.dtype = r.str();
-  c.seed = r.u64();
-  for (size_t i = 0, n = r.count(16); i < n; ++i) {
-    std::string k = r.str();
-    c.params[k] = r.f64();
-  }
-  for (size_t i = 0, n = r.count(16); i < n; ++i) {
-    std::string k = r.str();
-    c.param_choices[k] = r.str();
-  }
-  const size_t blocks = r.count(4);
-  c.record.blocks.reserve(blocks);
-  for (size_t i = 0; i < blocks; ++i) c.record.blocks.push_back(r.u32());
-  c.record.count_every_block = r.boolean();
-  c.record.max_events = r.u64();
-  c.emu.workers = r.u32();
-  c.emu.step_budget = r.u64();
-  c.emu.defer_loads = r.boolean();
-  c.emu.eager_shuffles = r.boolean();
-  c.emu.converged_issue = r.boolean();
-  c.timing = read_timing_options(r);
-  c.memory_limit = r.u64();
+  visit_run_config(c, [&](const char*, auto& field) { get(r, field); });
   return c;
 }
 

@@ -308,6 +308,35 @@ void add_compiler_diagnostics(const CompilerRun& run, const std::string& kernel,
   }
 }
 
+// dlopen, which runs the build's static initialisers; the file is removed after (`remove`: the
+// mapping stays). Null, with the loader's reason in `b`, when it does not load.
+void* load_library(const std::string& lib, bool remove, Flavor f, Build& b) {
+  std::error_code ec;
+  // glibc declares dlopen noexcept, but a static initialiser may throw through it: called through
+  // a pointer the compiler cannot see through, the call may throw, and the catch below holds.
+  static void* (*volatile const open_library)(const char*, int) = ::dlopen;
+  void* h = nullptr;
+  try {
+    h = open_library(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  } catch (...) {
+    // A static initialiser threw through the loader, which keeps its lock, held by this thread:
+    // another thread that loads a library or starts a thread_local's life would wait forever.
+    // The process is done for (the run process ends after answering: loader_lock_lost).
+    g_loader_lock_lost = true;
+    if (remove) fs::remove(lib, ec);
+    throw;
+  }
+  if (remove) fs::remove(lib, ec);
+  if (!h) {
+    const char* why = dlerror();
+    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0,
+                             std::string("cannot load the ") + to_string(f) + " build: " + demangled(why ? why : "unknown error")});
+    return nullptr;
+  }
+  ++g_loaded;
+  return h;
+}
+
 // Compiles and loads one flavour; adds its runner (and, for the emulator, spec and validate) to `entry`.
 bool build_flavor(const Description& d, const std::string& text, Flavor f, const BuildOptions& opt, const std::string& unique,
                   Build& b) {
@@ -405,25 +434,8 @@ bool build_flavor(const Description& d, const std::string& text, Flavor f, const
     return false;
   }
   if (f == Flavor::Emu && opt.on_phase) opt.on_phase("load");
-  void* h = nullptr;
-  try {
-    h = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
-  } catch (...) {
-    // A static initialiser threw through the loader, which keeps its lock, held by this thread:
-    // another thread that loads a library or starts a thread_local's life would wait forever.
-    // The process is done for (the run process ends after answering: loader_lock_lost).
-    g_loader_lock_lost = true;
-    if (!keep && lib != cached) fs::remove(lib, ec);
-    throw;
-  }
-  if (!keep && lib != cached) fs::remove(lib, ec);  // the mapping stays
-  if (!h) {
-    const char* why = dlerror();
-    b.diagnostics.push_back({BuildDiagnostic::Severity::Error, "", 0, 0,
-                             std::string("cannot load the ") + to_string(f) + " build: " + demangled(why ? why : "unknown error")});
-    return false;
-  }
-  ++g_loaded;
+  void* h = load_library(lib, !keep && lib != cached, f, b);
+  if (!h) return false;
   auto abi = reinterpret_cast<unsigned (*)()>(dlsym(h, kAbiSymbol));
   auto entry = reinterpret_cast<void (*)(CatalogEntry*)>(dlsym(h, entry_symbol(f).c_str()));
   if (!abi || !entry || abi() != abi_stamp()) {
