@@ -148,14 +148,14 @@ std::string trial_build(float px, const FontPaths& paths, float raster, std::spa
   }
   if (pid > 0) {
     int status = 0;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
     pid_t got = 0;
     while ((got = ::waitpid(pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < until)
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     if (got == 0) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
-      why = "the font rasteriser did not finish with it in 20 s";
+      why = "the font rasteriser did not finish with it in 5 s";
     } else if (WIFSIGNALED(status)) {
       why = "the font rasteriser crashed on it (signal " + std::to_string(WTERMSIG(status)) + "): its tables are damaged";
     } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
