@@ -5,7 +5,7 @@
 // tokens of the formats inserted): the same every run, and a crash names the file and mutant.
 // `--seconds T --seed S` runs a campaign instead: mutants of mutants (up to three rounds), numbered
 // from S (a fresh seed each campaign: `--seed $RANDOM`), over every file in turn until T seconds
-// have passed; an input that takes over 10 s counts as a hang. For targets libFuzzer cannot build.
+// have passed; an input that takes over 30 s counts as a hang. For targets libFuzzer cannot build.
 #include <unistd.h>
 
 #include <chrono>
@@ -78,7 +78,7 @@ int campaign(const std::vector<std::string>& inputs, const std::vector<std::file
                   (unsigned long long)k, (unsigned long long)seed);
     std::string m = mutant(inputs[f], k);
     for (uint64_t round = 1; round <= k % 3; ++round) m = mutant(m, k * 31 + round);
-    ::alarm(10);  // a hang: SIGALRM, reported as the input that never finished
+    ::alarm(30);  // a hang: SIGALRM, reported as the input that never finished
     run(m);
     ::alarm(0);
     ++runs;

@@ -60,6 +60,11 @@ class StackPool {
       ::munmap(base, bytes + page);  // (a stack without its guard would overflow silently)
       throw std::bad_alloc();
     }
+#if defined(__SANITIZE_ADDRESS__)
+    // The mapping may lie where a stack of another size lay (drop_free_locked): the frames it
+    // held left their red zones in ASan's shadow, which unmapping does not clear.
+    __asan_unpoison_memory_region(static_cast<char*>(base) + page, bytes);
+#endif
     return static_cast<char*>(base) + page;
   }
 
