@@ -119,7 +119,7 @@ std::string build_atlas(ImFontAtlas& atlas, float px, const FontPaths& paths, fl
 
 // ImGui's rasteriser (stb_truetype) trusts a font's contents: offsets inside its tables are
 // followed unchecked and its asserts abort. So the atlas is built once in a child process first,
-// exactly as it will be here (same fonts, sizes and ranges); only what came through is built
+// exactly as it will be here (same fonts, sizes and ranges), in under 10 s; only what came through is built
 // here. "" when it did, else why not. Kept per fonts' contents and sizes for the process.
 std::string trial_build(float px, const FontPaths& paths, float raster, std::span<const float> zooms) {
   static std::mutex mutex;
@@ -148,14 +148,14 @@ std::string trial_build(float px, const FontPaths& paths, float raster, std::spa
   }
   if (pid > 0) {
     int status = 0;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     pid_t got = 0;
     while ((got = ::waitpid(pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < until)
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     if (got == 0) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
-      why = "the font rasteriser did not finish with it in 5 s";
+      why = "the font rasteriser did not finish with it in 10 s";
     } else if (WIFSIGNALED(status)) {
       why = "the font rasteriser crashed on it (signal " + std::to_string(WTERMSIG(status)) + "): its tables are damaged";
     } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
