@@ -621,7 +621,10 @@ void write_launch(std::ostringstream& o, const LessonLaunch& l, const std::files
       const size_t eq = t.params[i].find('=');
       // A number as it is; a choice's name (input = "sorted") as a string.
       const std::string value = t.params[i].substr(eq + 1);
-      const bool number = !value.empty() && value.find_first_not_of("-+0123456789.e") == std::string::npos;
+      // (a number's characters, and all of it read as one: "e" or "nan" is a choice's name)
+      char* end = nullptr;
+      const bool number = !value.empty() && value.find_first_not_of("-+0123456789.eE") == std::string::npos &&
+                          (std::strtod(value.c_str(), &end), end == value.c_str() + value.size());
       o << (i ? ", " : "") << t.params[i].substr(0, eq) << " = " << (number ? value : quoted(value));
     }
     o << " }\n";

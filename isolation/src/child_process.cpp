@@ -107,9 +107,10 @@ std::string ChildProcess::end_text_locked(int status) const {
   return "status " + std::to_string(status);
 }
 
-std::string ChildProcess::reap_locked() {
+std::string ChildProcess::reap_locked(bool* exited) {
   const pid_t pid = pid_.load();
   std::string how = "it ended";
+  if (exited) *exited = false;
   if (pid > 0) {
     int status = 0;
     // It closed its end, so it is ending; give it a moment, then make sure.
@@ -122,6 +123,7 @@ std::string ChildProcess::reap_locked() {
       got = ::waitpid(pid, &status, 0);
     }
     if (got == pid) how = end_text_locked(status);
+    if (got == pid && exited) *exited = WIFEXITED(status);
     ::kill(-pid, SIGKILL);  // what it left running in its group
   }
   if (fd_ >= 0) ::close(fd_);
@@ -223,8 +225,8 @@ Answer ChildProcess::call(Kind kind, const std::string& payload, const CallLimit
             return a;
           }
         }
-        const std::string how = reap_locked();
-        const bool exited = how.rfind("exit status", 0) == 0;  // (it ended itself: exit(), not a signal)
+        bool exited = false;  // (it ended itself: exit(), not a signal)
+        const std::string how = reap_locked(&exited);
         const std::string where = !last_words.empty() ? "in the kernel, " + last_words
                                   : exited ? "code in it called exit() (a kernel file's host code?)"
                                            : "a crash in host code (a kernel file's) or in the GPU driver";

@@ -276,9 +276,10 @@ TEST(LessonPlayer, AStepWithARealParameterIsWrittenSoItReadsAgain) {
   std::ofstream(dir + "/k.cu") << "__global__ void k(float* y, float alpha) { y[threadIdx.x] *= alpha; }\n";
   auto parse_here = [&](const std::string& text) { return parse_lesson(text, dir + "/lesson.toml"); };
   LessonLoad l = parse_here("[[step]]\ntitle = \"q\"\nfile = \"k.cu\"\n"
-                            "params = { alpha = -0.75, tiny = 1e-6, stride = 8, work = \"skewed\" }\n");
+                            "params = { alpha = -0.75, tiny = 1e-6, stride = 8, work = \"skewed\", mode = \"e\" }\n");
   ASSERT_TRUE(l.ok()) << l.error;
-  const std::vector<std::string> want = {"alpha=-0.75", "stride=8", "tiny=1e-06", "work=skewed"};  // (by name)
+  // (by name; "e" is a choice's name, not a number)
+  const std::vector<std::string> want = {"alpha=-0.75", "mode=e", "stride=8", "tiny=1e-06", "work=skewed"};
   EXPECT_EQ(l.lesson.steps.at(0).launch.text.params, want);
   const std::string text = step_toml(l.lesson.steps.at(0), dir);
   EXPECT_NE(text.find("file = \"k.cu\""), std::string::npos) << text;  // (its file, not its kernel's name)

@@ -1,6 +1,7 @@
 #include "ws/viz/fonts.h"
 
 #include "ws/util/atomic_file.h"
+#include "ws/viz/canvas.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -119,15 +120,13 @@ std::string build_atlas(ImFontAtlas& atlas, float px, const FontPaths& paths, fl
 
 // ImGui's rasteriser (stb_truetype) trusts a font's contents: offsets inside its tables are
 // followed unchecked and its asserts abort. So the atlas is built once in a child process first,
-// exactly as it will be here (same fonts, sizes and ranges), in under 10 s; only what came through is built
-// here. "" when it did, else why not. Kept per fonts' contents and sizes for the process.
+// exactly as it will be here (same fonts, sizes and ranges), in under 10 s; only what came
+// through is built here. "" when it did, else why not. Kept per fonts' contents and sizes for the process.
 std::string trial_build(float px, const FontPaths& paths, float raster, std::span<const float> zooms) {
   static std::mutex mutex;
   static std::map<uint64_t, std::string> tried;
-  uint64_t key = 1469598103934665603ull;  // FNV-1a of the fonts' bytes and the sizes
-  auto mix = [&](const void* p, size_t n) {
-    for (size_t k = 0; k < n; ++k) key = (key ^ static_cast<const uint8_t*>(p)[k]) * 1099511628211ull;
-  };
+  uint64_t key = kHashSeed;  // of the fonts' bytes and the sizes
+  auto mix = [&](const void* p, size_t n) { key = hash_bytes(key, p, n); };
   for (const std::string* path : {&paths.ui, &paths.mono}) {
     std::string bytes, error;
     if (!path->empty() && read_file(*path, bytes, error, uint64_t(64) << 20)) mix(bytes.data(), bytes.size());

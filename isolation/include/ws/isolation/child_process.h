@@ -76,7 +76,8 @@ class ChildProcess {
   bool start_locked(std::string& error);
   void stop_locked();
   std::string end_text_locked(int status) const;  // "signal 11 (Segmentation fault)"
-  std::string reap_locked();                       // waits for the ended process, says how it ended
+  // Waits for the ended process and says how it ended; `exited`: by exit(), not by a signal.
+  std::string reap_locked(bool* exited = nullptr);
 
   ChildOptions options_;
   std::mutex mu_;

@@ -44,6 +44,11 @@ inline uint64_t hash_mix(uint64_t h, uint64_t v) {
   }
   return h;
 }
+// The same over bytes (a font file's contents).
+inline uint64_t hash_bytes(uint64_t h, const void* p, size_t n) {
+  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const uint8_t*>(p)[i]) * 1099511628211ull;
+  return h;
+}
 inline constexpr uint64_t kHashSeed = 1469598103934665603ull;
 
 }  // namespace ws::viz

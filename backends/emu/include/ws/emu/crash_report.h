@@ -3,7 +3,7 @@
 // signal handler, on the thread that faulted:
 //
 //   char text[512];
-//   if (size_t n = ws::emu::describe_crash(info->si_addr, text, sizeof text))
+//   if (size_t n = ws::emu::describe_crash(info->si_addr, "SIGSEGV", text, sizeof text))
 //     // "block [0,0,0], thread [5,0,0] ran past the end of its 256 KiB stack (a recursion too
 //     //  deep?); its last recorded access was at deep.cu:7"
 //
