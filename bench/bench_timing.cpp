@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   if (argc > 2 && std::string(argv[1]) == "--run-process") {
     ws::isolation::IsolationOptions o;
     o.exe = argv[2];
-    ws::isolation::enable(o);
+    ws::isolation::enable(ws::Catalog::instance(), o);
     std::printf("measured in the run process (%s)\n", argv[2]);
     argc -= 2;
     argv += 2;
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
               "first (s)", "next (s)");
   for (const ws::CatalogEntry& e : ws::Catalog::instance().entries()) {
     if (argc > 1 && e.spec.name != argv[1]) continue;
-    const timing::TimingLaunch l = timing::timing_launch(e.spec.name, ws::RunConfig{});
+    const timing::TimingLaunch l = timing::timing_launch(ws::Catalog::instance(), e.spec.name, ws::RunConfig{});
     if (!l.error.empty()) {
       std::printf("%-12s %s\n", e.spec.name.c_str(), l.error.c_str());
       continue;
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
     timing::Repeats first{1, 10, true};
     first.keep = true;
     auto t0 = std::chrono::steady_clock::now();
-    const timing::Measurement kept = timing::measure(e.spec.name, l.config, first);
+    const timing::Measurement kept = timing::measure(ws::Catalog::instance(), e.spec.name, l.config, first);
     const double first_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!kept.ok) err = kept.error;
     for (int i = 0; kept.ok && i < 5; ++i) {
@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
       else err = m.error;
     }
     std::sort(wall.begin(), wall.end());
-    const timing::Measurement b = timing::measure(e.spec.name, l.config, {3, 30, true});
+    const timing::Measurement b = timing::measure(ws::Catalog::instance(), e.spec.name, l.config, {3, 30, true});
     if (live.empty() || !b.ok) {
       std::printf("%-12s %-44s %s\n", e.spec.name.c_str(), l.name.c_str(), (b.ok ? err : b.error).c_str());
       continue;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The CUDA intrinsics a kernel can use on warpscope's emulator, read from its kernel API
-(backends/emu/api/ws/emu/intrinsics.h and kernel_api.h), so that the list in
+(kernel_api/emu/ws/emu/intrinsics.h and kernel_api.h), so that the list in
 docs/writing-kernels.md cannot drift from the code.
 
     python3 scripts/intrinsics.py                 # the names, one per line
@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = [ROOT / "backends/emu/api/ws/emu/intrinsics.h", ROOT / "backends/emu/api/ws/emu/kernel_api.h"]
+FILES = [ROOT / "kernel_api/emu/ws/emu/intrinsics.h", ROOT / "kernel_api/emu/ws/emu/kernel_api.h"]
 
 # A function the kernel can call: `inline R name(`, `T name(`, `unsigned name(` at the start of a
 # line, or a macro row that defines one (`WS_EMU_ATOMIC(atomicAdd, Add)`).

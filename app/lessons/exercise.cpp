@@ -83,7 +83,7 @@ std::vector<grading::GpuTime> time_on_gpu(const LessonStep& step, const std::str
     grading::GpuTime& t = out.emplace_back();
     RunConfig cfg = graded;
     if (goal.n) cfg.n = goal.n;
-    const timing::Measurement m = timing::measure(kernel, cfg);
+    const timing::Measurement m = timing::measure(Catalog::instance(), kernel, cfg);
     if (!m.ok) {
       t.why_not = m.error;
       continue;

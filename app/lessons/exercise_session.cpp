@@ -1,8 +1,8 @@
 #include "lessons/exercise_session.h"
 
-#include "kernel_file_watch.h"
+#include "model/kernel_file_watch.h"
 #include "lessons/exercise.h"
-#include "session.h"
+#include "model/session.h"
 
 #include "ws/isolation/isolated_runs.h"
 #include "ws/util/atomic_file.h"

@@ -5,8 +5,8 @@
 // [SECTION] Writing a step back (Ctrl+S), the shipped lessons
 #include "lessons/lesson.h"
 
-#include "session.h"
-#include "view_export.h"
+#include "model/session.h"
+#include "model/selection.h"
 #include "views/view.h"
 
 #include "ws/analysis/verdict.h"

@@ -1,7 +1,7 @@
 #include "lessons/lesson_player.h"
 #include "views/stream_timeline.h"
 
-#include "view_export.h"
+#include "model/selection.h"
 
 #include "ws/analysis/views.h"
 

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "lessons/lesson.h"
-#include "session.h"
+#include "model/session.h"
 #include "views/view.h"
 
 #include <atomic>

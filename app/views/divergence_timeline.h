@@ -4,7 +4,7 @@
 
 #include "views/view.h"
 
-#include "session.h"
+#include "model/session.h"
 
 #include "ws/analysis/views.h"
 #include "ws/viz/canvas.h"

@@ -2,9 +2,9 @@
 #include "views/exercise_view.h"
 #include "views/view_common.h"
 
-#include "kernel_file_watch.h"
+#include "model/kernel_file_watch.h"
 #include "lessons/exercise_session.h"
-#include "session.h"
+#include "model/session.h"
 
 #include "ws/viz/colormap.h"
 

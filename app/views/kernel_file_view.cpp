@@ -2,7 +2,7 @@
 #include "views/kernel_file_view.h"
 #include "views/view_common.h"
 
-#include "kernel_file_watch.h"
+#include "model/kernel_file_watch.h"
 
 #include "ws/viz/colormap.h"
 #include "ws/viz/fonts.h"

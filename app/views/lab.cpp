@@ -3,7 +3,7 @@
 // the key numbers from the analysis, next to those of the variants already run with the same
 // launch, so moving from step 2 to step 3 visibly removes the bank conflicts. Every change re-runs
 // in the background (the session); the views follow when the run lands.
-#include "device_probe.h"
+#include "model/device_probe.h"
 #include "views/lab.h"
 #include "views/view_common.h"
 

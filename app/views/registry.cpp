@@ -1,9 +1,9 @@
 // The registry: one row per view. Adding a view is a class in its own files and a row here.
 #include "views/view.h"
 
-#include "kernel_file_watch.h"
+#include "model/kernel_file_watch.h"
 #include "lessons/exercise_session.h"
-#include "timing_runner.h"
+#include "model/timing_runner.h"
 #include "views/access_map.h"
 #include "views/bank_heatmap.h"
 #include "views/block_layout.h"

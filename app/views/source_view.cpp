@@ -4,7 +4,7 @@
 #include "views/source_view.h"
 #include "views/view_common.h"
 
-#include "kernel_file_watch.h"
+#include "model/kernel_file_watch.h"
 
 #include "ws/analysis/views.h"
 

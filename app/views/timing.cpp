@@ -19,7 +19,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "timing_runner.h"
+#include "model/timing_runner.h"
 #include "views/timing.h"
 #include "views/view_common.h"
 
@@ -497,7 +497,7 @@ LiveTarget live_target(const RunRequest& labs_run, const TimingView& st) {
   LiveTarget t;
   t.kernel = labs_run.kernel.empty() ? default_request().kernel : labs_run.kernel;
   const RunConfig& lab = labs_run.kernel.empty() ? default_request().config : labs_run.config;
-  const timing::TimingLaunch l = timing::timing_launch(t.kernel, lab, st.kernel_n);
+  const timing::TimingLaunch l = timing::timing_launch(Catalog::instance(), t.kernel, lab, st.kernel_n);
   t.config = l.error.empty() ? l.config : lab;
   t.config.record.blocks.clear();
   t.config.cancel.reset();
@@ -591,7 +591,7 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
   if (reduce) {
     base.n = kSizes[st.size_index];
   } else {
-    const timing::TimingLaunch l = timing::timing_launch(req.kernel, req.config, st.kernel_n);
+    const timing::TimingLaunch l = timing::timing_launch(Catalog::instance(), req.kernel, req.config, st.kernel_n);
     if (l.error.empty()) base = l.config, changes = l.changes;
   }
   base.record.blocks.clear();
@@ -622,7 +622,7 @@ void draw_sweep(Session& s, TimingRunner& r, const TimingSnapshot& snap, TimingV
   std::vector<int64_t> values;
   std::vector<Dim3> shapes;
   if (axis == "block shape") {
-    shapes = timing::block_shapes_for(req.kernel, base);
+    shapes = timing::block_shapes_for(Catalog::instance(), req.kernel, base);
   } else if (axis == "block") {
     for (int64_t b = 32; b <= 1024; b *= 2) values.push_back(b);
   } else if (k) {
@@ -817,7 +817,7 @@ std::string TimingView::prepare_picture(Session& s) {
     cfg.n = n;
     cfg.record.blocks.clear();
     if (!reduce) {  // any other kernel: its timing launch
-      const timing::TimingLaunch l = timing::timing_launch(kernel, req.config, kernel_n);
+      const timing::TimingLaunch l = timing::timing_launch(Catalog::instance(), kernel, req.config, kernel_n);
       if (!l.error.empty()) return l.error;
       cfg = l.config;
     }
@@ -838,7 +838,7 @@ std::string TimingView::prepare_picture(Session& s) {
       r.set_paused(true);
     } else if (tab == 2 && k && k->block_2d) {
       sweep_axis = 0;  // "block shape"
-      r.request_block_sweep(kernel, cfg, timing::block_shapes_for(kernel, cfg));
+      r.request_block_sweep(kernel, cfg, timing::block_shapes_for(Catalog::instance(), kernel, cfg));
     } else if (tab == 2) {
       sweep_axis = 0;  // "block"
       r.request_sweep(kernel, cfg, "block", {32, 64, 128, 256, 512, 1024});

@@ -2,7 +2,7 @@
 // tooltips, and sizes in font units.
 #pragma once
 
-#include "session.h"
+#include "model/session.h"
 
 #include <imgui.h>
 

@@ -18,6 +18,7 @@ constexpr size_t kMaxKeptReplays = 8;  // each holds a run's device memory in th
 
 struct State {
   IsolationOptions options;
+  Catalog* catalog = nullptr;  // whose run hook sends its runs here
   double timeout = 60;
   std::unique_ptr<ChildProcess> child;
 };
@@ -159,7 +160,7 @@ bool is_run_process_failure(const Diagnostic& d) {
   return d.code == "run-process-ended" || d.code == "time-limit" || d.code == "run-process" || d.code == "out-of-memory";
 }
 
-void enable(const IsolationOptions& o) {
+void enable(Catalog& catalog, const IsolationOptions& o) {
   auto s = std::make_shared<State>();
   s->options = o;
   if (s->options.exe.empty()) {
@@ -170,7 +171,7 @@ void enable(const IsolationOptions& o) {
   ChildOptions child{.exe = s->options.exe};
   for (const std::string& a : o.run_process_args) child.args.push_back(a);
   s->child = std::make_unique<ChildProcess>(std::move(child));
-  Catalog& catalog = o.catalog ? *o.catalog : Catalog::instance();
+  s->catalog = &catalog;
   std::weak_ptr<State> weak = s;
   catalog.set_run_hook([weak](const CatalogEntry& e, const RunConfig& cfg, BackendKind backend) {
     return run_in_child(weak, e, cfg, backend);
@@ -188,7 +189,7 @@ void disable() {
     std::lock_guard lock(g_mu);
     old = std::exchange(g_state, nullptr);
   }
-  if (old) (old->options.catalog ? *old->options.catalog : Catalog::instance()).set_run_hook(nullptr);
+  if (old) old->catalog->set_run_hook(nullptr);
 }
 
 bool enabled() { return state() != nullptr; }

@@ -17,12 +17,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "kernel_file_watch.h"
+#include "model/kernel_file_watch.h"
 #include "lessons/exercise.h"
 #include "lessons/exercise_session.h"
 #include "lessons/lesson.h"
 #include "run_binary.h"
-#include "session.h"
+#include "model/session.h"
 
 namespace {
 

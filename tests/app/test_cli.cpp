@@ -2,8 +2,8 @@
 // messages a user can act on.
 #include "run_binary.h"
 
-#include "options.h"
-#include "commands/launch_options.h"
+#include "model/options.h"
+#include "cli/commands/launch_options.h"
 #include "ws/timing/timing.h"
 #include "ws/viz/png.h"
 

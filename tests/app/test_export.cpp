@@ -1,10 +1,10 @@
 // Driving the shell in-process, headless: panel exports land as PNGs of the right size (2x for
 // slides), failures are reported in the status bar, actions change the look, F1 shows the help.
-#include "frame.h"
-#include "headless.h"
+#include "shell/frame.h"
+#include "cli/headless.h"
 #include "views/view.h"
-#include "session.h"
-#include "shell.h"
+#include "model/session.h"
+#include "shell/shell.h"
 
 #include "ws/viz/framebuffer.h"
 #include "ws/viz/headless_context.h"

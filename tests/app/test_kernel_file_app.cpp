@@ -10,9 +10,9 @@
 #include <fstream>
 #include <thread>
 
-#include "kernel_file_watch.h"
+#include "model/kernel_file_watch.h"
 #include "run_binary.h"
-#include "session.h"
+#include "model/session.h"
 #include "ws/isolation/isolated_runs.h"
 #include "ws/kernel_file/build.h"
 
@@ -209,7 +209,7 @@ TEST(KernelFileSession, ALongRunSaysItsTimeAndTheLimitStopsIt) {
   isolation::IsolationOptions o;
   o.exe = WARPSCOPE_EXE;
   o.timeout_seconds = 30;
-  isolation::enable(o);
+  isolation::enable(Catalog::instance(), o);
   Session s;
   RunRequest warm;  // (the run process builds the file once, from the build cache)
   warm.kernel = kernel;
@@ -218,7 +218,7 @@ TEST(KernelFileSession, ALongRunSaysItsTimeAndTheLimitStopsIt) {
   s.poll();
   ASSERT_TRUE(s.data() && s.data()->result.passed) << (s.data() ? s.data()->error : "no data");
   o.timeout_seconds = 3;
-  isolation::enable(o);
+  isolation::enable(Catalog::instance(), o);
   RunRequest req = warm;
   req.config.params["loop"] = 1;
   s.request(req);

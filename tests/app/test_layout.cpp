@@ -1,6 +1,6 @@
 // The tiled layout: every panel between the menu and status bars, inside the window, no two
 // overlapping, at every size and scale a lecturer might use.
-#include "layout.h"
+#include "shell/layout.h"
 #include "views/view.h"
 
 #include "ws/viz/theme.h"

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "lessons/lesson.h"
-#include "session.h"
+#include "model/session.h"
 
 namespace {
 

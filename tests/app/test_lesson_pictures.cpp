@@ -7,7 +7,7 @@
 // resolution.
 #include "headless_gl.h"
 #include "lessons/lesson.h"
-#include "lessons/lesson_export.h"
+#include "cli/lesson_export.h"
 #include "lessons/lesson_frame.h"
 #include "lessons/lesson_player.h"
 

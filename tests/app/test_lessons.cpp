@@ -4,9 +4,9 @@
 #include "lessons/lesson.h"
 #include "lessons/lesson_player.h"
 
-#include "session.h"
-#include "settings.h"
-#include "shell.h"
+#include "model/session.h"
+#include "shell/settings.h"
+#include "shell/shell.h"
 #include "views/bank_heatmap.h"
 #include "views/divergence_timeline.h"
 #include "views/timing.h"

@@ -2,7 +2,7 @@
 // the layout says the menu bar, the panels' title bars, the gaps and the status bar are.
 #include "run_binary.h"
 
-#include "layout.h"
+#include "shell/layout.h"
 #include "views/view.h"
 
 #include "ws/viz/look.h"

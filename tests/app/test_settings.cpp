@@ -1,6 +1,6 @@
 // Settings survive a round trip, bad or unknown lines never stop the viewer, and the location
 // follows XDG_CONFIG_HOME.
-#include "settings.h"
+#include "shell/settings.h"
 
 #include <gtest/gtest.h>
 

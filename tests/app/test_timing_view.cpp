@@ -4,8 +4,8 @@
 #include "headless_gl.h"
 #include "run_binary.h"
 
-#include "session.h"
-#include "timing_runner.h"
+#include "model/session.h"
+#include "model/timing_runner.h"
 #include "views/timing.h"
 
 #include "synthetic_table.h"
@@ -199,7 +199,7 @@ TEST(TimingRunnerJobs, MeasuringWithoutAGpuSaysWhy) {
   if (ws::timing::device().present) GTEST_SKIP() << "this machine has a GPU";
   ws::RunConfig cfg;
   cfg.variant = "3";
-  const ws::timing::Measurement m = ws::timing::measure("reduce", cfg);
+  const ws::timing::Measurement m = ws::timing::measure(ws::Catalog::instance(), "reduce", cfg);
   EXPECT_FALSE(m.ok);
   EXPECT_FALSE(m.error.empty());
   const ws::timing::Ceilings c = ws::timing::measure_ceilings();

@@ -12,8 +12,8 @@
 #include "headless_gl.h"
 #include "run_binary.h"
 
-#include "session.h"
-#include "view_export.h"
+#include "model/session.h"
+#include "cli/view_export.h"
 #include "views/access_map.h"
 #include "views/bank_heatmap.h"
 #include "views/block_layout.h"

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "lessons/lesson.h"
-#include "settings.h"
+#include "shell/settings.h"
 #include "ws/run/catalog.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -29,7 +29,7 @@ class GpuRunProcess : public ::testing::Test {
     IsolationOptions o;
     o.exe = test::warpscope_exe();
     o.timeout_seconds = timeout;
-    enable(o);
+    enable(Catalog::instance(), o);
   }
   static std::string load_gpu(const std::string& name) {
     kernel_file::BuildOptions bo;

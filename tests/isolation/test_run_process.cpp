@@ -37,7 +37,7 @@ class RunProcess : public ::testing::Test {
     o.exe = test::warpscope_exe();
     o.timeout_seconds = timeout;
     o.everything = everything;
-    enable(o);
+    enable(Catalog::instance(), o);
   }
   static std::string load(const std::string& name) {
     std::string error;
@@ -375,7 +375,7 @@ TEST_F(RunProcess, AMissingExecutableIsAClearError) {
   IsolationOptions o;
   o.exe = "/nonexistent/warpscope";
   o.everything = true;
-  enable(o);
+  enable(Catalog::instance(), o);
   const RunResult r = Catalog::instance().run("reduce", RunConfig{}, BackendKind::Emu);
   EXPECT_FALSE(r.passed);
   ASSERT_FALSE(r.errors.empty());

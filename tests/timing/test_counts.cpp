@@ -11,7 +11,7 @@ TEST(TimingCounts, TheLecturesStepsInCounts) {
   ws::RunConfig cfg;
   cfg.n = 1024;
   cfg.block = {128, 1, 1};
-  const std::vector<ws::timing::VariantCounts> counts = ws::timing::count_variants("reduce", cfg);
+  const std::vector<ws::timing::VariantCounts> counts = ws::timing::count_variants(ws::Catalog::instance(), "reduce", cfg);
   const ws::timing::VariantCounts *v1 = nullptr, *v2 = nullptr, *v3 = nullptr;
   for (const auto& c : counts) {
     EXPECT_TRUE(c.ok) << c.variant << ": " << c.error;

@@ -25,7 +25,7 @@ TEST(TimingLaunch, AMatrixKernelIsTimedAtItsSideWithTheLabsVariantAndBlock) {
   lab.dtype = "double";
   lab.params["cols"] = 40;  // a non-square lab matrix: timing is square
   lab.record.blocks = {0};
-  const timing::TimingLaunch t = timing::timing_launch("transpose", lab);
+  const timing::TimingLaunch t = timing::timing_launch(ws::Catalog::instance(), "transpose", lab);
   ASSERT_TRUE(t.error.empty()) << t.error;
   EXPECT_EQ(t.config.n, 8192u);
   EXPECT_EQ(t.config.variant, "padded");
@@ -37,14 +37,14 @@ TEST(TimingLaunch, AMatrixKernelIsTimedAtItsSideWithTheLabsVariantAndBlock) {
   EXPECT_TRUE(has_line(t.changes, "cols 40 -> 0"));
   EXPECT_NE(t.name.find("8192 x 8192, block 16x16, double"), std::string::npos) << t.name;
   // A size given by the panel wins over the kernel's.
-  EXPECT_EQ(timing::timing_launch("transpose", lab, 2048).config.n, 2048u);
+  EXPECT_EQ(timing::timing_launch(ws::Catalog::instance(), "transpose", lab, 2048).config.n, 2048u);
 }
 
 TEST(TimingLaunch, DeviceTuningIsSaidAndTheLessonsParametersStay) {
   RunConfig lab;
   lab.variant = "9";
   lab.params["max_blocks"] = 16;
-  const timing::TimingLaunch t = timing::timing_launch("reduce", lab);
+  const timing::TimingLaunch t = timing::timing_launch(ws::Catalog::instance(), "reduce", lab);
   ASSERT_TRUE(t.error.empty()) << t.error;
   EXPECT_EQ(t.config.n, 1u << 24);
   EXPECT_EQ(t.config.param("per_thread"), 32);
@@ -52,13 +52,13 @@ TEST(TimingLaunch, DeviceTuningIsSaidAndTheLessonsParametersStay) {
   EXPECT_TRUE(has_line(t.changes, "per_thread 0 -> 32 ("));
   // Nothing to say when the lab already asks for the timing launch.
   RunConfig same = t.config;
-  EXPECT_TRUE(timing::timing_launch("reduce", same).changes.empty());
+  EXPECT_TRUE(timing::timing_launch(ws::Catalog::instance(), "reduce", same).changes.empty());
 }
 
 TEST(TimingLaunch, AOneBlockDemoKeepsItsSizeAndSaysSo) {
   RunConfig lab;
   lab.variant = "2";
-  const timing::TimingLaunch t = timing::timing_launch("race", lab);
+  const timing::TimingLaunch t = timing::timing_launch(ws::Catalog::instance(), "race", lab);
   ASSERT_TRUE(t.error.empty()) << t.error;
   EXPECT_EQ(t.config.n, 16u);
   EXPECT_TRUE(has_line(t.changes, "one-block demo"));
@@ -67,14 +67,14 @@ TEST(TimingLaunch, AOneBlockDemoKeepsItsSizeAndSaysSo) {
 TEST(TimingLaunch, ALabRunThatDoesNotResolveIsAnError) {
   RunConfig lab;
   lab.variant = "nope";
-  EXPECT_NE(timing::timing_launch("reduce", lab).error.find("no variant 'nope'"), std::string::npos);
-  EXPECT_NE(timing::timing_launch("nosuch", RunConfig{}).error.find("no kernel named"), std::string::npos);
+  EXPECT_NE(timing::timing_launch(ws::Catalog::instance(), "reduce", lab).error.find("no variant 'nope'"), std::string::npos);
+  EXPECT_NE(timing::timing_launch(ws::Catalog::instance(), "nosuch", RunConfig{}).error.find("no kernel named"), std::string::npos);
 }
 
 TEST(TimingLaunch, EveryCatalogKernelHasATimingLaunchThatResolves) {
   const ws::Catalog& c = ws::Catalog::instance();
   for (const ws::CatalogEntry& e : c.entries()) {
-    const timing::TimingLaunch t = timing::timing_launch(e.spec.name, RunConfig{});
+    const timing::TimingLaunch t = timing::timing_launch(ws::Catalog::instance(), e.spec.name, RunConfig{});
     ASSERT_TRUE(t.error.empty()) << e.spec.name << ": " << t.error;
     RunConfig cfg = t.config;
     cfg.memory_limit = 64ull << 30;  // the GPU machine's host memory: here only the rules count
@@ -177,7 +177,7 @@ TEST(KernelTable, ComputeRowsAgainstThePeakAndTheLibrary) {
 
 TEST(KernelTable, WithoutAGpuEveryRowSaysWhy) {
   if (timing::device().present) GTEST_SKIP() << "a GPU is present";
-  const timing::KernelTable t = timing::time_kernel("matadd", RunConfig{}, {"row"}, {{16, 16, 1}, {128, 2, 1}});
+  const timing::KernelTable t = timing::time_kernel(ws::Catalog::instance(), "matadd", RunConfig{}, {"row"}, {{16, 16, 1}, {128, 2, 1}});
   ASSERT_EQ(t.rows.size(), 2u);
   for (const timing::KernelRow& r : t.rows) {
     EXPECT_FALSE(r.m.ok);
@@ -190,16 +190,16 @@ TEST(BlockShapes, A2DKernelOffersTheSeedsShapesAndATileKernelOnlyItsTiles) {
   auto has = [](const std::vector<Dim3>& v, Dim3 b) { return std::find(v.begin(), v.end(), b) != v.end(); };
   RunConfig matadd;
   matadd.variant = "row";
-  const std::vector<Dim3> m = timing::block_shapes_for("matadd", matadd);
+  const std::vector<Dim3> m = timing::block_shapes_for(ws::Catalog::instance(), "matadd", matadd);
   EXPECT_TRUE(has(m, {16, 16, 1}));
   EXPECT_TRUE(has(m, {128, 2, 1}));
   EXPECT_TRUE(has(m, {8, 32, 1}));
   RunConfig tile;
   tile.variant = "padded";
-  for (const Dim3& b : timing::block_shapes_for("transpose", tile)) EXPECT_EQ(b.x, b.y) << b.x << "x" << b.y;
+  for (const Dim3& b : timing::block_shapes_for(ws::Catalog::instance(), "transpose", tile)) EXPECT_EQ(b.x, b.y) << b.x << "x" << b.y;
   RunConfig reduce;
   reduce.variant = "3";
-  for (const Dim3& b : timing::block_shapes_for("reduce", reduce)) EXPECT_EQ(b.y, 1u);
+  for (const Dim3& b : timing::block_shapes_for(ws::Catalog::instance(), "reduce", reduce)) EXPECT_EQ(b.y, 1u);
 }
 
 }  // namespace
@@ -232,10 +232,10 @@ TEST(BlockForVariant, AVariantThatRefusesA2DBlockGetsItsOwnShapeForThatWidth) {
   c.n = 96;
   c.block = {32, 32, 1};
   c.variant = "rows";
-  EXPECT_EQ(timing::block_for_variant("transpose", c), (Dim3{32, 1, 1}));  // rows makes it 32x8
+  EXPECT_EQ(timing::block_for_variant(ws::Catalog::instance(), "transpose", c), (Dim3{32, 1, 1}));  // rows makes it 32x8
   c.variant = "padded";
-  EXPECT_EQ(timing::block_for_variant("transpose", c), (Dim3{32, 32, 1}));
+  EXPECT_EQ(timing::block_for_variant(ws::Catalog::instance(), "transpose", c), (Dim3{32, 32, 1}));
   c.block = {48, 4, 1};  // no tile is 48 wide: nothing fits, the block stays and the run says why
-  EXPECT_EQ(timing::block_for_variant("transpose", c), (Dim3{48, 4, 1}));
+  EXPECT_EQ(timing::block_for_variant(ws::Catalog::instance(), "transpose", c), (Dim3{48, 4, 1}));
 }
 }  // namespace

@@ -7,10 +7,10 @@
 
 namespace ws::timing {
 
-std::vector<VariantCounts> count_variants(const std::string& kernel, const RunConfig& base, const Progress& progress,
+std::vector<VariantCounts> count_variants(const Catalog& catalog, const std::string& kernel, const RunConfig& base, const Progress& progress,
                                           const std::atomic<bool>* cancel) {
   std::vector<VariantCounts> out;
-  const std::optional<CatalogEntry> e = Catalog::instance().copy(kernel);  // (a copy: a kernel file may replace it)
+  const std::optional<CatalogEntry> e = catalog.copy(kernel);  // (a copy: a kernel file may replace it)
   if (!e) return out;
   for (const VariantSpec& v : e->spec.variants) {
     if (v.broken || v.gpu_only) continue;
@@ -22,7 +22,7 @@ std::vector<VariantCounts> count_variants(const std::string& kernel, const RunCo
     cfg.variant = v.id;
     cfg.record.blocks.clear();  // every block: the counts are for the whole launch
     if (progress) progress("counting " + kernel + " " + v.id + " on the emulator");
-    const RunResult r = Catalog::instance().run(kernel, cfg, BackendKind::Emu);
+    const RunResult r = catalog.run(kernel, cfg, BackendKind::Emu);
     if (!r.refused.empty() || !r.errors.empty()) {
       c.error = !r.refused.empty() ? r.refused : r.errors.front().message;
       out.push_back(std::move(c));

@@ -40,13 +40,13 @@ void fill_ratios(KernelTable& t) {
   }
 }
 
-KernelTable time_kernel(const std::string& kernel, const RunConfig& lab, std::vector<std::string> variants,
+KernelTable time_kernel(const Catalog& catalog, const std::string& kernel, const RunConfig& lab, std::vector<std::string> variants,
                         std::vector<Dim3> blocks, uint64_t n, Repeats r, const Progress& progress,
                         const std::atomic<bool>* cancel) {
   KernelTable t;
   t.kernel = kernel;
-  t.launch = timing_launch(kernel, lab, n);
-  const std::optional<CatalogEntry> e = Catalog::instance().copy(kernel);  // (a copy: a kernel file may replace it)
+  t.launch = timing_launch(catalog, kernel, lab, n);
+  const std::optional<CatalogEntry> e = catalog.copy(kernel);  // (a copy: a kernel file may replace it)
   if (!e || !t.launch.error.empty()) return t;
   const KernelSpec& s = e->spec;
   t.ceiling = s.timing.ceiling;
@@ -66,10 +66,10 @@ KernelTable time_kernel(const std::string& kernel, const RunConfig& lab, std::ve
       RunConfig cfg = t.launch.config;
       cfg.variant = v;
       cfg.block = b;
-      cfg.block = block_for_variant(kernel, cfg);  // (transpose rows and 32x32: its own 32x8)
+      cfg.block = block_for_variant(catalog, kernel, cfg);  // (transpose rows and 32x32: its own 32x8)
       if (progress) progress("timing " + kernel + " " + v + ", block " + block_text(cfg.block));
       KernelRow row;
-      row.m = measure(kernel, cfg, r);
+      row.m = measure(catalog, kernel, cfg, r);
       // The reference is the library's own launch: one row of it, whatever the block.
       const bool library = v == s.timing.reference;
       t.rows.push_back(std::move(row));

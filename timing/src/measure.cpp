@@ -6,13 +6,12 @@
 
 namespace ws::timing {
 
-Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
+Measurement measure(const Catalog& catalog, const std::string& kernel, RunConfig cfg, Repeats r) {
   Measurement m;
   m.kernel = kernel;
   m.variant = cfg.variant;
   m.config = cfg;
-  const Catalog& c = Catalog::instance();
-  const std::optional<CatalogEntry> e = c.copy(kernel);  // (a copy: a kernel file may replace it)
+  const std::optional<CatalogEntry> e = catalog.copy(kernel);  // (a copy: a kernel file may replace it)
   if (e)
     if (const VariantSpec* v = e->spec.variant(cfg.variant)) m.variant_name = v->name;
   if (!device().present) {
@@ -24,7 +23,7 @@ Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
   cfg.timing.flush_l2 = r.flush_l2;
   cfg.timing.max_ms = r.max_ms;
   cfg.timing.keep = r.keep;
-  if (RunConfig resolved = cfg; e && c.resolve(*e, resolved).empty()) {
+  if (RunConfig resolved = cfg; e && catalog.resolve(*e, resolved).empty()) {
     m.config = resolved;
     // A GPU-sized launch that cannot fit the device is refused with the sizes (about half of the
     // run's arrays live on the device: its copy of the inputs and the outputs).
@@ -36,7 +35,7 @@ Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r) {
       return m;
     }
   }
-  const RunResult res = c.run(kernel, cfg, BackendKind::GpuFast);
+  const RunResult res = catalog.run(kernel, cfg, BackendKind::GpuFast);
   if (!res.refused.empty()) {
     m.error = "refused: " + res.refused;
     return m;
@@ -101,12 +100,12 @@ Measurement measure_again(const Measurement& first, Repeats r) {
   return m;
 }
 
-std::vector<SweepPoint> sweep(const std::string& kernel, const RunConfig& base, const std::string& axis,
+std::vector<SweepPoint> sweep(const Catalog& catalog, const std::string& kernel, const RunConfig& base, const std::string& axis,
                               std::span<const int64_t> values, Repeats r, const Progress& progress,
                               const std::atomic<bool>* cancel) {
   std::vector<SweepPoint> out;
   // A parameter with named choices (an input distribution) is labelled by the choice's name.
-  const std::optional<CatalogEntry> e = Catalog::instance().copy(kernel);  // (a copy: a kernel file may replace it)
+  const std::optional<CatalogEntry> e = catalog.copy(kernel);  // (a copy: a kernel file may replace it)
   const ParamSpec* p = e && axis != "block" ? e->spec.param(axis) : nullptr;
   for (int64_t v : values) {
     if (cancel && cancel->load()) break;
@@ -116,12 +115,12 @@ std::vector<SweepPoint> sweep(const std::string& kernel, const RunConfig& base, 
     const std::string label =
         p && v >= 0 && size_t(v) < p->choices.size() ? p->choices[size_t(v)] : std::to_string(v);
     if (progress) progress(kernel + " " + base.variant + ": " + axis + " = " + label);
-    out.push_back({v, measure(kernel, cfg, r), label});
+    out.push_back({v, measure(catalog, kernel, cfg, r), label});
   }
   return out;
 }
 
-std::vector<SweepPoint> sweep_blocks(const std::string& kernel, const RunConfig& base, std::span<const Dim3> blocks,
+std::vector<SweepPoint> sweep_blocks(const Catalog& catalog, const std::string& kernel, const RunConfig& base, std::span<const Dim3> blocks,
                                      Repeats r, const Progress& progress, const std::atomic<bool>* cancel) {
   std::vector<SweepPoint> out;
   for (size_t i = 0; i < blocks.size(); ++i) {
@@ -129,23 +128,22 @@ std::vector<SweepPoint> sweep_blocks(const std::string& kernel, const RunConfig&
     RunConfig cfg = base;
     cfg.block = blocks[i];
     if (progress) progress(kernel + " " + base.variant + ": block " + block_text(blocks[i]));
-    out.push_back({int64_t(i), measure(kernel, cfg, r), block_text(blocks[i])});
+    out.push_back({int64_t(i), measure(catalog, kernel, cfg, r), block_text(blocks[i])});
   }
   return out;
 }
 
-std::vector<Dim3> block_shapes_for(const std::string& kernel, const RunConfig& base) {
+std::vector<Dim3> block_shapes_for(const Catalog& catalog, const std::string& kernel, const RunConfig& base) {
   static const Dim3 kShapes[] = {{256, 1, 1}, {128, 2, 1}, {64, 4, 1}, {32, 8, 1}, {16, 16, 1}, {8, 32, 1},
                                  {4, 64, 1},  {2, 128, 1}, {1, 256, 1}, {32, 32, 1}, {32, 4, 1}};
   std::vector<Dim3> out;
-  const Catalog& c = Catalog::instance();
-  const std::optional<CatalogEntry> e = c.copy(kernel);  // (a copy: a kernel file may replace it)
+  const std::optional<CatalogEntry> e = catalog.copy(kernel);  // (a copy: a kernel file may replace it)
   if (!e) return out;
   for (const Dim3& b : kShapes) {
     RunConfig cfg = base;
     cfg.block = b;
     cfg.memory_limit = ~0ull;  // the shape is the question here, not the size
-    if (c.resolve(*e, cfg).empty()) out.push_back(b);
+    if (catalog.resolve(*e, cfg).empty()) out.push_back(b);
   }
   return out;
 }

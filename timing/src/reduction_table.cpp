@@ -23,13 +23,13 @@ constexpr int64_t kPerThread[] = {8, 16, 32, 64, 128, 256};
 // 256 per thread launches several waves, and the last one runs on part of the GPU; a block's
 // ticket or atomic tail also grows with the grid. Every choice is timed at full length (the replays
 // cost milliseconds; a run's set-up, the input and its check, cost far more); the fastest is kept.
-Measurement tune_grid(const RunConfig& cfg, const VariantSpec& v, uint64_t n, uint32_t block, Repeats r,
+Measurement tune_grid(const Catalog& catalog, const RunConfig& cfg, const VariantSpec& v, uint64_t n, uint32_t block, Repeats r,
                       const Progress& progress, const std::atomic<bool>* cancel) {
   if (progress) progress("timing reduce " + v.id + " (" + v.name + "), elements per thread 8..256 and whole waves");
   std::vector<int64_t> per_thread;
   for (int64_t p : kPerThread)
     if (uint64_t(p) * block <= std::max<uint64_t>(n, block)) per_thread.push_back(p);
-  std::vector<SweepPoint> pts = sweep("reduce", cfg, "per_thread", per_thread, r, {}, cancel);
+  std::vector<SweepPoint> pts = sweep(catalog, "reduce", cfg, "per_thread", per_thread, r, {}, cancel);
   for (SweepPoint& p : pts) p.label = "per_thread = " + std::to_string(p.x);
   const int64_t wave = int64_t(device().sm_count) * std::max<int64_t>(1, 2048 / int64_t(block));
   std::vector<int64_t> waves;
@@ -37,7 +37,7 @@ Measurement tune_grid(const RunConfig& cfg, const VariantSpec& v, uint64_t n, ui
     if (w > 0 && uint64_t(w) * block * 8 <= n) waves.push_back(w);  // (at least 8 elements a thread)
   RunConfig by_waves = cfg;
   by_waves.params["per_thread"] = 0;  // (0: max_blocks decides)
-  for (SweepPoint& p : sweep("reduce", by_waves, "max_blocks", waves, r, {}, cancel)) {
+  for (SweepPoint& p : sweep(catalog, "reduce", by_waves, "max_blocks", waves, r, {}, cancel)) {
     p.label = "max_blocks = " + std::to_string(p.x) + " (" + std::to_string(p.x / wave) + " wave" +
               (p.x == wave ? "" : "s") + " of " + std::to_string(wave) + " resident blocks)";
     pts.push_back(std::move(p));
@@ -45,7 +45,7 @@ Measurement tune_grid(const RunConfig& cfg, const VariantSpec& v, uint64_t n, ui
   SweepPoint* best = nullptr;
   for (SweepPoint& p : pts)
     if (p.m.ok && p.m.passed && (!best || p.m.stats.median < best->m.stats.median)) best = &p;
-  if (!best) return pts.empty() ? measure("reduce", cfg, r) : std::move(pts.front().m);  // says why it failed
+  if (!best) return pts.empty() ? measure(catalog, "reduce", cfg, r) : std::move(pts.front().m);  // says why it failed
   Measurement m = std::move(best->m);
   m.tuning = best->label + " (fastest of per_thread " + std::to_string(per_thread.front()) + ".." +
              std::to_string(per_thread.back()) + (waves.empty() ? "" : " and whole waves") + ")";
@@ -96,14 +96,14 @@ void fill_speedups(ReductionTable& t) {
   }
 }
 
-ReductionTable time_reductions(uint64_t n, const std::string& dtype, uint32_t block, const Ceilings& ceilings,
+ReductionTable time_reductions(const Catalog& catalog, uint64_t n, const std::string& dtype, uint32_t block, const Ceilings& ceilings,
                                Repeats r, const Progress& progress, const std::atomic<bool>* cancel) {
   ReductionTable t;
   t.n = n;
   t.block = block;
   t.dtype = dtype;
   t.ceilings = ceilings;
-  const std::optional<CatalogEntry> e = Catalog::instance().copy("reduce");  // (a copy: a kernel file may replace it)
+  const std::optional<CatalogEntry> e = catalog.copy("reduce");  // (a copy: a kernel file may replace it)
   if (!e) return t;
   if (device().present) {
     if (progress) progress("measuring the read-only stream over the same bytes");
@@ -119,10 +119,10 @@ ReductionTable time_reductions(uint64_t n, const std::string& dtype, uint32_t bl
     cfg.dtype = dtype;
     TableRow row;
     if (v.takes_grid && device().present) {
-      row.m = tune_grid(cfg, v, n, block, r, progress, cancel);
+      row.m = tune_grid(catalog, cfg, v, n, block, r, progress, cancel);
     } else {
       if (progress) progress("timing reduce " + v.id + " (" + v.name + ")");
-      row.m = measure("reduce", cfg, r);
+      row.m = measure(catalog, "reduce", cfg, r);
     }
     t.rows.push_back(std::move(row));
   }

@@ -21,24 +21,22 @@ std::string block_text(const Dim3& b) {
   return t;
 }
 
-Dim3 block_for_variant(const std::string& kernel, const RunConfig& cfg) {
-  const Catalog& c = Catalog::instance();
-  const std::optional<CatalogEntry> e = c.copy(kernel);  // (a copy: a kernel file may replace it)
+Dim3 block_for_variant(const Catalog& catalog, const std::string& kernel, const RunConfig& cfg) {
+  const std::optional<CatalogEntry> e = catalog.copy(kernel);  // (a copy: a kernel file may replace it)
   if (!e || cfg.block.y <= 1) return cfg.block;
   RunConfig probe = cfg;
   probe.memory_limit = ~0ull;  // the shape is the question here, not the size
-  if (c.resolve(*e, probe).empty()) return cfg.block;
+  if (catalog.resolve(*e, probe).empty()) return cfg.block;
   probe = cfg;
   probe.memory_limit = ~0ull;
   probe.block = {cfg.block.x, 1, 1};
-  return c.resolve(*e, probe).empty() ? probe.block : cfg.block;
+  return catalog.resolve(*e, probe).empty() ? probe.block : cfg.block;
 }
 
-TimingLaunch timing_launch(const std::string& kernel, const RunConfig& lab, uint64_t n) {
+TimingLaunch timing_launch(const Catalog& catalog, const std::string& kernel, const RunConfig& lab, uint64_t n) {
   TimingLaunch t;
   t.kernel = kernel;
-  const Catalog& c = Catalog::instance();
-  const std::optional<CatalogEntry> e = c.copy(kernel);  // (a copy: a kernel file may replace it)
+  const std::optional<CatalogEntry> e = catalog.copy(kernel);  // (a copy: a kernel file may replace it)
   if (!e) {
     t.error = "no kernel named '" + kernel + "'";
     return t;
@@ -48,7 +46,7 @@ TimingLaunch timing_launch(const std::string& kernel, const RunConfig& lab, uint
   RunConfig from = lab;
   from.grid = {0, 1, 1};
   from.memory_limit = ~0ull;  // the lab's size is about to change: do not refuse it for memory
-  if (std::string why = c.resolve(*e, from); !why.empty()) {
+  if (std::string why = catalog.resolve(*e, from); !why.empty()) {
     t.error = why;
     return t;
   }

@@ -9,7 +9,7 @@
 // there. When the process ends during a run, the run ends with an error that says how, and the
 // next run starts a new process.
 //
-//   ws::isolation::enable({});                       // the viewer, at start
+//   ws::isolation::enable(catalog, {});              // the viewer, at start
 //   ws::RunResult r = catalog.run("saxpy", cfg, ws::BackendKind::GpuFast);   // runs in the child
 //   if (!r.completed) puts(r.errors[0].message.c_str());  // "the run of saxpy ... did not finish in 60 s ..."
 #pragma once
@@ -33,12 +33,11 @@ struct IsolationOptions {
   // Arguments added to the run process's command line (`warpscope serve-runs --confine MIB`: a
   // grader's run process, under resource limits and without network).
   std::vector<std::string> run_process_args;
-  // The catalog whose runs go there (the run process has its own copy of it).
-  Catalog* catalog = nullptr;  // null: Catalog::instance()
 };
 
-// Process-wide. enable() again replaces the options (and stops a process started with others).
-void enable(const IsolationOptions& o);
+// Process-wide: the runs of `catalog` go to the run process (which has its own copy of it).
+// enable() again replaces the options (and stops a process started with others).
+void enable(Catalog& catalog, const IsolationOptions& o);
 void disable();
 bool enabled();
 // A kernel file's code (its build's static initialisers, spec, host code and runs) goes there.

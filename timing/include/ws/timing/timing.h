@@ -10,7 +10,7 @@
 //
 //   ws::timing::Ceilings c = ws::timing::measure_ceilings();
 //   ws::RunConfig cfg;  cfg.variant = "9";  cfg.n = 1 << 24;
-//   ws::timing::Measurement m = ws::timing::measure("reduce", cfg, {.warmup = 3, .reps = 30});
+//   ws::timing::Measurement m = ws::timing::measure(catalog, "reduce", cfg, {.warmup = 3, .reps = 30});
 //   if (m.ok) printf("%s: %.3f ms, %.0f GB/s, %.0f%% of the read ceiling\n", m.variant.c_str(),
 //                    m.stats.median, m.gbps, 100 * m.gbps / c.read_gbps);
 #pragma once
@@ -92,7 +92,7 @@ struct Measurement {
 };
 // Runs `kernel` on gpu-fast (checked against the CPU reference) and times `reps` replays of its
 // GPU work. Never throws; a refusal or a fault comes back in `error`.
-Measurement measure(const std::string& kernel, RunConfig cfg, Repeats r = {});
+Measurement measure(const Catalog& catalog, const std::string& kernel, RunConfig cfg, Repeats r = {});
 // `first` (measured with Repeats::keep) timed again from its kept replay: only the replays run,
 // no inputs made, uploaded or checked (its check and launch are `first`'s). A live point in
 // milliseconds where a full run of a 8192 x 8192 transpose takes seconds.
@@ -106,7 +106,7 @@ using Progress = std::function<void(const std::string& what)>;
 // with its device-tuning parameters (KernelSpec::timing), and what was changed and why.
 //
 //   RunConfig lab;  lab.variant = "padded";  lab.n = 96;  lab.block = {32, 32, 1};
-//   TimingLaunch t = timing_launch("transpose", lab);
+//   TimingLaunch t = timing_launch(catalog, "transpose", lab);
 //   // t.config.n == 8192; t.changes == {"n 96 -> 8192 (8192 x 8192; the lab's size is for the emulator)"}
 struct TimingLaunch {
   std::string kernel;
@@ -116,7 +116,7 @@ struct TimingLaunch {
   std::string error;                 // the kernel or the lab's run does not resolve
 };
 // n = 0: the kernel's timing size (TimingSpec::n); a kernel that does not scale keeps the lab's.
-TimingLaunch timing_launch(const std::string& kernel, const RunConfig& lab, uint64_t n = 0);
+TimingLaunch timing_launch(const Catalog& catalog, const std::string& kernel, const RunConfig& lab, uint64_t n = 0);
 // "8192 x 8192" for a matrix kernel, "2^24" or "1000000" for a vector one.
 std::string size_text(const KernelSpec& s, uint64_t n);
 // "32x8" (z shown when > 1).
@@ -124,7 +124,7 @@ std::string block_text(const Dim3& b);
 // `cfg.block` if `cfg.variant` of `kernel` takes it; else, for a 2D block it does not take
 // (transpose rows and 32x32), the 1D block of the same width, which a variant shapes its own way
 // (32 -> 32x8); else `cfg.block` (the run then says why it is refused).
-Dim3 block_for_variant(const std::string& kernel, const RunConfig& cfg);
+Dim3 block_for_variant(const Catalog& catalog, const std::string& kernel, const RunConfig& cfg);
 
 // --- Any kernel's table: its variants (and block shapes) against its ceiling and its reference ----
 
@@ -150,7 +150,7 @@ struct KernelTable {
 // Times `variants` (empty: every variant that is not broken, the reference among them) for each
 // block in `blocks` (empty: the lab's), at the timing launch of `lab` with size `n` (0: the
 // kernel's). A row that is refused or faults keeps its error and the table goes on.
-KernelTable time_kernel(const std::string& kernel, const RunConfig& lab, std::vector<std::string> variants,
+KernelTable time_kernel(const Catalog& catalog, const std::string& kernel, const RunConfig& lab, std::vector<std::string> variants,
                         std::vector<Dim3> blocks, uint64_t n = 0, Repeats r = {}, const Progress& progress = {},
                         const std::atomic<bool>* cancel = nullptr);
 // Fills pct_of_ceiling and vs_reference from the rows (time_kernel calls it; tests too).
@@ -195,7 +195,7 @@ struct ReductionTable {
 // same bytes. For the grid-stride variants (7 to 10) each elements-per-thread value from 8 to 256
 // is timed and the fastest kept (the choice is in Measurement::tuning).
 // `cancel` (may be null) stops between variants.
-ReductionTable time_reductions(uint64_t n, const std::string& dtype, uint32_t block, const Ceilings& ceilings,
+ReductionTable time_reductions(const Catalog& catalog, uint64_t n, const std::string& dtype, uint32_t block, const Ceilings& ceilings,
                                Repeats r = {}, const Progress& progress = {},
                                const std::atomic<bool>* cancel = nullptr);
 // Fills the speedup columns from the rows' medians (time_reductions calls it; tests too).
@@ -213,16 +213,16 @@ struct SweepPoint {
 };
 // Times `variant` for each value of `axis`: "block" (the block size) or the name of one of the
 // kernel's parameters (e.g. "per_thread").
-std::vector<SweepPoint> sweep(const std::string& kernel, const RunConfig& base, const std::string& axis,
+std::vector<SweepPoint> sweep(const Catalog& catalog, const std::string& kernel, const RunConfig& base, const std::string& axis,
                               std::span<const int64_t> values, Repeats r = {}, const Progress& progress = {},
                               const std::atomic<bool>* cancel = nullptr);
 // Times `base` with each block shape (seed 000's dim3(16,16) vs dim3(128,2)); x is the index.
-std::vector<SweepPoint> sweep_blocks(const std::string& kernel, const RunConfig& base, std::span<const Dim3> blocks,
+std::vector<SweepPoint> sweep_blocks(const Catalog& catalog, const std::string& kernel, const RunConfig& base, std::span<const Dim3> blocks,
                                      Repeats r = {}, const Progress& progress = {},
                                      const std::atomic<bool>* cancel = nullptr);
 // The block shapes a 2D sweep offers: the same 256 threads laid out 256x1 .. 1x256 and a few
 // common tiles (16x16, 32x8, 8x32, 32x32, 128x2, 2x128), each accepted by `kernel`'s variant.
-std::vector<Dim3> block_shapes_for(const std::string& kernel, const RunConfig& base);
+std::vector<Dim3> block_shapes_for(const Catalog& catalog, const std::string& kernel, const RunConfig& base);
 
 // --- Without a GPU: the emulator's counts ----------------------------------------------------------
 
@@ -238,7 +238,7 @@ struct VariantCounts {
 };
 // Runs each variant of `kernel` (broken and GPU-only ones skipped) on the emulator with every
 // block recorded, and counts. Keep n small (the lab's sizes): every block is recorded.
-std::vector<VariantCounts> count_variants(const std::string& kernel, const RunConfig& base,
+std::vector<VariantCounts> count_variants(const Catalog& catalog, const std::string& kernel, const RunConfig& base,
                                           const Progress& progress = {},
                                           const std::atomic<bool>* cancel = nullptr);
 

@@ -1,4 +1,0 @@
-// warpscope: the viewer. Everything lives in the ws_app library so tests can drive it.
-#include "cli.h"
-
-int main(int argc, char** argv) { return ws::app::run_cli(argc, argv); }
