@@ -1,4 +1,4 @@
-// The `warpscope` command line: the viewer's options plus the subcommands of app/commands/.
+// The `warpscope` command line: the viewer's options plus the subcommands of app/cli/commands/.
 // Exit codes: 0 ok, 1 a runtime failure (e.g. unwritable screenshot path), 2 bad usage.
 #pragma once
 

@@ -1,6 +1,5 @@
 #include "cli/view_export.h"
 
-#include "ws/analysis/views.h"
 #include "ws/viz/headless_context.h"
 #include "ws/viz/panel_capture.h"
 

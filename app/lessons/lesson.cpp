@@ -72,10 +72,17 @@ struct Reader {
   }
 };
 
+std::vector<std::string> launch_keys();
+
+// `launch`: a launch's keys are allowed there too (launch_keys(), listed after `allowed`, before `after`).
 [[noreturn]] void unknown_key(const Reader& r, const toml::node& at, const std::string& key,
-                              std::initializer_list<const char*> allowed) {
+                              std::initializer_list<const char*> allowed, bool launch = false,
+                              std::initializer_list<const char*> after = {}) {
   std::string list;
   for (const char* k : allowed) list += (list.empty() ? "" : ", ") + std::string(k);
+  if (launch)
+    for (const std::string& k : launch_keys()) list += (list.empty() ? "" : ", ") + k;
+  for (const char* k : after) list += (list.empty() ? "" : ", ") + std::string(k);
   r.fail(at, "unknown key '" + key + "' (keys here: " + list + ")");
 }
 
@@ -120,45 +127,62 @@ void kernel_or_file(const Reader& r, const toml::table& t) {
     r.fail(*t.get("file"), "give either kernel (a catalog kernel) or file (a kernel file), not both");
 }
 
+// params = { stride = 8, alpha = 2.5, input = "sorted" }: each NAME=VALUE; one given again
+// replaces the inherited one.
+void read_params(const Reader& r, const toml::node& v, std::vector<std::string>& params) {
+  const toml::table* t = v.as_table();
+  if (!t) r.fail(v, "params is a table of numbers or choice names, e.g. params = { stride = 8, alpha = 2.5, input = \"sorted\" }");
+  for (auto&& [name, value] : *t) {
+    // A number (whole, or real for a real parameter: alpha = 2.5), or the name of one of the
+    // parameter's choices (input = "sorted").
+    const std::string text = std::string(name.str()) + "=" +
+                             (value.is_string()            ? r.string(value, "a parameter")
+                              : value.is_floating_point() ? param_text(*value.value<double>())
+                                                           : r.number_text(value, "a parameter"));
+    std::erase_if(params, [&](const std::string& p) { return p.rfind(std::string(name.str()) + "=", 0) == 0; });
+    params.push_back(text);
+  }
+}
+
+// One launch value, read as its form says (LaunchText's field list, ws/run/launch_text.h).
+void read_launch_value(const Reader& r, const toml::node& v, const char* name, std::string& field, LaunchForm form) {
+  switch (form) {
+    case LaunchForm::Text: field = r.string(v, name); break;
+    case LaunchForm::Shape: field = r.shape_text(v, name); break;
+    default: field = r.number_text(v, name); break;  // (a word: 3 or "3"; a number: 65536 or "65536")
+  }
+}
+
 bool read_launch_key(const Reader& r, const std::string& key, const toml::node& v, LessonLaunch& l) {
   if (key == "kernel") l.kernel = r.string(v, "kernel"), l.file.clear();
   else if (key == "file") l.kernel = kernel_from_file(r, v, l);
-  else if (key == "variant") l.text.variant = r.number_text(v, "variant");
-  else if (key == "n") l.text.n = r.number_text(v, "n");
-  else if (key == "block") l.text.block = r.shape_text(v, "block");
-  else if (key == "grid") l.text.grid = r.shape_text(v, "grid");
-  else if (key == "dtype") l.text.dtype = r.string(v, "dtype");
-  else if (key == "seed") l.text.seed = r.number_text(v, "seed");
-  else if (key == "blocks") l.text.blocks = r.shape_text(v, "blocks");
-  else if (key == "max_events") l.text.max_events = r.number_text(v, "max_events");
-  else if (key == "step_budget") l.text.step_budget = r.number_text(v, "step_budget");
   else if (key == "backend") {
     const std::string b = r.string(v, "backend");
     if (b == "emu") l.backend = BackendKind::Emu;
     else if (b == "gpu-trace") l.backend = BackendKind::GpuTrace;
     else if (b == "gpu-fast") l.backend = BackendKind::GpuFast;
     else r.fail(v, "backend is emu, gpu-trace or gpu-fast (not '" + b + "')");
-  } else if (key == "params") {
-    const toml::table* t = v.as_table();
-    if (!t) r.fail(v, "params is a table of numbers or choice names, e.g. params = { stride = 8, alpha = 2.5, input = \"sorted\" }");
-    for (auto&& [name, value] : *t) {
-      // A parameter given again replaces the inherited one.
-      // A number (whole, or real for a real parameter: alpha = 2.5), or the name of one of the
-      // parameter's choices (input = "sorted").
-      const std::string text = std::string(name.str()) + "=" +
-                               (value.is_string()            ? r.string(value, "a parameter")
-                                : value.is_floating_point() ? param_text(*value.value<double>())
-                                                             : r.number_text(value, "a parameter"));
-      std::erase_if(l.text.params, [&](const std::string& p) { return p.rfind(std::string(name.str()) + "=", 0) == 0; });
-      l.text.params.push_back(text);
-    }
   } else {
-    return false;
+    bool found = false;
+    visit_fields(l.text, [&](const char* name, auto& field, LaunchForm form) {
+      if (found || key != name) return;
+      found = true;
+      if constexpr (std::is_same_v<std::decay_t<decltype(field)>, std::string>) read_launch_value(r, v, name, field, form);
+      else read_params(r, v, field);
+    });
+    return found;
   }
   return true;
 }
 
-#define WS_LAUNCH_KEYS "kernel", "file", "variant", "n", "block", "grid", "dtype", "seed", "params", "backend", "blocks", "max_events", "step_budget"
+// The keys of a launch: kernel or file, LaunchText's list, backend.
+std::vector<std::string> launch_keys() {
+  std::vector<std::string> keys = {"kernel", "file"};
+  const LaunchText none;
+  visit_fields(none, [&](const char* name, const auto&, LaunchForm) { keys.push_back(name); });
+  keys.push_back("backend");
+  return keys;
+}
 
 // =================================================================================================
 // [SECTION] A step: select, views, layout, compare
@@ -366,7 +390,7 @@ void read_compare(const Reader& r, const toml::node& v, LessonStep& step) {
     else if (key == "expect") read_expect(r, x, c.expect);
     else if (key == "first_caption") c.first_caption = r.string(x, "first_caption");
     else if (key == "layout") c.layout = read_layout(r, x);
-    else unknown_key(r, x, key, {WS_LAUNCH_KEYS, "select", "expect", "caption", "first_caption", "layout"});
+    else unknown_key(r, x, key, {}, true, {"select", "expect", "caption", "first_caption", "layout"});
   }
   step.compare = std::move(c);
 }
@@ -398,8 +422,7 @@ void read_step(const Reader& r, const toml::table& t, LessonStep& step) {
       views_given = true;
     } else {
       unknown_key(r, x, key,
-                  {"title", "caption", "gpu_caption", WS_LAUNCH_KEYS, "select", "views", "layout", "compare", "expect",
-                   "goal", "hints"});
+                  {"title", "caption", "gpu_caption"}, true, {"select", "views", "layout", "compare", "expect", "goal", "hints"});
     }
   }
   (void)views_given;
@@ -594,6 +617,21 @@ const char* layout_name(LessonLayout l) {
   return l == LessonLayout::Column ? "column" : l == LessonLayout::Grid ? "grid" : "row";
 }
 
+// params = { stride = 8, input = "sorted" }: a number as it is, a choice's name as a string.
+void write_params(std::ostringstream& o, const std::vector<std::string>& params) {
+  o << "params = { ";
+  for (size_t i = 0; i < params.size(); ++i) {
+    const size_t eq = params[i].find('=');
+    const std::string value = params[i].substr(eq + 1);
+    // (a number's characters, and all of it read as one: "e" or "nan" is a choice's name)
+    char* end = nullptr;
+    const bool number = !value.empty() && value.find_first_not_of("-+0123456789.eE") == std::string::npos &&
+                        (std::strtod(value.c_str(), &end), end == value.c_str() + value.size());
+    o << (i ? ", " : "") << params[i].substr(0, eq) << " = " << (number ? value : quoted(value));
+  }
+  o << " }\n";
+}
+
 void write_launch(std::ostringstream& o, const LessonLaunch& l, const std::filesystem::path& lesson_dir) {
   // A kernel file's step names its file, as the lesson's folder sees it: its kernel's name is the
   // build's, which the lesson may not have been trusted to make.
@@ -604,31 +642,14 @@ void write_launch(std::ostringstream& o, const LessonLaunch& l, const std::files
   } else {
     o << "kernel = " << quoted(l.kernel) << "\n";
   }
-  const LaunchText& t = l.text;
-  if (!t.variant.empty()) o << "variant = " << quoted(t.variant) << "\n";
-  if (!t.n.empty()) o << "n = " << t.n << "\n";
-  if (!t.block.empty()) o << "block = " << quoted(t.block) << "\n";
-  if (!t.grid.empty()) o << "grid = " << quoted(t.grid) << "\n";
-  if (!t.dtype.empty()) o << "dtype = " << quoted(t.dtype) << "\n";
-  if (!t.seed.empty()) o << "seed = " << t.seed << "\n";
-  if (!t.blocks.empty()) o << "blocks = " << quoted(t.blocks) << "\n";
-  if (!t.max_events.empty()) o << "max_events = " << t.max_events << "\n";
-  if (!t.step_budget.empty()) o << "step_budget = " << t.step_budget << "\n";
+  // Each value as its form says (LaunchText's field list): bare numbers, the rest in quotes.
+  visit_fields(l.text, [&](const char* name, const auto& field, LaunchForm form) {
+    if (field.empty()) return;
+    if constexpr (std::is_same_v<std::decay_t<decltype(field)>, std::string>)
+      o << name << " = " << (form == LaunchForm::Number ? field : quoted(field)) << "\n";
+    else write_params(o, field);
+  });
   if (l.backend != BackendKind::Emu) o << "backend = " << quoted(to_string(l.backend)) << "\n";
-  if (!t.params.empty()) {
-    o << "params = { ";
-    for (size_t i = 0; i < t.params.size(); ++i) {
-      const size_t eq = t.params[i].find('=');
-      // A number as it is; a choice's name (input = "sorted") as a string.
-      const std::string value = t.params[i].substr(eq + 1);
-      // (a number's characters, and all of it read as one: "e" or "nan" is a choice's name)
-      char* end = nullptr;
-      const bool number = !value.empty() && value.find_first_not_of("-+0123456789.eE") == std::string::npos &&
-                          (std::strtod(value.c_str(), &end), end == value.c_str() + value.size());
-      o << (i ? ", " : "") << t.params[i].substr(0, eq) << " = " << (number ? value : quoted(value));
-    }
-    o << " }\n";
-  }
 }
 
 }  // namespace

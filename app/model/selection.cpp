@@ -1,5 +1,7 @@
 #include "model/selection.h"
 
+#include "ws/analysis/views.h"
+
 #include <algorithm>
 #include <charconv>
 #include <sstream>

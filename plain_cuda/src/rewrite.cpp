@@ -479,10 +479,11 @@ void Rewriter::declaration_ref(CXCursor e) {
     return insert(end_of(e), "[0]", 0);
   }
   // clock() and clock64() in device code: the recorded ws_clock() and ws_clock64() (a kernel's
-  // clock() cannot be overloaded beside libc's).
+  // clock() cannot be overloaded beside libc's); printf: ws_printf, whose lines the emulator
+  // prints in a GPU's order.
   if (d.kind == CXCursor_FunctionDecl && !where(clang_getCursorLocation(d)).in_file) {
     const std::string name = str(clang_getCursorSpelling(d));
-    if ((name == "clock" || name == "clock64") && written_as(e, name)) {
+    if ((name == "clock" || name == "clock64" || name == "printf") && written_as(e, name)) {
       const Where b = begin_of(e);
       Where after = b;
       after.offset += uint32_t(name.size());

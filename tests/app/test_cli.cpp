@@ -344,11 +344,13 @@ TEST(StreamsCommand, LoadsRefusesAndExplains) {
   EXPECT_EQ(zero.exit_code, 2);
   EXPECT_NE(zero.out.find("0 streams"), std::string::npos) << zero.out;
   const auto bad = std::filesystem::temp_directory_path() / "ws_bad_streams.json";
-  std::ofstream(bad) << R"({"format": "warpscope-streams", "version": 1, "scenarios": [{"ops": [{"kind": "sleep"}]}]})";
+  std::ofstream(bad) << R"({"format": "warpscope-streams", "version": 1, "device": "d", "recorded": "r", "command": "c",
+    "clock": "k", "scenarios": [{"name": "s", "description": "d", "ops": [{"kind": "sleep", "name": "x", "stream": 0,
+    "start_us": 0, "end_us": 1, "bytes": 0, "pinned": false}]}]})";
   RunResult damaged = run_warpscope("streams --load " + bad.string());
   std::filesystem::remove(bad);
   EXPECT_EQ(damaged.exit_code, 1);
-  EXPECT_NE(damaged.out.find("kind 'sleep' is not host, kernel, HtoD, DtoH or DtoD"), std::string::npos) << damaged.out;
+  EXPECT_NE(damaged.out.find("\"kind\" is 'sleep', not host, kernel, HtoD, DtoH or DtoD"), std::string::npos) << damaged.out;
   if (!ws::timing::device().present) {  // (with a GPU this records: the GPU tests cover that)
     RunResult rec = run_warpscope("streams");
     EXPECT_EQ(rec.exit_code, 1);

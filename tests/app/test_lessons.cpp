@@ -256,6 +256,41 @@ views = ["bank-heatmap", { id = "timeline", lanes = "0-31" }, "timing-live"]
   EXPECT_EQ(option_value(*find_view_type("timing-live"), *q.views()[2], "tab"), "variants");
 }
 
+// Every value of a launch (LaunchText's field list) that a saved step holds is written by Ctrl+S
+// and read back as it was: a field the list gains is saved with no other edit.
+TEST(LessonFile, EveryLaunchValueOfTheListIsSavedAndReadBack) {
+  LessonStep step;
+  step.title = "all of it";
+  step.launch.kernel = "reduce";
+  LessonView source;
+  source.id = "source";
+  step.views.push_back(source);
+  std::vector<std::string> given;
+  visit_fields(step.launch.text, [&](const char* name, auto& field, ws::LaunchForm form) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(field)>, std::string>) {
+      // (values every field of its form accepts: a new field needs no edit here)
+      field = form == ws::LaunchForm::Shape ? "64" : form == ws::LaunchForm::Text ? "float" : form == ws::LaunchForm::Word ? "9" : "1000";
+      given.push_back(std::string(name) + "=" + field);
+    } else {
+      field = {"max_blocks=32", "per_thread=8"};
+      given.push_back(std::string(name) + "=max_blocks=32;per_thread=8");
+    }
+  });
+  const std::string text = step_toml(step);
+  const LessonLoad back = parse(text);
+  ASSERT_TRUE(back.ok()) << back.error << "\n" << text;
+  std::vector<std::string> read;
+  visit_fields(back.lesson.steps.at(0).launch.text, [&](const char* name, const auto& field, ws::LaunchForm) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(field)>, std::string>) read.push_back(std::string(name) + "=" + field);
+    else {
+      std::vector<std::string> sorted = field;  // (a TOML table keeps no order)
+      std::sort(sorted.begin(), sorted.end());
+      read.push_back(std::string(name) + "=" + sorted.at(0) + ";" + sorted.at(1));
+    }
+  });
+  EXPECT_EQ(read, given) << text;
+}
+
 // A parameter given by the name of its choice (input = "sorted") is written back as a string:
 // the saved step reads again with the same choice.
 TEST(LessonPlayer, AStepWithAParameterChoiceIsWrittenSoItReadsAgain) {

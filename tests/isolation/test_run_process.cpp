@@ -368,7 +368,7 @@ TEST_F(RunProcess, ARequestItDoesNotKnowIsAnsweredWithWhy) {
   const Answer cut = call(Kind::Run, "abc", {});
   EXPECT_FALSE(cut.ok);
   EXPECT_FALSE(cut.process_lost);
-  EXPECT_NE(cut.error.find("ended early"), std::string::npos) << cut.error;
+  EXPECT_NE(cut.error.find("ends in the middle of"), std::string::npos) << cut.error;
 }
 
 TEST_F(RunProcess, AMissingExecutableIsAClearError) {

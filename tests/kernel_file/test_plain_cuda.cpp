@@ -650,6 +650,37 @@ TEST(PlainCudaRun, StudentIdiomsRunAndCountAsNvccIssuesThem) {
   expect_both_gpu_builds_compile(path);
 }
 
+// printf in a kernel comes out as a GPU prints it: a warp's lines of one printf together, in lane
+// order (the emulator runs a warp's highest lane first), then the warp's next printf; warps and
+// blocks in order. The expected text is written out here, thread by thread.
+TEST(PlainCudaRun, PrintfComesOutInTheGpusLaneOrder) {
+  const std::string path = write_file("printf_order.cu",
+                                      "#include <cstdio>\n"
+                                      "/* warpscope\nkernel = \"k\"\nn = 128\nblock = 64\nargs = [\"a\"]\n"
+                                      "[arrays.a]\ntype = \"int\"\nsize = \"n\"\nfill = \"iota\"\n*/\n"
+                                      "__global__ void k(const int* a) {\n"
+                                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                      "  printf(\"first %d %d\\n\", i, a[i]);\n"
+                                      "  if (threadIdx.x % 2) printf(\"odd %d\\n\", i);\n"
+                                      "}\n");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  testing::internal::CaptureStdout();
+  const RunResult r = Catalog::instance().run(name, {}, BackendKind::Emu);
+  const std::string printed = testing::internal::GetCapturedStdout();
+  ASSERT_TRUE(r.completed) << (r.errors.empty() ? r.refused : r.errors[0].message);
+  std::string expected;
+  for (int block = 0; block < 2; ++block)
+    for (int warp = 0; warp < 2; ++warp) {
+      for (int lane = 0; lane < 32; ++lane) {
+        const int i = block * 64 + warp * 32 + lane;
+        expected += "first " + std::to_string(i) + " " + std::to_string(i) + "\n";
+      }
+      for (int lane = 1; lane < 32; lane += 2) expected += "odd " + std::to_string(block * 64 + warp * 32 + lane) + "\n";
+    }
+  EXPECT_EQ(printed, expected);
+}
+
 // A failed assert() in a kernel is a fault of the run with CUDA's words (where, which thread),
 // not the end of the process.
 TEST(PlainCudaRun, AFailedAssertIsAFaultAtItsLine) {

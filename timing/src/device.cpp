@@ -6,6 +6,7 @@
 #include "serve_streams.h"
 #include "ws/isolation/isolated_runs.h"
 #include "ws/isolation/wire.h"
+#include "ws/trace/field_codec.h"
 
 #if defined(WS_HAVE_CUDA)
 #include "ws/gpu/ceilings.h"
@@ -44,33 +45,11 @@ Device device_here() {
   return out;
 }
 
-void write_device(Writer& w, const Device& d) {
-  w.boolean(d.present);
-  w.str(d.why_not);
-  w.str(d.name);
-  w.u32(uint32_t(d.cc_major));
-  w.u32(uint32_t(d.cc_minor));
-  w.u32(uint32_t(d.sm_count));
-  w.u64(d.l2_bytes);
-  w.u64(d.memory_bytes);
-  w.u32(uint32_t(d.sm_clock_mhz));
-  w.u32(uint32_t(d.mem_clock_mhz));
-  w.u32(uint32_t(d.bus_width_bits));
-}
+void write_device(Writer& w, const Device& d) { put_field(w, d); }
 
 [[maybe_unused]] Device read_device(Reader& r) {
   Device d;
-  d.present = r.boolean();
-  d.why_not = r.str();
-  d.name = r.str();
-  d.cc_major = int(r.u32());
-  d.cc_minor = int(r.u32());
-  d.sm_count = int(r.u32());
-  d.l2_bytes = r.u64();
-  d.memory_bytes = r.u64();
-  d.sm_clock_mhz = int(r.u32());
-  d.mem_clock_mhz = int(r.u32());
-  d.bus_width_bits = int(r.u32());
+  get_field(r, d);
   return d;
 }
 
@@ -91,29 +70,11 @@ Device device_from_run_process() {
   }
 }
 
-void write_gpu_ceilings(Writer& w, const gpu::Ceilings& c) {
-  w.boolean(c.ok);
-  w.str(c.error);
-  w.u64(c.bytes);
-  w.f64(c.copy_gbps);
-  w.f64(c.read_gbps);
-  w.f64s(c.copy_ms);
-  w.f64s(c.read_ms);
-  w.u32(c.read_blocks);
-  w.u32(c.read_threads);
-}
+void write_gpu_ceilings(Writer& w, const gpu::Ceilings& c) { put_field(w, c); }
 
 gpu::Ceilings read_gpu_ceilings(Reader& r) {
   gpu::Ceilings c;
-  c.ok = r.boolean();
-  c.error = r.str();
-  c.bytes = r.u64();
-  c.copy_gbps = r.f64();
-  c.read_gbps = r.f64();
-  c.copy_ms = r.f64s();
-  c.read_ms = r.f64s();
-  c.read_blocks = r.u32();
-  c.read_threads = r.u32();
+  get_field(r, c);
   return c;
 }
 

@@ -3,6 +3,7 @@
 #include "serve_streams.h"
 #include "ws/isolation/isolated_runs.h"
 #include "ws/isolation/wire.h"
+#include "ws/trace/field_codec.h"
 
 #include <cstdlib>
 #include <system_error>
@@ -16,21 +17,11 @@ namespace ws::timing {
 
 namespace {
 
-[[maybe_unused]] void write_plan(isolation::Writer& w, const StreamPlan& p) {
-  w.u64(p.n);
-  w.u32(p.chunks);
-  w.u64(p.streams.size());
-  for (uint32_t s : p.streams) w.u32(s);
-  w.u32(p.work);
-}
+[[maybe_unused]] void write_plan(isolation::Writer& w, const StreamPlan& p) { put_field(w, p); }
 
 StreamPlan read_plan(isolation::Reader& r) {
   StreamPlan p;
-  p.n = r.u64();
-  p.chunks = r.u32();
-  p.streams.clear();
-  for (size_t i = 0, n = r.count(4); i < n; ++i) p.streams.push_back(r.u32());
-  p.work = r.u32();
+  get_field(r, p);
   return p;
 }
 

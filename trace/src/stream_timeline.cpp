@@ -5,6 +5,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "ws/trace/json_fields.h"
+
 #include "ws/util/atomic_file.h"
 
 namespace ws {
@@ -98,30 +100,13 @@ namespace {
 constexpr const char* kFormat = "warpscope-streams";
 constexpr int kVersion = 1;
 
-const StreamOpKind kKinds[] = {StreamOpKind::HostCall, StreamOpKind::Kernel, StreamOpKind::CopyHtoD,
-                               StreamOpKind::CopyDtoH, StreamOpKind::CopyDtoD};
 
 }  // namespace
 
 std::string stream_timeline_json(const StreamTimeline& t) {
-  nlohmann::json j;
+  nlohmann::json j = to_json_fields(t);
   j["format"] = kFormat;
   j["version"] = kVersion;
-  j["device"] = t.device;
-  j["recorded"] = t.recorded;
-  j["command"] = t.command;
-  j["clock"] = t.clock;
-  j["scenarios"] = nlohmann::json::array();
-  for (const StreamScenario& s : t.scenarios) {
-    nlohmann::json js;
-    js["name"] = s.name;
-    js["description"] = s.description;
-    js["ops"] = nlohmann::json::array();
-    for (const StreamOp& o : s.ops)
-      js["ops"].push_back({{"kind", to_string(o.kind)}, {"name", o.name}, {"stream", o.stream}, {"start_us", o.start_us},
-                           {"end_us", o.end_us}, {"bytes", o.bytes}, {"pinned", o.pinned}});
-    j["scenarios"].push_back(std::move(js));
-  }
   return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
@@ -133,70 +118,21 @@ std::string parse_stream_timeline(const std::string& text, StreamTimeline& out) 
     return std::string("not a stream timeline (its \"format\" is not \"") + kFormat + "\")";
   if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int64_t>() != kVersion)
     return "version is not " + std::to_string(kVersion) + " (this warpscope reads version " + std::to_string(kVersion) + ")";
-  StreamTimeline t;
-  auto str = [](const nlohmann::json& o, const char* key, std::string& to, std::string& err) {
-    if (!o.contains(key)) return;
-    if (!o[key].is_string()) err = std::string("\"") + key + "\" is not a string";
-    else to = o[key].get<std::string>();
-  };
-  std::string err;
-  str(j, "device", t.device, err);
-  str(j, "recorded", t.recorded, err);
-  str(j, "command", t.command, err);
-  str(j, "clock", t.clock, err);
-  if (!err.empty()) return err;
-  if (!j.contains("scenarios") || !j["scenarios"].is_array()) return "\"scenarios\" is missing or not a list";
-  if (j["scenarios"].size() > kMaxStreamScenarios)
-    return std::to_string(j["scenarios"].size()) + " scenarios: at most " + std::to_string(kMaxStreamScenarios);
-  size_t total = 0;
-  for (size_t si = 0; si < j["scenarios"].size(); ++si) {
-    const nlohmann::json& js = j["scenarios"][si];
-    const std::string where = "scenario " + std::to_string(si + 1);
-    if (!js.is_object()) return where + " is not a table";
-    StreamScenario s;
-    str(js, "name", s.name, err);
-    str(js, "description", s.description, err);
-    if (!err.empty()) return where + ": " + err;
-    if (!js.contains("ops") || !js["ops"].is_array()) return where + ": \"ops\" is missing or not a list";
-    total += js["ops"].size();
+  // The sizes first: a file of a million scenarios is refused before it is read into records.
+  if (j.contains("scenarios") && j["scenarios"].is_array()) {
+    if (j["scenarios"].size() > kMaxStreamScenarios)
+      return std::to_string(j["scenarios"].size()) + " scenarios: at most " + std::to_string(kMaxStreamScenarios);
+    size_t total = 0;
+    for (const nlohmann::json& s : j["scenarios"])
+      if (s.is_object() && s.contains("ops") && s["ops"].is_array()) total += s["ops"].size();
     if (total > kMaxStreamOps) return "more than " + std::to_string(kMaxStreamOps) + " operations";
-    for (size_t oi = 0; oi < js["ops"].size(); ++oi) {
-      const nlohmann::json& jo = js["ops"][oi];
-      const std::string at = where + ", operation " + std::to_string(oi + 1);
-      if (!jo.is_object()) return at + " is not a table";
-      StreamOp o;
-      const std::string kind = jo.contains("kind") && jo["kind"].is_string() ? jo["kind"].get<std::string>() : "";
-      const auto k = std::find_if(std::begin(kKinds), std::end(kKinds), [&](StreamOpKind x) { return kind == to_string(x); });
-      if (k == std::end(kKinds)) return at + ": kind '" + kind + "' is not host, kernel, HtoD, DtoH or DtoD";
-      o.kind = *k;
-      str(jo, "name", o.name, err);
-      if (!err.empty()) return at + ": " + err;
-      auto number = [&](const char* key, double& to) {
-        if (!jo.contains(key) || !jo[key].is_number()) return at + ": \"" + key + "\" is missing or not a number";
-        to = jo[key].get<double>();
-        if (!std::isfinite(to) || std::fabs(to) > 1e12) return at + ": \"" + key + "\" is out of range";
-        return std::string();
-      };
-      if (std::string e = number("start_us", o.start_us); !e.empty()) return e;
-      if (std::string e = number("end_us", o.end_us); !e.empty()) return e;
-      if (o.end_us < o.start_us) return at + ": it ends before it starts";
-      if (jo.contains("stream")) {
-        if (!jo["stream"].is_number_unsigned() || jo["stream"].get<uint64_t>() > 0xffffffffu)
-          return at + ": \"stream\" is not a stream number (0 to 4294967295)";
-        o.stream = jo["stream"].get<uint32_t>();
-      }
-      if (jo.contains("bytes")) {
-        if (!jo["bytes"].is_number_unsigned()) return at + ": \"bytes\" is not a byte count";
-        o.bytes = jo["bytes"].get<uint64_t>();
-      }
-      if (jo.contains("pinned")) {
-        if (!jo["pinned"].is_boolean()) return at + ": \"pinned\" is not true or false";
-        o.pinned = jo["pinned"].get<bool>();
-      }
-      s.ops.push_back(std::move(o));
-    }
-    t.scenarios.push_back(std::move(s));
   }
+  StreamTimeline t;
+  if (std::string err = from_json_fields(j, t); !err.empty()) return err;
+  for (size_t si = 0; si < t.scenarios.size(); ++si)
+    for (size_t oi = 0; oi < t.scenarios[si].ops.size(); ++oi)
+      if (t.scenarios[si].ops[oi].end_us < t.scenarios[si].ops[oi].start_us)
+        return "scenario " + std::to_string(si + 1) + ", op " + std::to_string(oi + 1) + ": it ends before it starts";
   out = std::move(t);
   return {};
 }

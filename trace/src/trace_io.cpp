@@ -3,7 +3,10 @@
 #include <cstring>
 
 #include "ws/trace/trace_io.h"
+#include "ws/trace/diagnostic_fields.h"
+#include "ws/trace/field_codec.h"
 #include "ws/util/atomic_file.h"
+#include "ws/util/byte_codec.h"
 
 namespace ws {
 
@@ -20,90 +23,23 @@ uint64_t fnv1a(const char* p, size_t n) {
   return h;
 }
 
-// --- writing ---------------------------------------------------------------------------------
+// The codec is util's (ws/util/byte_codec.h), shared with the run process's wire.
+using Writer = ByteWriter;
+using Reader = ByteReader;
 
-class Writer {
- public:
-  template <class T>
-  void put(T v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    char b[sizeof(T)];
-    std::memcpy(b, &v, sizeof(T));
-    if constexpr (std::endian::native == std::endian::big) std::reverse(b, b + sizeof(T));
-    out.append(b, sizeof(T));
-  }
-  void str(const std::string& s) {
-    put<uint32_t>(uint32_t(s.size()));
-    out.append(s);
-  }
-  void dim(const Dim3& d) {
-    put(d.x);
-    put(d.y);
-    put(d.z);
-  }
-  std::string out;
-};
+void put_dim(Writer& w, const Dim3& d) {
+  w.u32(d.x);
+  w.u32(d.y);
+  w.u32(d.z);
+}
 
-// --- reading: every read is bounds-checked ---------------------------------------------------
-
-class Reader {
- public:
-  Reader(const char* p, size_t n) : p_(p), end_(p + n) {}
-  bool failed() const { return !error_.empty(); }
-  const std::string& error() const { return error_; }
-  size_t left() const { return size_t(end_ - p_); }
-
-  template <class T>
-  T get() {
-    T v{};
-    if (!need(sizeof(T), "a number")) return v;
-    char b[sizeof(T)];
-    std::memcpy(b, p_, sizeof(T));
-    if constexpr (std::endian::native == std::endian::big) std::reverse(b, b + sizeof(T));
-    std::memcpy(&v, b, sizeof(T));
-    p_ += sizeof(T);
-    return v;
-  }
-  std::string str() {
-    const uint32_t n = get<uint32_t>();
-    if (!need(n, "a string")) return {};
-    std::string s(p_, n);
-    p_ += n;
-    return s;
-  }
-  Dim3 dim() {
-    Dim3 d;
-    d.x = get<uint32_t>();
-    d.y = get<uint32_t>();
-    d.z = get<uint32_t>();
-    return d;
-  }
-  // A count of records of at least `min_bytes` each: refused if the rest of the file is too
-  // short to hold them (so a damaged count cannot make us allocate gigabytes).
-  uint64_t count(size_t min_bytes, const char* what) {
-    const uint64_t n = get<uint64_t>();
-    if (!failed() && min_bytes && n > left() / min_bytes)
-      fail(std::string("the count of ") + what + " (" + std::to_string(n) + ") is larger than the file");
-    return failed() ? 0 : n;
-  }
-  void fail(std::string why) {
-    if (error_.empty()) error_ = std::move(why);
-    p_ = end_;
-  }
-
- private:
-  bool need(size_t n, const char* what) {
-    if (failed()) return false;
-    if (left() < n) {
-      fail(std::string("the file ends in the middle of ") + what);
-      return false;
-    }
-    return true;
-  }
-  const char* p_;
-  const char* end_;
-  std::string error_;
-};
+Dim3 get_dim(Reader& r) {
+  Dim3 d;
+  d.x = r.u32();
+  d.y = r.u32();
+  d.z = r.u32();
+  return d;
+}
 
 void write_payload(Writer& w, const Trace& t) {
   const LaunchInfo& l = t.launch;
@@ -112,8 +48,8 @@ void write_payload(Writer& w, const Trace& t) {
   w.str(l.backend);
   w.str(l.device);
   w.str(l.entry);
-  w.dim(l.grid);
-  w.dim(l.block);
+  put_dim(w, l.grid);
+  put_dim(w, l.block);
   w.put(l.dynamic_shared_bytes);
   w.put(l.static_shared_bytes);
   w.put(l.n);
@@ -161,14 +97,7 @@ void write_payload(Writer& w, const Trace& t) {
   w.put<uint64_t>(t.lane_offsets.size());
   for (uint64_t o : t.lane_offsets) w.put(o);
   w.put<uint64_t>(t.diagnostics.size());
-  for (const Diagnostic& d : t.diagnostics) {
-    w.put(uint8_t(d.severity));
-    w.str(d.code);
-    w.str(d.message);
-    w.put(d.site);
-    w.put(d.block);
-    w.put(d.thread);
-  }
+  for (const Diagnostic& d : t.diagnostics) put_field(w, d);  // (its list: diagnostic_fields.h)
   w.put<uint64_t>(t.site_counters.size());
   for (const SiteCounters& c : t.site_counters) {
     w.put(c.site);
@@ -204,8 +133,8 @@ void read_payload(Reader& r, Trace& t, uint32_t version) {
   l.backend = r.str();
   l.device = r.str();
   l.entry = r.str();
-  l.grid = r.dim();
-  l.block = r.dim();
+  l.grid = get_dim(r);
+  l.block = get_dim(r);
   l.dynamic_shared_bytes = r.get<uint32_t>();
   l.static_shared_bytes = r.get<uint32_t>();
   l.n = r.get<uint64_t>();
@@ -252,14 +181,7 @@ void read_payload(Reader& r, Trace& t, uint32_t version) {
   t.lane_offsets.resize(r.count(8, "lane offsets"));
   for (uint64_t& o : t.lane_offsets) o = r.get<uint64_t>();
   t.diagnostics.resize(r.count(1 + 8 + 12, "diagnostics"));
-  for (Diagnostic& d : t.diagnostics) {
-    d.severity = enum_in_range<Severity>(r, r.get<uint8_t>(), 2, "severity");
-    d.code = r.str();
-    d.message = r.str();
-    d.site = r.get<uint32_t>();
-    d.block = r.get<uint32_t>();
-    d.thread = r.get<uint32_t>();
-  }
+  for (Diagnostic& d : t.diagnostics) get_field(r, d);
   t.site_counters.resize(r.count(4 + 3 + 6 * 8, "site counters"));
   for (SiteCounters& c : t.site_counters) {
     c.site = r.get<uint32_t>();
@@ -403,7 +325,7 @@ std::string check_consistency(const Trace& t) {
 // The payload read and its meaning checked; a failure leaves an empty trace and says why.
 LoadResult read_checked(const char* payload, size_t size, uint32_t version) {
   LoadResult res;
-  Reader r(payload, size);
+  Reader r(std::string_view(payload, size), "the file");
   read_payload(r, res.trace, version);
   if (r.failed()) {
     res.error = "damaged trace file: " + r.error();
@@ -420,13 +342,13 @@ std::string serialize_trace(const Trace& t) {
   Writer payload;
   write_payload(payload, t);
   Writer file;
-  file.out.append(kMagic, sizeof kMagic);
+  file.raw(std::string_view(kMagic, sizeof kMagic));
   file.put(Trace::kFormatVersion);
   file.put(kEndianMark);
-  file.put<uint64_t>(payload.out.size());
-  file.put<uint64_t>(fnv1a(payload.out.data(), payload.out.size()));
-  file.out += payload.out;
-  return std::move(file.out);
+  file.put<uint64_t>(payload.bytes().size());
+  file.put<uint64_t>(fnv1a(payload.bytes().data(), payload.bytes().size()));
+  file.raw(payload.bytes());
+  return file.take();
 }
 
 LoadResult deserialize_trace(const std::string& bytes) {
@@ -435,7 +357,7 @@ LoadResult deserialize_trace(const std::string& bytes) {
     res.error = "not a warpscope trace (the file does not start with the WSTRACE header)";
     return res;
   }
-  Reader h(bytes.data() + 8, kHeaderBytes - 8);
+  Reader h(std::string_view(bytes.data() + 8, kHeaderBytes - 8), "the header");
   const uint32_t version = h.get<uint32_t>();
   const uint32_t mark = h.get<uint32_t>();
   const uint64_t size = h.get<uint64_t>();

@@ -1,7 +1,9 @@
 // The kernel API's calls into the emulator (ws/emu/hooks.h), forwarded to the worker that
 // runs the calling fiber.
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "worker_post.h"
 #include "ws/trace/sources.h"
@@ -114,3 +116,27 @@ void fail(const std::source_location& loc, std::string_view code, std::string me
 }
 
 }  // namespace ws::emu
+
+// A plain CUDA file's printf in device code (its rewrite renames it): the thread's text is kept
+// with its block and printed at the launch's end in a GPU's order (merge).
+int ws_printf(const char* format, ...) {
+  va_list args, again;
+  va_start(args, format);
+  va_copy(again, args);
+  char small[256];
+  const int n = std::vsnprintf(small, sizeof small, format, args);
+  va_end(args);
+  std::string text;
+  if (n >= 0 && size_t(n) < sizeof small) {
+    text.assign(small, size_t(n));
+  } else if (n >= 0) {
+    text.resize(size_t(n) + 1);
+    std::vsnprintf(text.data(), text.size(), format, again);
+    text.resize(size_t(n));
+  }
+  va_end(again);
+  if (n < 0) return n;
+  if (ws::emu::Worker* w = ws::emu::Worker::current()) w->post_print(text);
+  else std::fwrite(text.data(), 1, text.size(), stdout);  // (not in a kernel: printed now)
+  return n;
+}

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -93,6 +94,17 @@ bool is_recorded(const RecordOptions& r, uint32_t block) {
   return std::binary_search(r.blocks.begin(), r.blocks.end(), block);
 }
 
+// A block's printf lines as a GPU prints them: each printf of a warp together (its lanes' n-th
+// printf), in lane order; warps in order. (Across warps and blocks a GPU's order is whatever
+// ran first; the emulator keeps block and warp order, so a run prints the same every time.)
+void print_in_gpu_order(std::vector<PrintedLine>& lines) {
+  if (lines.empty()) return;
+  std::stable_sort(lines.begin(), lines.end(), [](const PrintedLine& a, const PrintedLine& b) {
+    return std::tie(a.warp, a.seq, a.lane) < std::tie(b.warp, b.seq, b.lane);
+  });
+  for (const PrintedLine& l : lines) std::fwrite(l.text.data(), 1, l.text.size(), stdout);
+}
+
 // Turns the per-block records into one Trace: blocks in ascending order, sites renumbered in
 // order of first appearance, the record cap applied event by event. Deterministic whatever the
 // number of workers.
@@ -150,6 +162,7 @@ void merge(Trace& t, std::vector<BlockRecord>& records, const RecordOptions& rop
       d.site = site_of(d.site);
       t.diagnostics.push_back(std::move(d));
     }
+    print_in_gpu_order(r.printed);
     for (const SiteCounters& c : r.counters) {  // keyed by registry id until every event is in
       auto [it, inserted] = counters.try_emplace({c.site, uint8_t(c.kind), uint8_t(c.space)}, c);
       if (!inserted) it->second += c;
@@ -342,6 +355,14 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
     Diagnostic d;
     d.code = "cancelled";
     d.message = "the run was cancelled";
+    t.diagnostics.push_back(std::move(d));
+  }
+  if (state.printf_dropped.load()) {
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.code = "printf-buffer-full";
+    d.message = "printf's output passed 1 MB (CUDA's default printf buffer, cudaLimitPrintfFifoSize): the rest was dropped, as a GPU "
+                "drops it";
     t.diagnostics.push_back(std::move(d));
   }
   number_shared_allocations(t, state);

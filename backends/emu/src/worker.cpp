@@ -127,6 +127,7 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
 bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
   t_worker = this;
   record_ = &record;
+  printfs_.clear();
   block_ = linear_block;
   epoch_ = ++t_epoch_counter;
   t_block_epoch = epoch_;

@@ -87,12 +87,20 @@
 namespace ws::emu {
 
 // What one block produced.
+// One printf of one thread: its text, and what puts it in a GPU's order (merge, launch.cpp): a
+// warp's lines of one printf come out together, in lane order.
+struct PrintedLine {
+  uint32_t warp = 0, seq = 0, lane = 0;  // seq: the thread's printfs before this one
+  std::string text;
+};
+
 struct BlockRecord {
   bool recorded = false;
   std::vector<Event> events;        // site = SiteRegistry id until the merge remaps it
   std::vector<uint64_t> lanes;      // lane_begin indexes this vector until the merge
   std::vector<Diagnostic> diagnostics;  // site = SiteRegistry id until the merge
   std::vector<SiteCounters> counters;   // RecordOptions::count_every_block; site = SiteRegistry id
+  std::vector<PrintedLine> printed;     // the block's printf output, in the order it was made
   uint64_t issued = 0;
   uint64_t lane_accesses = 0;
   bool done = false;
@@ -125,6 +133,11 @@ struct LaunchState {
   // What the recorded blocks may still keep, all together (RecordOptions::max_events and
   // max_lane_accesses): a runaway loop's record stops growing here instead of filling memory.
   std::atomic<uint64_t> events_left{0}, lanes_left{0};
+  // printf's output, all blocks together: CUDA's default buffer (cudaLimitPrintfFifoSize, 1 MB);
+  // past it lines are dropped, as on the GPU, and the run says so.
+  static constexpr uint64_t kPrintfBytes = 1 << 20;
+  std::atomic<uint64_t> printf_left{kPrintfBytes};
+  std::atomic<bool> printf_dropped{false};
 
   // Shared-memory allocations, registered on first touch (ids continue after the global ones;
   // the trace numbers them again by first issued access: number_shared_allocations, launch.cpp).
@@ -212,6 +225,8 @@ class Worker {
                         uint64_t value, int32_t arg, int32_t width);
   [[gnu::noinline]] uint64_t post_warp_op_rest(Lane& l, Request& r, bool eager_tried);
   void post_fence(const std::source_location& loc, bool block_scope);
+  // printf's text of the running thread, kept with its block (PrintedLine).
+  void post_print(std::string_view text);
   [[noreturn]] void fail(const std::source_location* loc, std::string code, std::string message);
   uint32_t shared_alloc(void* storage, uint64_t bytes, uint32_t elem_size, uint64_t extent,
                         const char* name, std::string_view type, uint64_t& epoch, uint32_t& cached);
@@ -396,6 +411,7 @@ class Worker {
     }
   }
   BlockRecord* record_ = nullptr;
+  std::vector<uint32_t> printfs_;  // per thread of the block: its printfs so far (made at the first)
   uint32_t block_ = 0;
   uint64_t epoch_ = 0;
   uint64_t dyn_epoch_ = 0;

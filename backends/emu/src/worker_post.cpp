@@ -31,6 +31,19 @@ uint64_t Worker::post_warp_op_rest(Lane& l, Request& r, bool eager_tried) {
   return results_[l.linear];  // (meaningless for __syncwarp, which returns nothing)
 }
 
+void Worker::post_print(std::string_view text) {
+  uint64_t left = launch_.printf_left.load(std::memory_order_relaxed);
+  do {
+    if (left < text.size()) {
+      launch_.printf_dropped.store(true, std::memory_order_relaxed);
+      return;
+    }
+  } while (!launch_.printf_left.compare_exchange_weak(left, left - text.size(), std::memory_order_relaxed));
+  if (printfs_.empty()) printfs_.assign(threads_, 0);
+  const uint32_t t = lane().linear;
+  record_->printed.push_back({t / kWarpSize, printfs_[t]++, t % kWarpSize, std::string(text)});
+}
+
 void Worker::post_fence(const std::source_location& loc, bool block_scope) {
   Request& r = push(site_key(loc), ReqType::Fence, SubOp::Fence);
   r.block_scope = block_scope;

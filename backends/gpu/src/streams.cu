@@ -217,116 +217,148 @@ std::string now_utc() {
 
 }  // namespace
 
-std::string record_streams(const StreamPlan& plan, StreamTimeline& out, const std::string& command) {
-  if (std::string why = check_stream_plan(plan); !why.empty()) return why;
-  if (!device().present) return device().why_not;
-  if (!usable()) return unusable_reason();
-  const Cupti& c = cupti();
-  if (!c.why_not.empty()) return c.why_not;
-  // The GPU alone: no timing or recording of the viewer's runs interleaves with the scenarios.
-  const std::unique_lock<std::mutex> gpu_lock = lock_gpu();
-  const uint64_t bytes = plan.n * sizeof(float);
-  size_t free_b = 0, total_b = 0;
-  cudaMemGetInfo(&free_b, &total_b);
-  if (bytes > free_b / 2)
-    return "n = " + std::to_string(plan.n) + " floats (" + std::to_string(bytes >> 20) + " MB) do not fit the device's free memory (" +
-           std::to_string(free_b >> 20) + " MB, half of it usable)";
+namespace {
 
-  // Host buffers: pageable (malloc) and pinned (cudaMallocHost); the device array.
+// The scenarios' memory: the host input pageable (malloc) and pinned (cudaMallocHost), the
+// device array, the streams ([0]: the legacy default stream). Freed with it.
+struct StreamBuffers {
+  uint64_t n = 0;
   std::vector<float> pageable;
-  try {
-    pageable.resize(plan.n);
-  } catch (const std::bad_alloc&) {
-    return "the host's pageable buffer of " + std::to_string(bytes >> 20) + " MB could not be allocated";
-  }
-  for (uint64_t i = 0; i < plan.n; ++i) pageable[i] = float(i % 1000) * 0.001f;
   float* pinned = nullptr;
   float* dev = nullptr;
-  if (cudaMallocHost(&pinned, bytes) != cudaSuccess) return "cudaMallocHost of " + std::to_string(bytes >> 20) + " MB failed";
-  std::memcpy(pinned, pageable.data(), bytes);
-  if (cudaMalloc(&dev, bytes) != cudaSuccess) {
-    cudaFreeHost(pinned);
-    return "cudaMalloc of " + std::to_string(bytes >> 20) + " MB failed";
+  std::vector<cudaStream_t> streams;
+  uint32_t block = 256, grid = 1;
+
+  ~StreamBuffers() {
+    for (size_t s = 1; s < streams.size(); ++s) cudaStreamDestroy(streams[s]);
+    if (dev) cudaFree(dev);
+    if (pinned) cudaFreeHost(pinned);
   }
-  const uint32_t max_streams = *std::max_element(plan.streams.begin(), plan.streams.end());
-  std::vector<cudaStream_t> streams(max_streams + 1, nullptr);  // [0]: the legacy default stream
-  for (uint32_t s = 1; s <= max_streams; ++s) cudaStreamCreateWithFlags(&streams[s], cudaStreamDefault);
-  const int sms = device().sm_count > 0 ? device().sm_count : 80;
-  const uint32_t block = 256, grid = uint32_t(std::min<uint64_t>((plan.n + block - 1) / block, uint64_t(sms) * 8));
+  uint64_t bytes() const { return n * sizeof(float); }
 
-  // Warm-up (context, module load, first-touch of the buffers): not recorded.
-  cudaMemcpy(dev, pinned, bytes, cudaMemcpyHostToDevice);
-  scale_chunk<<<grid, block>>>(dev, plan.n, plan.work);
-  cudaMemcpy(pinned, dev, bytes, cudaMemcpyDeviceToHost);
-  cudaDeviceSynchronize();
-
-  std::vector<Recorder> recorders;
-  auto whole = [&](const char* name, const char* description, bool use_pinned) {
-    Recorder r;
-    r.tag = recorders.size() + 1;
-    r.scenario.name = name;
-    r.scenario.description = description;
-    float* host = use_pinned ? pinned : pageable.data();
-    r.call("cudaMemcpy", 0, true, [&] { return cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice); });
-    r.call("scale_chunk<<<>>>", 0, true, [&] {
-      scale_chunk<<<grid, block>>>(dev, plan.n, plan.work);
-      return cudaGetLastError();
-    });
-    r.call("cudaMemcpy", 0, true, [&] { return cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost); });
-    r.call("cudaDeviceSynchronize", 0, false, [&] { return cudaDeviceSynchronize(); });
-    recorders.push_back(std::move(r));
-  };
-  // Chunk i goes to stream 1 + i % S; `default_launch_at` >= 0: after that chunk, a launch on the
-  // legacy default stream.
-  auto chunked = [&](std::string name, std::string description, uint32_t S, bool use_pinned, int default_launch_at) {
-    Recorder r;
-    r.tag = recorders.size() + 1;
-    r.scenario.name = std::move(name);
-    r.scenario.description = std::move(description);
-    float* host = use_pinned ? pinned : pageable.data();
-    const uint64_t per = plan.n / plan.chunks;
-    const uint32_t chunk_grid = uint32_t(std::max<uint64_t>(1, grid / plan.chunks));
-    for (uint32_t i = 0; i < plan.chunks; ++i) {
-      const uint32_t s = 1 + i % S;
-      float* d = dev + i * per;
-      float* h = host + i * per;
-      r.call("cudaMemcpyAsync", s, true, [&] { return cudaMemcpyAsync(d, h, per * sizeof(float), cudaMemcpyHostToDevice, streams[s]); });
-      r.call("scale_chunk<<<>>>", s, true, [&] {
-        scale_chunk<<<chunk_grid, block, 0, streams[s]>>>(d, per, plan.work);
-        return cudaGetLastError();
-      });
-      r.call("cudaMemcpyAsync", s, true, [&] { return cudaMemcpyAsync(h, d, per * sizeof(float), cudaMemcpyDeviceToHost, streams[s]); });
-      if (int(i) == default_launch_at)
-        r.call("scale_chunk<<<>>> (default stream)", 0, true, [&] {
-          scale_chunk<<<1, 32>>>(dev, 32, 1);
-          return cudaGetLastError();
-        });
+  // "" or why the plan's buffers cannot be made.
+  std::string make(const StreamPlan& plan) {
+    n = plan.n;
+    size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    if (bytes() > free_b / 2)
+      return "n = " + std::to_string(plan.n) + " floats (" + std::to_string(bytes() >> 20) + " MB) do not fit the device's free memory (" +
+             std::to_string(free_b >> 20) + " MB, half of it usable)";
+    try {
+      pageable.resize(plan.n);
+    } catch (const std::bad_alloc&) {
+      return "the host's pageable buffer of " + std::to_string(bytes() >> 20) + " MB could not be allocated";
     }
-    r.call("cudaDeviceSynchronize", 0, false, [&] { return cudaDeviceSynchronize(); });
-    recorders.push_back(std::move(r));
-  };
-  // Every scenario twice: the first pass (not recorded) brings the clocks up and touches every
-  // page and copy path, so the recorded one shows the steady state.
-  auto run_all = [&] {
+    for (uint64_t i = 0; i < plan.n; ++i) pageable[i] = float(i % 1000) * 0.001f;
+    if (cudaMallocHost(&pinned, bytes()) != cudaSuccess) {
+      pinned = nullptr;
+      return "cudaMallocHost of " + std::to_string(bytes() >> 20) + " MB failed";
+    }
+    std::memcpy(pinned, pageable.data(), bytes());
+    if (cudaMalloc(&dev, bytes()) != cudaSuccess) {
+      dev = nullptr;
+      return "cudaMalloc of " + std::to_string(bytes() >> 20) + " MB failed";
+    }
+    const uint32_t max_streams = *std::max_element(plan.streams.begin(), plan.streams.end());
+    streams.assign(max_streams + 1, nullptr);
+    for (uint32_t s = 1; s <= max_streams; ++s) cudaStreamCreateWithFlags(&streams[s], cudaStreamDefault);
+    const int sms = device().sm_count > 0 ? device().sm_count : 80;
+    grid = uint32_t(std::min<uint64_t>((plan.n + block - 1) / block, uint64_t(sms) * 8));
+    // Warm-up (context, module load, first-touch of the buffers): not recorded.
+    cudaMemcpy(dev, pinned, bytes(), cudaMemcpyHostToDevice);
+    scale_chunk<<<grid, block>>>(dev, plan.n, plan.work);
+    cudaMemcpy(pinned, dev, bytes(), cudaMemcpyDeviceToHost);
+    cudaDeviceSynchronize();
+    return {};
+  }
+};
+
+// The scenarios, each a Recorder of its host calls (the device work is attached later).
+class StreamScenarios {
+ public:
+  StreamScenarios(const StreamPlan& plan, StreamBuffers& b) : plan_(plan), b_(b) {}
+  std::vector<Recorder> recorders;
+
+  // Every scenario once.
+  void run_all() {
     recorders.clear();
-    const std::string k = std::to_string(plan.chunks);
+    const std::string k = std::to_string(plan_.chunks);
     whole("pageable, one stream", "cudaMemcpy from malloc'd memory, the kernel, cudaMemcpy back: each waits for the last", false);
     whole("pinned, one stream", "the same from cudaMallocHost memory: the copies run at the bus's speed", true);
-    for (uint32_t S : plan.streams)
+    for (uint32_t S : plan_.streams)
       chunked("pinned, " + std::to_string(S) + " streams x " + k + " chunks",
               "chunk i: cudaMemcpyAsync, kernel, cudaMemcpyAsync in stream 1 + i % " + std::to_string(S) +
                   ": one chunk's copy overlaps another's kernel",
               S, true, -1);
-    chunked("pageable, " + std::to_string(plan.streams.front()) + " streams x " + k + " chunks",
+    chunked("pageable, " + std::to_string(plan_.streams.front()) + " streams x " + k + " chunks",
             "the chunked version from malloc'd memory: cudaMemcpyAsync from pageable memory is staged and blocks the host: little overlap",
-            plan.streams.front(), false, -1);
-    chunked("pinned, " + std::to_string(plan.streams.front()) + " streams, a default-stream launch in the middle",
-            "a kernel on the legacy default stream after chunk " + std::to_string(plan.chunks / 2) +
+            plan_.streams.front(), false, -1);
+    chunked("pinned, " + std::to_string(plan_.streams.front()) + " streams, a default-stream launch in the middle",
+            "a kernel on the legacy default stream after chunk " + std::to_string(plan_.chunks / 2) +
                 " waits for every stream and makes them all wait: the pipeline drains",
-            plan.streams.front(), true, int(plan.chunks / 2));
+            plan_.streams.front(), true, int(plan_.chunks / 2));
     cudaDeviceSynchronize();
-  };
-  run_all();
+  }
+
+ private:
+  // The whole array: copy in, the kernel, copy out, in the default stream.
+  void whole(const char* name, const char* description, bool use_pinned) {
+    Recorder& r = begin(name, description);
+    float* host = use_pinned ? b_.pinned : b_.pageable.data();
+    float* dev = b_.dev;
+    const uint64_t bytes = b_.bytes();
+    r.call("cudaMemcpy", 0, true, [&] { return cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice); });
+    r.call("scale_chunk<<<>>>", 0, true, [&] {
+      scale_chunk<<<b_.grid, b_.block>>>(dev, plan_.n, plan_.work);
+      return cudaGetLastError();
+    });
+    r.call("cudaMemcpy", 0, true, [&] { return cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost); });
+    r.call("cudaDeviceSynchronize", 0, false, [&] { return cudaDeviceSynchronize(); });
+  }
+  // Chunk i goes to stream 1 + i % S; `default_launch_at` >= 0: after that chunk, a launch on the
+  // legacy default stream.
+  void chunked(std::string name, std::string description, uint32_t S, bool use_pinned, int default_launch_at) {
+    Recorder& r = begin(std::move(name), std::move(description));
+    float* host = use_pinned ? b_.pinned : b_.pageable.data();
+    const uint64_t per = plan_.n / plan_.chunks;
+    const uint32_t chunk_grid = uint32_t(std::max<uint64_t>(1, b_.grid / plan_.chunks));
+    for (uint32_t i = 0; i < plan_.chunks; ++i) {
+      const uint32_t s = 1 + i % S;
+      cudaStream_t st = b_.streams[s];
+      float* d = b_.dev + i * per;
+      float* h = host + i * per;
+      r.call("cudaMemcpyAsync", s, true, [&] { return cudaMemcpyAsync(d, h, per * sizeof(float), cudaMemcpyHostToDevice, st); });
+      r.call("scale_chunk<<<>>>", s, true, [&] {
+        scale_chunk<<<chunk_grid, b_.block, 0, st>>>(d, per, plan_.work);
+        return cudaGetLastError();
+      });
+      r.call("cudaMemcpyAsync", s, true, [&] { return cudaMemcpyAsync(h, d, per * sizeof(float), cudaMemcpyDeviceToHost, st); });
+      if (int(i) == default_launch_at)
+        r.call("scale_chunk<<<>>> (default stream)", 0, true, [&] {
+          scale_chunk<<<1, 32>>>(b_.dev, 32, 1);
+          return cudaGetLastError();
+        });
+    }
+    r.call("cudaDeviceSynchronize", 0, false, [&] { return cudaDeviceSynchronize(); });
+  }
+  Recorder& begin(std::string name, std::string description) {
+    Recorder& r = recorders.emplace_back();
+    r.tag = recorders.size();
+    r.scenario.name = std::move(name);
+    r.scenario.description = std::move(description);
+    return r;
+  }
+
+  const StreamPlan& plan_;
+  StreamBuffers& b_;
+};
+
+const CUpti_ActivityKind kStreamActivityKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                                   CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_RUNTIME,
+                                                   CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION};
+
+// Runs the scenarios with CUPTI's activity records on; "" or why CUPTI would not.
+std::string record_activity(const Cupti& c, StreamScenarios& scenarios) {
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     g_records.clear();
@@ -334,24 +366,20 @@ std::string record_streams(const StreamPlan& plan, StreamTimeline& out, const st
   }
   c.register_callbacks(buffer_requested, buffer_completed);
   // (External correlation records come with API records: the driver's are enabled for them.)
-  const CUpti_ActivityKind kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-                                      CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_RUNTIME,
-                                      CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION};
-  for (CUpti_ActivityKind k : kinds)
+  for (CUpti_ActivityKind k : kStreamActivityKinds)
     if (c.enable(k) != CUPTI_SUCCESS && k != CUPTI_ACTIVITY_KIND_RUNTIME) {  // (a static runtime has no API records)
-      for (CUpti_ActivityKind d : kinds) c.disable(d);
-      cudaFree(dev), cudaFreeHost(pinned);
+      for (CUpti_ActivityKind d : kStreamActivityKinds) c.disable(d);
       return "CUPTI refused to record activity kind " + std::to_string(int(k)) + " (another profiler attached?)";
     }
-
-  run_all();
+  scenarios.run_all();
   cudaDeviceSynchronize();
   c.flush_all(1);
-  for (CUpti_ActivityKind kd : kinds) c.disable(kd);
-  for (uint32_t s = 1; s <= max_streams; ++s) cudaStreamDestroy(streams[s]);
-  cudaFree(dev);
-  cudaFreeHost(pinned);
+  for (CUpti_ActivityKind kd : kStreamActivityKinds) c.disable(kd);
+  return {};
+}
 
+// The scenarios' host calls with the device work CUPTI recorded attached to them.
+std::string assemble_timeline(std::vector<Recorder>& recorders, const std::string& command, StreamTimeline& out) {
   std::vector<DeviceRecord> recs;
   std::map<uint32_t, uint64_t> external;
   {
@@ -380,6 +408,26 @@ std::string record_streams(const StreamPlan& plan, StreamTimeline& out, const st
   }
   out = std::move(t);
   return {};
+}
+
+}  // namespace
+
+std::string record_streams(const StreamPlan& plan, StreamTimeline& out, const std::string& command) {
+  if (std::string why = check_stream_plan(plan); !why.empty()) return why;
+  if (!device().present) return device().why_not;
+  if (!usable()) return unusable_reason();
+  const Cupti& c = cupti();
+  if (!c.why_not.empty()) return c.why_not;
+  // The GPU alone: no timing or recording of the viewer's runs interleaves with the scenarios.
+  const std::unique_lock<std::mutex> gpu_lock = lock_gpu();
+  StreamBuffers buffers;
+  if (std::string why = buffers.make(plan); !why.empty()) return why;
+  StreamScenarios scenarios(plan, buffers);
+  // Every scenario twice: the first pass (not recorded) brings the clocks up and touches every
+  // page and copy path, so the recorded one shows the steady state.
+  scenarios.run_all();
+  if (std::string why = record_activity(c, scenarios); !why.empty()) return why;
+  return assemble_timeline(scenarios.recorders, command, out);
 }
 
 }  // namespace ws::gpu

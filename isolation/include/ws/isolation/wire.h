@@ -1,6 +1,6 @@
-// The bytes that go between warpscope and its run process (child_process.h): little-endian
-// integers, length-prefixed strings, and the run contract (RunConfig in, RunResult out, each trace
-// in the .wst format of trace_io.h). Both ends are the same binary, so there is no versioning; the
+// The bytes that go between warpscope and its run process (child_process.h): the run contract
+// (RunConfig in, RunResult out, each trace in the .wst format of trace_io.h), each record written
+// through its field list (ws/run/config_fields.h, ws/run/result_fields.h). Both ends are the same binary, so there is no versioning; the
 // reader still checks every length against the bytes left, so a frame cut short by a dying process
 // is an error, never a crash.
 //
@@ -9,57 +9,25 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "ws/run/config.h"
 #include "ws/run/result.h"
 #include "ws/run/spec.h"
+#include "ws/util/byte_codec.h"
 
 namespace ws::isolation {
 
-struct WireError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-class Writer {
+// The bytes are util's codec (ws/util/byte_codec.h), the one the trace file uses; a frame is
+// read in one go and refused whole at its first fault.
+using WireError = ByteError;
+using Writer = ByteWriter;
+class Reader : public ByteReader {
  public:
-  void u8(uint8_t v) { out_.push_back(char(v)); }
-  void u32(uint32_t v);
-  void u64(uint64_t v);
-  void i64(int64_t v) { u64(uint64_t(v)); }
-  void f64(double v);
-  void boolean(bool v) { u8(v ? 1 : 0); }
-  void str(std::string_view s);
-  void f64s(const std::vector<double>& v);  // a count, then the values
-  const std::string& bytes() const { return out_; }
-  std::string take() { return std::move(out_); }
-
- private:
-  std::string out_;
-};
-
-class Reader {
- public:
-  explicit Reader(std::string_view in) : in_(in) {}
-  uint8_t u8();
-  uint32_t u32();
-  uint64_t u64();
-  int64_t i64() { return int64_t(u64()); }
-  double f64();
-  bool boolean() { return u8() != 0; }
-  std::string str();
-  std::vector<double> f64s();
-  // A count of items of at least `min_item_bytes` each: refused when the bytes left cannot hold them.
-  size_t count(size_t min_item_bytes);
-  bool done() const { return pos_ == in_.size(); }
-
- private:
-  std::string_view need(size_t n);
-  std::string_view in_;
-  size_t pos_ = 0;
+  explicit Reader(std::string_view in) : ByteReader(in, "a message between warpscope and its run process", ByteReader::Throw) {}
+  using ByteReader::count;
+  size_t count(size_t min_item_bytes) { return size_t(ByteReader::count(min_item_bytes, "items")); }
 };
 
 // TimingOptions; RunTiming's samples, launches and bytes (not its replay): parts of a RunConfig

@@ -790,6 +790,10 @@ inline long long clock64(std::source_location loc = std::source_location::curren
 }
 inline long long ws_clock64(std::source_location loc = std::source_location::current()) { return clock64(loc); }
 inline long ws_clock(std::source_location loc = std::source_location::current()) { return long(clock64(loc)); }
+// A plain CUDA file's printf in device code (renamed ws_printf by its rewrite): the thread's text
+// is kept and printed at the launch's end in a GPU's order, a warp's lines of one printf in lane
+// order (the emulator runs a warp's highest lane first). At most 1 MB a launch, as CUDA's buffer.
+int ws_printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 template <class T>
 T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32,

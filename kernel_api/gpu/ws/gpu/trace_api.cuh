@@ -1010,6 +1010,11 @@ __device__ __forceinline__ long long ws_clock64(std::source_location loc = std::
 __device__ __forceinline__ long ws_clock(std::source_location loc = std::source_location::current()) {
   return long(::ws::trace_rt::clock64_at(loc));
 }
+// A plain CUDA file's printf (renamed by its rewrite, for the emulator's ordered output): the GPU's own.
+template <class... A>
+__device__ __forceinline__ int ws_printf(const char* format, A... args) {
+  return printf(format, args...);
+}
 
 // __ldg(&a[i]): recorded as the load it is, then read through the read-only path.
 template <class T>

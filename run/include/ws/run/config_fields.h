@@ -1,18 +1,52 @@
-// RunConfig's fields, listed once. The run process's wire (isolation/wire.cpp) writes and reads a
-// RunConfig through this list, and the round-trip test (tests/isolation/test_wire.cpp) changes
-// each field it names in turn: a field added here travels and is tested with no other edit.
+// RunConfig's fields, and those of its option records, listed once. The run process's wire
+// writes and reads a RunConfig through these lists (ws/trace/field_codec.h), and the round-trip
+// test (tests/isolation/test_wire.cpp) changes each field a list names in turn: a field added
+// here travels and is tested with no other edit.
 //
-//   visit_run_config(cfg, [&](const char* name, auto& field) { out[name] = text(field); });
+//   visit_fields(cfg, [&](const char* name, const auto& field) { ... });
 //
-// `cancel` is not here: a live handle of this process, not part of the run asked for.
+// Not listed: RunConfig::cancel, a live handle of this process, not part of the run asked for.
 #pragma once
+
+#include <type_traits>
 
 #include "ws/run/config.h"
 
 namespace ws {
 
-template <class Config, class Visit>  // Config: RunConfig or const RunConfig
-void visit_run_config(Config& c, Visit&& v) {
+constexpr BackendKind enum_last(BackendKind) { return BackendKind::GpuTrace; }
+
+template <class R, class Visit>
+  requires std::is_same_v<std::remove_const_t<R>, RecordOptions>
+void visit_fields(R& o, Visit&& v) {
+  v("blocks", o.blocks);
+  v("count_every_block", o.count_every_block);
+  v("max_events", o.max_events);
+}
+
+template <class R, class Visit>
+  requires std::is_same_v<std::remove_const_t<R>, EmuOptions>
+void visit_fields(R& o, Visit&& v) {
+  v("workers", o.workers);
+  v("step_budget", o.step_budget);
+  v("defer_loads", o.defer_loads);
+  v("eager_shuffles", o.eager_shuffles);
+  v("converged_issue", o.converged_issue);
+}
+
+template <class R, class Visit>
+  requires std::is_same_v<std::remove_const_t<R>, TimingOptions>
+void visit_fields(R& o, Visit&& v) {
+  v("warmup", o.warmup);
+  v("reps", o.reps);
+  v("flush_l2", o.flush_l2);
+  v("max_ms", o.max_ms);
+  v("keep", o.keep);
+}
+
+template <class R, class Visit>
+  requires std::is_same_v<std::remove_const_t<R>, RunConfig>
+void visit_fields(R& c, Visit&& v) {
   v("variant", c.variant);
   v("n", c.n);
   v("block", c.block);
@@ -21,19 +55,9 @@ void visit_run_config(Config& c, Visit&& v) {
   v("seed", c.seed);
   v("params", c.params);
   v("param_choices", c.param_choices);
-  v("record.blocks", c.record.blocks);
-  v("record.count_every_block", c.record.count_every_block);
-  v("record.max_events", c.record.max_events);
-  v("emu.workers", c.emu.workers);
-  v("emu.step_budget", c.emu.step_budget);
-  v("emu.defer_loads", c.emu.defer_loads);
-  v("emu.eager_shuffles", c.emu.eager_shuffles);
-  v("emu.converged_issue", c.emu.converged_issue);
-  v("timing.warmup", c.timing.warmup);
-  v("timing.reps", c.timing.reps);
-  v("timing.flush_l2", c.timing.flush_l2);
-  v("timing.max_ms", c.timing.max_ms);
-  v("timing.keep", c.timing.keep);
+  v("record", c.record);
+  v("emu", c.emu);
+  v("timing", c.timing);
   v("memory_limit", c.memory_limit);
 }
 

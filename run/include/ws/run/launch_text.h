@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "ws/run/config.h"
@@ -33,6 +34,29 @@ struct LaunchText {
   std::string step_budget;  // emulator: warp instructions one block may issue, 1000 to 2^40
   std::vector<std::string> params;  // NAME=VALUE, VALUE a whole number (may be negative)
 };
+
+// How a lesson file writes each value: Word, a name or number (variant = "3", 3 read too);
+// Text, text in quotes; Number, a bare number (n = 65536; "65536" read too); Shape, numbers with
+// commas (block = "16,16"; 256 and [16, 16] read too); Params, a table (params = { stride = 8 }).
+enum class LaunchForm { Word, Text, Number, Shape, Params };
+
+// LaunchText's fields, listed once, with their names in a lesson file (and on the command line,
+// as --NAME): the lesson reader and writer go through this list.
+template <class L, class Visit>
+  requires std::is_same_v<std::remove_const_t<L>, LaunchText>
+void visit_fields(L& t, Visit&& v) {
+  v("variant", t.variant, LaunchForm::Word);
+  v("n", t.n, LaunchForm::Number);
+  v("block", t.block, LaunchForm::Shape);
+  v("grid", t.grid, LaunchForm::Shape);
+  v("dtype", t.dtype, LaunchForm::Text);
+  v("seed", t.seed, LaunchForm::Number);
+  v("blocks", t.blocks, LaunchForm::Shape);
+  v("max_events", t.max_events, LaunchForm::Number);
+  v("workers", t.workers, LaunchForm::Number);
+  v("step_budget", t.step_budget, LaunchForm::Number);
+  v("params", t.params, LaunchForm::Params);
+}
 
 // Fills `cfg` from the fields of `t` that are given; returns "" or the first wrong value and what
 // is allowed.

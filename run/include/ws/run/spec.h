@@ -33,6 +33,7 @@ inline std::string param_choice_list(const ParamSpec& p) {
 }
 
 struct VariantSpec {
+  VariantSpec() = default;
   VariantSpec(std::string id_, std::string name_, std::string summary_, bool broken_ = false,
               std::string broken_note_ = {}, bool gpu_only_ = false)
       : id(std::move(id_)), name(std::move(name_)), summary(std::move(summary_)), broken(broken_),

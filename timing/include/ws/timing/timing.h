@@ -15,6 +15,8 @@
 //                    m.stats.median, m.gbps, 100 * m.gbps / c.read_gbps);
 #pragma once
 
+#include <type_traits>
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -46,6 +48,23 @@ struct Device {
   // clock, in GFLOP/s. A ceiling computed from the clocks, not measured.
   double fp32_peak_gflops() const { return 2.0 * sm_count * fp32_lanes_per_sm() * sm_clock_mhz / 1e3; }
 };
+// Device's fields, listed once (the run process's answer about the GPU goes through them:
+// ws/trace/field_codec.h).
+template <class R, class Visit>
+  requires std::is_same_v<std::remove_const_t<R>, Device>
+void visit_fields(R& d, Visit&& v) {
+  v("present", d.present);
+  v("why_not", d.why_not);
+  v("name", d.name);
+  v("cc_major", d.cc_major);
+  v("cc_minor", d.cc_minor);
+  v("sm_count", d.sm_count);
+  v("l2_bytes", d.l2_bytes);
+  v("memory_bytes", d.memory_bytes);
+  v("sm_clock_mhz", d.sm_clock_mhz);
+  v("mem_clock_mhz", d.mem_clock_mhz);
+  v("bus_width_bits", d.bus_width_bits);
+}
 const Device& device();
 
 struct Ceilings {

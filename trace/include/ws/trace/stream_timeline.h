@@ -14,6 +14,8 @@
 //     std::printf("%s: %.0f us end to end, %.0f us of work\n", s.name.c_str(), s.end_to_end_us(), s.busy_us());
 #pragma once
 
+#include <type_traits>
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -29,6 +31,7 @@ enum class StreamOpKind : uint8_t {
   CopyDtoD,
 };
 const char* to_string(StreamOpKind k);  // "host", "kernel", "HtoD", "DtoH", "DtoD"
+constexpr StreamOpKind enum_last(StreamOpKind) { return StreamOpKind::CopyDtoD; }
 
 struct StreamOp {
   StreamOpKind kind = StreamOpKind::HostCall;
@@ -68,6 +71,36 @@ struct StreamTimeline {
   std::vector<StreamScenario> scenarios;
 };
 
+// The fields of a timeline's records, listed once: its JSON file (stream_timeline_json,
+// parse_stream_timeline) is written and read through them (ws/trace/json_fields.h).
+template <class R, class Visit>
+  requires std::is_same_v<std::remove_const_t<R>, StreamOp>
+void visit_fields(R& o, Visit&& v) {
+  v("kind", o.kind);
+  v("name", o.name);
+  v("stream", o.stream);
+  v("start_us", o.start_us);
+  v("end_us", o.end_us);
+  v("bytes", o.bytes);
+  v("pinned", o.pinned);
+}
+template <class R, class Visit>
+  requires std::is_same_v<std::remove_const_t<R>, StreamScenario>
+void visit_fields(R& s, Visit&& v) {
+  v("name", s.name);
+  v("description", s.description);
+  v("ops", s.ops);
+}
+template <class R, class Visit>
+  requires std::is_same_v<std::remove_const_t<R>, StreamTimeline>
+void visit_fields(R& t, Visit&& v) {
+  v("device", t.device);
+  v("recorded", t.recorded);
+  v("command", t.command);
+  v("clock", t.clock);
+  v("scenarios", t.scenarios);
+}
+
 // The rows a timeline is drawn in: the host thread, each stream, the copy engines (HtoD, DtoH)
 // and the kernels. A copy is in its stream's row and its engine's; a kernel in its stream's and
 // the kernels' row. Empty rows are left out.
@@ -86,6 +119,15 @@ struct StreamPlan {
   std::vector<uint32_t> streams = {2, 4};
   uint32_t work = 2048;  // about the copies' time for the kernel on an H100
 };
+// StreamPlan's fields, listed once (a recording asked of the run process goes through them).
+template <class R, class Visit>
+  requires std::is_same_v<std::remove_const_t<R>, StreamPlan>
+void visit_fields(R& p, Visit&& v) {
+  v("n", p.n);
+  v("chunks", p.chunks);
+  v("streams", p.streams);
+  v("work", p.work);
+}
 // "" or why the plan cannot run, as the user reads it (needs no GPU): n = 0, a chunk count that
 // does not divide n, no streams or a stream count of 0, more streams than chunks, work = 0.
 std::string check_stream_plan(const StreamPlan& p);

@@ -11,6 +11,8 @@
 // Takes the GPU lock (device.h) for the whole measurement.
 #pragma once
 
+#include <type_traits>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,6 +29,20 @@ struct Ceilings {
   std::vector<double> read_ms;  // every sample of the best grid
   unsigned read_blocks = 0, read_threads = 0;  // the best grid
 };
+// Ceilings' fields, listed once (what the run process answers goes through them).
+template <class R, class Visit>
+  requires std::is_same_v<std::remove_const_t<R>, Ceilings>
+void visit_fields(R& c, Visit&& v) {
+  v("ok", c.ok);
+  v("error", c.error);
+  v("bytes", c.bytes);
+  v("copy_gbps", c.copy_gbps);
+  v("read_gbps", c.read_gbps);
+  v("copy_ms", c.copy_ms);
+  v("read_ms", c.read_ms);
+  v("read_blocks", c.read_blocks);
+  v("read_threads", c.read_threads);
+}
 
 // `bytes` is capped at a quarter of the device's memory (two buffers must fit, with room).
 Ceilings measure_ceilings(uint64_t bytes = 1ull << 30, unsigned reps = 15);
