@@ -481,23 +481,22 @@ void stop_session_thread() {
 }
 
 void Session::advance_playback(float dt) {
-  Session& s = *this;
-  if (!s.playing) return;
-  const Trace* t = s.trace();
+  if (!playing) return;
+  const Trace* t = trace();
   if (!t) {
-    s.playing = false;
+    playing = false;
     return;
   }
-  auto [first, last] = analysis::block_events(*t, s.sel.block);
+  auto [first, last] = analysis::block_events(*t, sel.block);
   const int64_t n = int64_t(last - first);
-  s.play_accum += double(dt) * s.play_speed;
-  if (s.play_accum < 1) return;
-  const int64_t steps = int64_t(s.play_accum);
-  s.play_accum -= double(steps);
-  const int64_t cur = s.sel.cursor < 0 ? 0 : s.sel.cursor;
+  play_accum += double(dt) * play_speed;
+  if (play_accum < 1) return;
+  const int64_t steps = int64_t(play_accum);
+  play_accum -= double(steps);
+  const int64_t cur = sel.cursor < 0 ? 0 : sel.cursor;
   const int64_t next = std::min(cur + steps, n);
-  s.set_cursor(next);
-  if (next >= n) s.playing = false;
+  set_cursor(next);
+  if (next >= n) playing = false;
 }
 
 void Session::notify(std::string text, bool is_error) {

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ws/trace/json_fields.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -19,21 +21,11 @@ constexpr const char* kFormat = "warpscope-timing";
 constexpr int kVersion = 1;
 constexpr uint64_t kMaxFileBytes = 16ull << 20;
 
-json stats_json(const analysis::TimingStats& s) {
-  return {{"count", s.count}, {"median_ms", s.median}, {"p10_ms", s.p10}, {"p90_ms", s.p90}, {"min_ms", s.min},
-          {"max_ms", s.max},  {"mean_ms", s.mean},     {"outliers", s.outliers}};
-}
+json stats_json(const analysis::TimingStats& s) { return to_json_fields(s); }
 
 analysis::TimingStats stats_from(const json& j) {
   analysis::TimingStats s;
-  s.count = j.at("count").get<size_t>();
-  s.median = j.at("median_ms").get<double>();
-  s.p10 = j.at("p10_ms").get<double>();
-  s.p90 = j.at("p90_ms").get<double>();
-  s.min = j.at("min_ms").get<double>();
-  s.max = j.at("max_ms").get<double>();
-  s.mean = j.at("mean_ms").get<double>();
-  s.outliers = j.at("outliers").get<size_t>();
+  if (std::string err = from_json_fields(j, s, "time"); !err.empty()) throw std::runtime_error(err);
   return s;
 }
 

@@ -12,6 +12,8 @@
 //   double gbs = ws::analysis::gigabytes_per_second(1ull << 30, st.median);  // 4277.8 GB/s
 #pragma once
 
+#include <type_traits>
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -34,6 +36,22 @@ struct TimingStats {
   // (p90 - p10) / median: 0.01 means the middle 80% of runs lie within 1% of each other.
   double relative_spread() const { return median > 0 ? (p90 - p10) / median : 0; }
 };
+
+// TimingStats' fields as a timing recording keeps them (assets/timing/*.json, written and read
+// through this list: ws/trace/json_fields.h), in milliseconds. Not kept: `mad`, which only marks
+// the outliers when the samples are summed.
+template <class R, class Visit>
+  requires std::is_same_v<std::remove_const_t<R>, TimingStats>
+void visit_fields(R& s, Visit&& v) {
+  v("count", s.count);
+  v("median_ms", s.median);
+  v("p10_ms", s.p10);
+  v("p90_ms", s.p90);
+  v("min_ms", s.min);
+  v("max_ms", s.max);
+  v("mean_ms", s.mean);
+  v("outliers", s.outliers);
+}
 
 // Percentile q in [0, 1] of sorted values, linearly interpolated (q = 0.5 of an even count is
 // the mean of the two middle values). Empty input gives 0.
