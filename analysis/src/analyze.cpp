@@ -352,7 +352,11 @@ void Pass::access(size_t i, const Event& e, const Step& st) {
     A.serialized += am.max_same_address;
     A.max_same_address = std::max(A.max_same_address, am.max_same_address);
     A.distinct_addresses += am.distinct_addresses;
-    A.sector_passes += atomic_sector_passes(addr);
+    const uint64_t passes = atomic_sector_passes(addr);
+    A.sector_passes += passes;
+    const bool aggregated = compiler_aggregates(trace, e, am.distinct_addresses);
+    A.compiled_sector_passes += aggregated ? 1 : passes;
+    A.aggregated_instructions += aggregated;
     S.serialized += am.max_same_address;
     S.max_same_address = std::max(S.max_same_address, am.max_same_address);
     if (es) es->max_same_address = static_cast<uint8_t>(am.max_same_address);
@@ -550,6 +554,8 @@ Totals& operator+=(Totals& a, const Totals& b) {
     x->max_same_address = std::max(x->max_same_address, y->max_same_address);
     x->distinct_addresses += y->distinct_addresses;
     x->sector_passes += y->sector_passes;
+    x->compiled_sector_passes += y->compiled_sector_passes;
+    x->aggregated_instructions += y->aggregated_instructions;
   }
   DivergenceCounters& d = a.divergence;
   const DivergenceCounters& e = b.divergence;

@@ -201,6 +201,12 @@ std::string format_table(const Report& r) {
       appendf(out, "  %s atomics: %llu instructions, %llu lane updates, worst %u %s on one address\n",
               s ? "global" : "shared", static_cast<unsigned long long>(A.instructions),
               static_cast<unsigned long long>(A.lane_accesses), A.max_same_address, A.max_same_address == 1 ? "lane" : "lanes");
+    if (s && A.aggregated_instructions)
+      appendf(out,
+              "    as nvcc compiles them: %llu of the %llu are warp-uniform integer atomics, which it issues as one lane's "
+              "after a warp reduction: %llu atomic sector passes, where the source asks for %llu\n",
+              static_cast<unsigned long long>(A.aggregated_instructions), static_cast<unsigned long long>(A.instructions),
+              static_cast<unsigned long long>(A.compiled_sector_passes), static_cast<unsigned long long>(A.sector_passes));
   }
 
   out += "\nSites\n";
@@ -327,6 +333,9 @@ json totals_json(const Report& r) {
   totals["warpscope__atomic_serialized_shared"] = T.atomics_shared.serialized;
   totals["warpscope__atomic_serialized_global"] = T.atomics_global.serialized;
   totals["warpscope__atomic_sector_passes_global"] = T.atomics_global.sector_passes;
+  // (as nvcc compiles them: a warp-uniform integer atomic is one lane's, after a warp reduction)
+  totals["warpscope__atomic_sector_passes_global_compiled"] = T.atomics_global.compiled_sector_passes;
+  totals["warpscope__atomic_aggregated_instructions_global"] = T.atomics_global.aggregated_instructions;
   totals["warpscope__barriers"] = T.barriers;
   totals["warpscope__warp_syncs"] = T.warp_syncs;
   totals["warpscope__hazards"] = T.hazards;

@@ -71,8 +71,25 @@ InstructionMetrics metrics_of(const Trace& trace, const Event& e) {
     m.shared = rules::shared_bank_metrics(e.width, e.mask, addr);
   else
     m.global = rules::global_access_metrics(e.width, e.mask, addr);
-  if (e.kind == AccessKind::Atomic) m.atomic = rules::atomic_contention(e.mask, addr);
+  if (e.kind == AccessKind::Atomic) {
+    m.atomic = rules::atomic_contention(e.mask, addr);
+    m.compiler_aggregated = compiler_aggregates(trace, e, m.atomic.distinct_addresses);
+  }
   return m;
+}
+
+bool compiler_aggregates(const Trace& trace, const Event& e, uint32_t distinct_addresses) {
+  if (e.kind != AccessKind::Atomic || e.space != MemSpace::Global || distinct_addresses != 1 || std::popcount(e.mask) < 2 ||
+      e.width != 4 || e.alloc >= trace.allocations.size())
+    return false;
+  switch (AtomicOp(e.op)) {
+    case AtomicOp::Add: case AtomicOp::Sub: case AtomicOp::Min: case AtomicOp::Max:
+    case AtomicOp::And: case AtomicOp::Or: case AtomicOp::Xor: break;
+    default: return false;
+  }
+  const std::string& type = trace.allocations[e.alloc].type_name;
+  return type.find("float") == std::string::npos && type.find("half") == std::string::npos &&
+         type.find("double") == std::string::npos && type.find("bfloat") == std::string::npos;
 }
 
 }  // namespace ws::analysis

@@ -185,7 +185,12 @@ AccessMapCaption access_map_caption(const analysis::InstructionMetrics& m, const
     }
   }
   if (e.kind == AccessKind::Atomic) {
-    if (m.atomic.max_same_address > 1)
+    if (m.compiler_aggregated)
+      c.notes.push_back({"atomic: " + plural(m.atomic.max_same_address, "lane", "lanes") +
+                             " on one address, as written. nvcc compiles this warp-uniform integer atomic as one lane's, after "
+                             "a warp reduction: one update, 1 sector pass (what Nsight Compute counts)",
+                         true});
+    else if (m.atomic.max_same_address > 1)
       c.notes.push_back({"atomic: " + plural(m.atomic.max_same_address, "lane", "lanes") +
                              " on one address: the atomic unit does their updates one after another (" +
                              plural(m.atomic.distinct_addresses, "distinct address", "distinct addresses") + ")",

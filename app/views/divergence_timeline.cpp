@@ -1,7 +1,7 @@
 // Divergence timeline: for each warp of the selected block a band of 32 lane rows; x = issue
 // steps (each warp's own steps, aligned at every __syncthreads(); or the block's issue clock).
 // A cell is lit when the lane executed that instruction, colored by what it was (shared, global,
-// warp-synchronous); barriers are vertical lines across all warps. Drawn by shaders/timeline.frag.
+// warp-synchronous); barriers are vertical lines across all warps. Drawn by viz/shaders/timeline.frag.
 #include "views/divergence_timeline.h"
 #include "views/view_common.h"
 

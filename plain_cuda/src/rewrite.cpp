@@ -484,11 +484,11 @@ void Rewriter::declaration_ref(CXCursor e) {
   if (d.kind == CXCursor_FunctionDecl && !where(clang_getCursorLocation(d)).in_file) {
     const std::string name = str(clang_getCursorSpelling(d));
     if ((name == "clock" || name == "clock64" || name == "printf") && written_as(e, name)) {
-      const Where b = begin_of(e);
-      Where after = b;
+      // (from the expression's start, so that `std::printf` and `::clock` go whole)
+      Where after = where(clang_getCursorLocation(e));
       after.offset += uint32_t(name.size());
       after.column += uint32_t(name.size());
-      return replace(b, after, "ws_" + name);
+      return replace(begin_of(e), after, "::ws_" + name);
     }
   }
   // A `__device__` variable of a header: global memory warpscope cannot rewrite, so not record.

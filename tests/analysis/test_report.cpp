@@ -2,6 +2,8 @@
 // atomics, per-event summaries, metrics_of(), the text table and the JSON document.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <nlohmann/json.hpp>
 
 #include "trace_builder.h"
@@ -197,6 +199,41 @@ TEST(Report, Divergence) {
 
 // Atomics: 32 lanes atomicAdd on one global counter, and a shared histogram with 2 bins.
 // ncu counts atomics apart: they appear under op_atom and never under op_ld / op_st.
+// nvcc issues a warp-uniform integer atomic (add, min, max, and, or, xor of 4-byte words, every
+// active lane on one address) as ONE lane's update after a warp reduction: one sector pass where
+// the source asks for one a lane. Floating point, CAS and exchange, several addresses, one lane:
+// as written. Each case's passes are counted here: the most lanes on one address per sector.
+TEST(Report, AtomicsAsNvccCompilesThem) {
+  struct Case {
+    const char* what;
+    ws::AtomicOp op;
+    const char* type;
+    uint32_t mask;
+    std::function<uint64_t(uint32_t)> offset;
+    uint64_t written, compiled;
+  };
+  const std::vector<Case> cases = {
+      {"int add, one address", ws::AtomicOp::Add, "int", kFull, [](uint32_t) { return 0ull; }, 32, 1},
+      {"unsigned max, 5 lanes", ws::AtomicOp::Max, "unsigned int", 0x1fu, [](uint32_t) { return 8ull; }, 5, 1},
+      {"int or", ws::AtomicOp::Or, "int", kFull, [](uint32_t) { return 4ull; }, 32, 1},
+      {"float add", ws::AtomicOp::Add, "float", kFull, [](uint32_t) { return 0ull; }, 32, 32},
+      {"int CAS", ws::AtomicOp::CAS, "int", kFull, [](uint32_t) { return 0ull; }, 32, 32},
+      {"int exchange", ws::AtomicOp::Exch, "int", kFull, [](uint32_t) { return 0ull; }, 32, 32},
+      {"int add, two words", ws::AtomicOp::Add, "int", kFull, [](uint32_t l) { return 4ull * (l & 1); }, 16, 16},
+      {"int add, one lane", ws::AtomicOp::Add, "int", 0x4u, [](uint32_t) { return 0ull; }, 1, 1},
+  };
+  for (const Case& c : cases) {
+    TraceBuilder b(Dim3{32, 1, 1});
+    const uint32_t a = b.alloc("x", MemSpace::Global, 4, 8, 0x4000, c.type);
+    const uint32_t s = b.site(5, "atomicOp(&x[k], v);");
+    b.access_fn(0, 0, s, a, AccessKind::Atomic, 4, c.mask, c.offset).op = uint8_t(c.op);
+    const Report r = analyze(b.finish());
+    EXPECT_EQ(r.totals.atomics_global.sector_passes, c.written) << c.what;
+    EXPECT_EQ(r.totals.atomics_global.compiled_sector_passes, c.compiled) << c.what;
+    EXPECT_EQ(r.totals.atomics_global.aggregated_instructions, c.written != c.compiled ? 1u : 0u) << c.what;
+  }
+}
+
 TEST(Report, AtomicsCountedApart) {
   TraceBuilder b(Dim3{32, 1, 1});
   const uint32_t cnt = b.alloc("count", MemSpace::Global, 4, 1, 0x4000);

@@ -10,6 +10,7 @@
 #include "ws/run/result_fields.h"
 #include "ws/run/spec_fields.h"
 #include "field_list_check.h"
+#include "ws/trace/stream_timeline.h"
 #include "ws/trace/trace_io.h"
 
 namespace ws::isolation {
@@ -69,6 +70,42 @@ TEST(Wire, EveryFieldOfTheSpecListTravelsAlone) {
         EXPECT_TRUE(r.done());
         return s;
       });
+  EXPECT_EQ(sizeof(KernelSpec), 584u) << "KernelSpec has a field spec_fields.h does not list";
+  EXPECT_EQ(sizeof(VariantSpec), 192u) << "VariantSpec has a field spec_fields.h does not list";
+  EXPECT_EQ(sizeof(ParamSpec), 120u) << "ParamSpec has a field spec_fields.h does not list";
+  EXPECT_EQ(sizeof(TimingSpec), 224u) << "TimingSpec has a field spec_fields.h does not list";
+}
+
+// A streams recording asked of the run process: its plan's list, each field alone.
+TEST(Wire, EveryFieldOfTheStreamPlanTravelsAlone) {
+  test::expect_every_leaf_travels_alone<StreamPlan>(
+      [](const StreamPlan& p) {
+        Writer w;
+        put_field(w, p);
+        return w.take();
+      },
+      [](const std::string& bytes) {
+        Reader r(bytes);
+        StreamPlan p;
+        get_field(r, p);
+        EXPECT_TRUE(r.done());
+        return p;
+      });
+  EXPECT_EQ(sizeof(StreamPlan), 48u) << "StreamPlan has a field stream_timeline.h does not list";
+}
+
+// A stream timeline's JSON file: every field of its records, changed alone, reads back.
+TEST(StreamTimelineFile, EveryFieldOfTheListIsWrittenAndReadBack) {
+  test::expect_every_leaf_travels_alone<StreamTimeline>(
+      [](const StreamTimeline& t) { return stream_timeline_json(t); },
+      [](const std::string& text) {
+        StreamTimeline t;
+        EXPECT_EQ(parse_stream_timeline(text, t), "");
+        return t;
+      });
+  EXPECT_EQ(sizeof(StreamOp), 80u) << "StreamOp has a field stream_timeline.h does not list";
+  EXPECT_EQ(sizeof(StreamScenario), 88u) << "StreamScenario has a field stream_timeline.h does not list";
+  EXPECT_EQ(sizeof(StreamTimeline), 152u) << "StreamTimeline has a field stream_timeline.h does not list";
 }
 
 TEST(Wire, ConfigComesBackWithEveryField) {

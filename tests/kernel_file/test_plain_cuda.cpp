@@ -651,8 +651,9 @@ TEST(PlainCudaRun, StudentIdiomsRunAndCountAsNvccIssuesThem) {
 }
 
 // printf in a kernel comes out as a GPU prints it: a warp's lines of one printf together, in lane
-// order (the emulator runs a warp's highest lane first), then the warp's next printf; warps and
-// blocks in order. The expected text is written out here, thread by thread.
+// order (the emulator runs a warp's highest lane first), then the warp's next printf; every line
+// before a __syncthreads() before any after it; warps and blocks in order. `std::printf` is the
+// same call. The expected text is written out here, thread by thread.
 TEST(PlainCudaRun, PrintfComesOutInTheGpusLaneOrder) {
   const std::string path = write_file("printf_order.cu",
                                       "#include <cstdio>\n"
@@ -661,7 +662,9 @@ TEST(PlainCudaRun, PrintfComesOutInTheGpusLaneOrder) {
                                       "__global__ void k(const int* a) {\n"
                                       "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                                       "  printf(\"first %d %d\\n\", i, a[i]);\n"
-                                      "  if (threadIdx.x % 2) printf(\"odd %d\\n\", i);\n"
+                                      "  if (threadIdx.x % 2) std::printf(\"odd %d\\n\", i);\n"
+                                      "  __syncthreads();\n"
+                                      "  printf(\"after %d\\n\", i);\n"
                                       "}\n");
   const std::string name = load_ok(path);
   if (name.empty()) return;
@@ -670,7 +673,7 @@ TEST(PlainCudaRun, PrintfComesOutInTheGpusLaneOrder) {
   const std::string printed = testing::internal::GetCapturedStdout();
   ASSERT_TRUE(r.completed) << (r.errors.empty() ? r.refused : r.errors[0].message);
   std::string expected;
-  for (int block = 0; block < 2; ++block)
+  for (int block = 0; block < 2; ++block) {
     for (int warp = 0; warp < 2; ++warp) {
       for (int lane = 0; lane < 32; ++lane) {
         const int i = block * 64 + warp * 32 + lane;
@@ -678,6 +681,8 @@ TEST(PlainCudaRun, PrintfComesOutInTheGpusLaneOrder) {
       }
       for (int lane = 1; lane < 32; lane += 2) expected += "odd " + std::to_string(block * 64 + warp * 32 + lane) + "\n";
     }
+    for (int t = 0; t < 64; ++t) expected += "after " + std::to_string(block * 64 + t) + "\n";
+  }
   EXPECT_EQ(printed, expected);
 }
 

@@ -140,3 +140,36 @@ TEST(TimingRecording, TheShippedRecordingsLoadAndSayWhereTheyWereMade) {
   EXPECT_TRUE(reduce);
   EXPECT_TRUE(matmul);
 }
+
+// The run process's answer about the GPU, and a recording's statistics: each field of their lists
+// (ws/timing/timing.h, ws/analysis/timing.h), changed alone, comes back through the byte codec
+// and the JSON a recording keeps.
+#include "../isolation/field_list_check.h"
+#include "ws/trace/json_fields.h"
+
+TEST(TimingRecords, EveryFieldOfTheDeviceListTravelsAlone) {
+  ws::test::expect_every_leaf_travels_alone<Device>(
+      [](const Device& d) {
+        ws::ByteWriter w;
+        ws::put_field(w, d);
+        return w.take();
+      },
+      [](const std::string& bytes) {
+        ws::ByteReader r(bytes, "a test message");
+        Device d;
+        ws::get_field(r, d);
+        EXPECT_TRUE(r.done() && !r.failed()) << r.error();
+        return d;
+      });
+  EXPECT_EQ(sizeof(Device), 120u) << "Device has a field timing.h does not list";
+}
+
+TEST(TimingRecords, EveryFieldOfTheStatsListIsWrittenAndReadBack) {
+  ws::test::expect_every_leaf_travels_alone<ws::analysis::TimingStats>(
+      [](const ws::analysis::TimingStats& s) { return ws::to_json_fields(s).dump(); },
+      [](const std::string& text) {
+        ws::analysis::TimingStats s;
+        EXPECT_EQ(ws::from_json_fields(nlohmann::json::parse(text), s), "");
+        return s;
+      });
+}

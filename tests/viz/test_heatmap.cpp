@@ -1,4 +1,4 @@
-// Our own shaders: every file in shaders/ compiles on Mesa, and the heatmap puts each value in
+// Our own shaders: every file in viz/shaders/ compiles on Mesa, and the heatmap puts each value in
 // its cell (row 0 on top) with the color map's ends at vmin and vmax.
 #include "ws/viz/colormap.h"
 #include "ws/viz/framebuffer.h"

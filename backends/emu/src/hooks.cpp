@@ -136,7 +136,7 @@ int ws_printf(const char* format, ...) {
   }
   va_end(again);
   if (n < 0) return n;
-  if (ws::emu::Worker* w = ws::emu::Worker::current()) w->post_print(text);
+  if (ws::emu::Worker* w = ws::emu::Worker::current()) w->post_print(text, format);
   else std::fwrite(text.data(), 1, text.size(), stdout);  // (not in a kernel: printed now)
   return n;
 }

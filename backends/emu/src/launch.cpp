@@ -97,19 +97,24 @@ bool is_recorded(const RecordOptions& r, uint32_t block) {
 // A block's printf lines as a GPU prints them: each printf of a warp together (its lanes' n-th
 // printf), in lane order; warps in order. (Across warps and blocks a GPU's order is whatever
 // ran first; the emulator keeps block and warp order, so a run prints the same every time.)
-void print_in_gpu_order(std::vector<PrintedLine>& lines) {
-  if (lines.empty()) return;
-  std::stable_sort(lines.begin(), lines.end(), [](const PrintedLine& a, const PrintedLine& b) {
-    return std::tie(a.warp, a.seq, a.lane) < std::tie(b.warp, b.seq, b.lane);
-  });
-  for (const PrintedLine& l : lines) std::fwrite(l.text.data(), 1, l.text.size(), stdout);
+// `printed`: the launch's bytes so far, at most LaunchState::kPrintfBytes (the rest is dropped:
+// returns false).
+bool print_in_gpu_order(std::vector<PrintedLine>& lines, uint64_t& printed) {
+  std::stable_sort(lines.begin(), lines.end(), [](const PrintedLine& a, const PrintedLine& b) { return a.key() < b.key(); });
+  for (const PrintedLine& l : lines) {
+    if (printed + l.text.size() > LaunchState::kPrintfBytes) return false;
+    printed += l.text.size();
+    std::fwrite(l.text.data(), 1, l.text.size(), stdout);
+  }
+  return true;
 }
 
 // Turns the per-block records into one Trace: blocks in ascending order, sites renumbered in
 // order of first appearance, the record cap applied event by event. Deterministic whatever the
 // number of workers.
 void merge(Trace& t, std::vector<BlockRecord>& records, const RecordOptions& ropt,
-           uint64_t& issued, uint64_t& lane_accesses) {
+           uint64_t& issued, uint64_t& lane_accesses, bool& printf_cut) {
+  uint64_t printed = 0;
   std::unordered_map<uint32_t, uint32_t> site_map;
   auto site_of = [&](uint32_t reg_id) -> uint32_t {
     if (reg_id == Diagnostic::kNoSite) return reg_id;
@@ -162,7 +167,7 @@ void merge(Trace& t, std::vector<BlockRecord>& records, const RecordOptions& rop
       d.site = site_of(d.site);
       t.diagnostics.push_back(std::move(d));
     }
-    print_in_gpu_order(r.printed);
+    printf_cut = !print_in_gpu_order(r.printed, printed) || r.printf_cut || printf_cut;
     for (const SiteCounters& c : r.counters) {  // keyed by registry id until every event is in
       auto [it, inserted] = counters.try_emplace({c.site, uint8_t(c.kind), uint8_t(c.space)}, c);
       if (!inserted) it->second += c;
@@ -342,8 +347,9 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
   // Blocks after the first that failed were cut short wherever they were when it failed: they
   // keep nothing, as if never run (see LaunchState::first_failed).
   for (uint32_t b = state.first_failed.load() + 1u; b != 0 && b < blocks; ++b)
-    records[b] = BlockRecord{.recorded = records[b].recorded};
-  merge(t, records, state.opt.record, result.issued_instructions, result.lane_accesses);
+    records[b] = BlockRecord{}, records[b].recorded = is_recorded(state.opt.record, b);
+  bool printf_cut = false;
+  merge(t, records, state.opt.record, result.issued_instructions, result.lane_accesses, printf_cut);
   if (!worker_error.empty()) {
     Diagnostic d;
     d.code = "emulator-resources";
@@ -357,7 +363,7 @@ LaunchResult launch(Memory& mem, const LaunchOptions& opt_in, const LaunchInfo& 
     d.message = "the run was cancelled";
     t.diagnostics.push_back(std::move(d));
   }
-  if (state.printf_dropped.load()) {
+  if (printf_cut || state.printf_dropped.load()) {
     Diagnostic d;
     d.severity = Severity::Warning;
     d.code = "printf-buffer-full";

@@ -127,7 +127,8 @@ bool Worker::run_block(uint32_t linear_block, BlockRecord& record) {
 bool Worker::run_block_steps(uint32_t linear_block, BlockRecord& record) {
   t_worker = this;
   record_ = &record;
-  printfs_.clear();
+  print_made_.clear();
+  print_rank_.clear();
   block_ = linear_block;
   epoch_ = ++t_epoch_counter;
   t_block_epoch = epoch_;

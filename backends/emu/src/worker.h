@@ -60,6 +60,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <bit>
 #include <cassert>
 #include <cstddef>
@@ -87,11 +88,16 @@
 namespace ws::emu {
 
 // What one block produced.
-// One printf of one thread: its text, and what puts it in a GPU's order (merge, launch.cpp): a
-// warp's lines of one printf come out together, in lane order.
+// One printf of one thread: its text, and what puts it in a GPU's order (merge, launch.cpp): the
+// block's barriers first (every line before a __syncthreads() before any after it), then the
+// warp, the call, and the lane: a warp's lines of one printf come out together, in lane order.
+// A call is a printf (told by its format) and the how-many-th time the thread makes it since the
+// barrier; calls are ranked in the order the warp first made them, which is the program's order
+// (a warp's lanes run the same code one after another).
 struct PrintedLine {
-  uint32_t warp = 0, seq = 0, lane = 0;  // seq: the thread's printfs before this one
+  uint32_t barriers = 0, warp = 0, call = 0, lane = 0;
   std::string text;
+  auto key() const { return std::tie(barriers, warp, call, lane); }
 };
 
 struct BlockRecord {
@@ -101,6 +107,8 @@ struct BlockRecord {
   std::vector<Diagnostic> diagnostics;  // site = SiteRegistry id until the merge
   std::vector<SiteCounters> counters;   // RecordOptions::count_every_block; site = SiteRegistry id
   std::vector<PrintedLine> printed;     // the block's printf output, in the order it was made
+  uint64_t printed_bytes = 0;
+  bool printf_cut = false;              // it printed more than a launch may (kPrintfBytes)
   uint64_t issued = 0;
   uint64_t lane_accesses = 0;
   bool done = false;
@@ -133,10 +141,12 @@ struct LaunchState {
   // What the recorded blocks may still keep, all together (RecordOptions::max_events and
   // max_lane_accesses): a runaway loop's record stops growing here instead of filling memory.
   std::atomic<uint64_t> events_left{0}, lanes_left{0};
-  // printf's output, all blocks together: CUDA's default buffer (cudaLimitPrintfFifoSize, 1 MB);
-  // past it lines are dropped, as on the GPU, and the run says so.
-  static constexpr uint64_t kPrintfBytes = 1 << 20;
-  std::atomic<uint64_t> printf_left{kPrintfBytes};
+  // printf's output: CUDA's default buffer (cudaLimitPrintfFifoSize, 1 MB) a launch, printed in
+  // block order at its end (merge), the rest dropped as on the GPU; the run says so. A block keeps
+  // at most that much, and the blocks together at most kPrintfKept (memory): up to there which
+  // lines are printed does not depend on which worker ran what.
+  static constexpr uint64_t kPrintfBytes = 1 << 20, kPrintfKept = 64ull << 20;
+  std::atomic<uint64_t> printf_kept{0};
   std::atomic<bool> printf_dropped{false};
 
   // Shared-memory allocations, registered on first touch (ids continue after the global ones;
@@ -225,8 +235,9 @@ class Worker {
                         uint64_t value, int32_t arg, int32_t width);
   [[gnu::noinline]] uint64_t post_warp_op_rest(Lane& l, Request& r, bool eager_tried);
   void post_fence(const std::source_location& loc, bool block_scope);
-  // printf's text of the running thread, kept with its block (PrintedLine).
-  void post_print(std::string_view text);
+  // printf's text of the running thread, kept with its block (PrintedLine); `format` tells the
+  // call apart from the thread's others.
+  void post_print(std::string_view text, const char* format);
   [[noreturn]] void fail(const std::source_location* loc, std::string code, std::string message);
   uint32_t shared_alloc(void* storage, uint64_t bytes, uint32_t elem_size, uint64_t extent,
                         const char* name, std::string_view type, uint64_t& epoch, uint32_t& cached);
@@ -411,7 +422,10 @@ class Worker {
     }
   }
   BlockRecord* record_ = nullptr;
-  std::vector<uint32_t> printfs_;  // per thread of the block: its printfs so far (made at the first)
+  // printf in this block (PrintedLine): each thread's count of each call since a barrier, and
+  // each warp's calls in the order it made them first.
+  std::map<std::tuple<uint32_t, uint32_t, uintptr_t>, uint32_t> print_made_;  // (thread, barriers, format)
+  std::map<std::tuple<uint32_t, uint32_t, uintptr_t, uint32_t>, uint32_t> print_rank_;  // (barriers, warp, format, nth)
   uint32_t block_ = 0;
   uint64_t epoch_ = 0;
   uint64_t dyn_epoch_ = 0;

@@ -31,17 +31,26 @@ uint64_t Worker::post_warp_op_rest(Lane& l, Request& r, bool eager_tried) {
   return results_[l.linear];  // (meaningless for __syncwarp, which returns nothing)
 }
 
-void Worker::post_print(std::string_view text) {
-  uint64_t left = launch_.printf_left.load(std::memory_order_relaxed);
-  do {
-    if (left < text.size()) {
-      launch_.printf_dropped.store(true, std::memory_order_relaxed);
-      return;
-    }
-  } while (!launch_.printf_left.compare_exchange_weak(left, left - text.size(), std::memory_order_relaxed));
-  if (printfs_.empty()) printfs_.assign(threads_, 0);
-  const uint32_t t = lane().linear;
-  record_->printed.push_back({t / kWarpSize, printfs_[t]++, t % kWarpSize, std::string(text)});
+void Worker::post_print(std::string_view text, const char* format) {
+  BlockRecord& rec = *record_;
+  if (rec.printed_bytes + text.size() > LaunchState::kPrintfBytes) {
+    rec.printf_cut = true;
+    return;
+  }
+  if (launch_.printf_kept.fetch_add(text.size(), std::memory_order_relaxed) + text.size() > LaunchState::kPrintfKept) {
+    launch_.printf_dropped.store(true, std::memory_order_relaxed);
+    return;
+  }
+  const Lane& l = lane();
+  // The barriers this thread has passed or queued (a thread may run ahead of a release it waits
+  // for only when nothing it does depends on it; its printf still comes after the barrier).
+  const uint32_t barriers = l.last_barrier == Lane::kNoBarrier ? releases_ : l.queue[l.last_barrier].barrier.last;
+  const uint32_t warp = l.linear / kWarpSize;
+  const uintptr_t call = reinterpret_cast<uintptr_t>(format);
+  const uint32_t nth = print_made_[{l.linear, barriers, call}]++;
+  const uint32_t rank = print_rank_.try_emplace({barriers, warp, call, nth}, uint32_t(print_rank_.size())).first->second;
+  rec.printed_bytes += text.size();
+  rec.printed.push_back({barriers, warp, rank, l.linear % kWarpSize, std::string(text)});
 }
 
 void Worker::post_fence(const std::source_location& loc, bool block_scope) {

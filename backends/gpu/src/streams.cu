@@ -229,8 +229,12 @@ struct StreamBuffers {
   std::vector<cudaStream_t> streams;
   uint32_t block = 256, grid = 1;
 
+  StreamBuffers() = default;
+  StreamBuffers(const StreamBuffers&) = delete;
+  StreamBuffers& operator=(const StreamBuffers&) = delete;
   ~StreamBuffers() {
-    for (size_t s = 1; s < streams.size(); ++s) cudaStreamDestroy(streams[s]);
+    for (size_t s = 1; s < streams.size(); ++s)
+      if (streams[s]) cudaStreamDestroy(streams[s]);
     if (dev) cudaFree(dev);
     if (pinned) cudaFreeHost(pinned);
   }
@@ -261,7 +265,11 @@ struct StreamBuffers {
     }
     const uint32_t max_streams = *std::max_element(plan.streams.begin(), plan.streams.end());
     streams.assign(max_streams + 1, nullptr);
-    for (uint32_t s = 1; s <= max_streams; ++s) cudaStreamCreateWithFlags(&streams[s], cudaStreamDefault);
+    for (uint32_t s = 1; s <= max_streams; ++s)
+      if (cudaStreamCreateWithFlags(&streams[s], cudaStreamDefault) != cudaSuccess) {
+        streams[s] = nullptr;
+        return "cudaStreamCreate failed for stream " + std::to_string(s) + " of " + std::to_string(max_streams);
+      }
     const int sms = device().sm_count > 0 ? device().sm_count : 80;
     grid = uint32_t(std::min<uint64_t>((plan.n + block - 1) / block, uint64_t(sms) * 8));
     // Warm-up (context, module load, first-touch of the buffers): not recorded.

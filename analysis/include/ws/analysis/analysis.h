@@ -86,8 +86,13 @@ struct AtomicCounters {
   uint64_t serialized = 0;        // sum over instructions of max_same_address
   uint32_t max_same_address = 0;  // worst instruction
   uint64_t distinct_addresses = 0;
-  // Per sector, the most lanes on one address in it, summed: Nsight Compute's atomic sectors.
+  // Per sector, the most lanes on one address in it, summed: Nsight Compute's atomic sectors, of
+  // the atomics as the source writes them (one update a lane).
   uint64_t sector_passes = 0;
+  // The same as nvcc compiles them: a warp-uniform integer atomic is one lane's update after a
+  // warp reduction (compiler_aggregates, instruction.h), one pass. What Nsight Compute counts.
+  uint64_t compiled_sector_passes = 0;
+  uint64_t aggregated_instructions = 0;  // the warp instructions nvcc makes one lane's
 };
 
 struct DivergenceCounters {

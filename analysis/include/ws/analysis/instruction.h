@@ -55,7 +55,17 @@ struct InstructionMetrics {
   rules::SharedMetrics shared;  // filled for shared accesses
   rules::GlobalMetrics global;  // filled for global accesses
   rules::AtomicMetrics atomic;  // filled for atomics (both spaces)
+  // A global atomic that nvcc compiles as one lane's atomic after a warp reduction
+  // (compiler_aggregates): one update and one sector pass, where the source asks for one a lane.
+  bool compiler_aggregated = false;
 };
+
+// Whether nvcc (sm_80 and later) issues this warp's global atomic as ONE lane's RED/ATOM after a
+// warp reduction (SASS: VOTEU.ANY, UFLO, REDUX, then one lane's REDG), as Nsight Compute counts it:
+// an integer add, sub, min, max, and, or or xor of 4-byte elements, every active lane (two or
+// more) on one address. Floating-point adds, exchanges, CAS and inc/dec are issued lane by lane.
+// `distinct_addresses` is the instruction's (rules::atomic_contention).
+bool compiler_aggregates(const Trace& trace, const Event& e, uint32_t distinct_addresses);
 
 // Lanes of `warp` that exist in a block of launch.block threads (32 except for a partial last warp).
 uint32_t live_lanes(const Trace& trace, uint32_t warp);

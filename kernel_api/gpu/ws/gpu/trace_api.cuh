@@ -1011,8 +1011,9 @@ __device__ __forceinline__ long ws_clock(std::source_location loc = std::source_
   return long(::ws::trace_rt::clock64_at(loc));
 }
 // A plain CUDA file's printf (renamed by its rewrite, for the emulator's ordered output): the GPU's own.
+// (__host__ too: a __host__ __device__ function's printf is renamed as well.)
 template <class... A>
-__device__ __forceinline__ int ws_printf(const char* format, A... args) {
+__host__ __device__ __forceinline__ int ws_printf(const char* format, A... args) {
   return printf(format, args...);
 }
 

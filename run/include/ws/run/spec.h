@@ -63,7 +63,7 @@ struct RunConfig;
 // How a kernel is timed on a GPU. The lecture's launch is sized for the emulator (a 96 x 96
 // transpose, 64 blocks of a reduction); timing runs the same variant, block shape, dtype and
 // lesson parameters at a size that fills a GPU, with the parameters that only tune for the device
-// set here. ws::timing::timing_launch(Catalog::instance(), ) applies it and says what it changed.
+// set here. ws::timing::timing_launch() applies it and says what it changed.
 //
 //   s.timing.n = 8192;  s.timing.sizes = {2048, 4096, 8192, 16384};  s.timing.matrix = true;
 //   s.timing.ceiling = ws::TimingSpec::Ceiling::Copy;   // % of a device-to-device copy

@@ -28,22 +28,23 @@ concept HasFieldList = requires(T& t) { visit_fields(t, [](const char*, auto&) {
 
 template <class T>
 void put_field(ByteWriter& w, const T& v);
+// `name`: the field's, for an error ("a value of 7 for severity, where the list has 3 choices").
 template <class T>
-void get_field(ByteReader& r, T& v);
+void get_field(ByteReader& r, T& v, const char* name = "a field");
 
 inline void put_field(ByteWriter& w, const std::string& v) { w.str(v); }
-inline void get_field(ByteReader& r, std::string& v) { v = r.str(); }
+inline void get_field(ByteReader& r, std::string& v, const char* = nullptr) { v = r.str(); }
 inline void put_field(ByteWriter& w, const Dim3& d) { w.u32(d.x), w.u32(d.y), w.u32(d.z); }
-inline void get_field(ByteReader& r, Dim3& d) { d.x = r.u32(), d.y = r.u32(), d.z = r.u32(); }
+inline void get_field(ByteReader& r, Dim3& d, const char* = nullptr) { d.x = r.u32(), d.y = r.u32(), d.z = r.u32(); }
 inline void put_field(ByteWriter& w, const std::vector<uint8_t>& v) {
   w.blob(std::string_view(reinterpret_cast<const char*>(v.data()), v.size()));
 }
-inline void get_field(ByteReader& r, std::vector<uint8_t>& v) {
+inline void get_field(ByteReader& r, std::vector<uint8_t>& v, const char* = nullptr) {
   const std::string b = r.blob();
   v.assign(b.begin(), b.end());
 }
 inline void put_field(ByteWriter& w, const Trace& t) { w.blob(serialize_trace(t)); }
-inline void get_field(ByteReader& r, Trace& t) {
+inline void get_field(ByteReader& r, Trace& t, const char* = nullptr) {
   const std::string bytes = r.blob();
   if (r.failed()) return;
   LoadResult loaded = deserialize_trace(bytes);
@@ -56,9 +57,9 @@ void put_field(ByteWriter& w, const std::pair<A, B>& p) {
   put_field(w, p.second);
 }
 template <class A, class B>
-void get_field(ByteReader& r, std::pair<A, B>& p) {
-  get_field(r, p.first);
-  get_field(r, p.second);
+void get_field(ByteReader& r, std::pair<A, B>& p, const char* name = "a field") {
+  get_field(r, p.first, name);
+  get_field(r, p.second, name);
 }
 template <class T>
 void put_field(ByteWriter& w, const std::vector<T>& v) {
@@ -66,9 +67,9 @@ void put_field(ByteWriter& w, const std::vector<T>& v) {
   for (const T& x : v) put_field(w, x);
 }
 template <class T>
-void get_field(ByteReader& r, std::vector<T>& v) {
+void get_field(ByteReader& r, std::vector<T>& v, const char* name = "a field") {
   v.clear();
-  for (uint64_t i = 0, n = r.count(1, "list items"); i < n && !r.failed(); ++i) get_field(r, v.emplace_back());
+  for (uint64_t i = 0, n = r.count(1, name); i < n && !r.failed(); ++i) get_field(r, v.emplace_back(), name);
 }
 template <class K, class T>
 void put_field(ByteWriter& w, const std::map<K, T>& m) {
@@ -76,12 +77,12 @@ void put_field(ByteWriter& w, const std::map<K, T>& m) {
   for (const auto& [k, x] : m) put_field(w, k), put_field(w, x);
 }
 template <class K, class T>
-void get_field(ByteReader& r, std::map<K, T>& m) {
+void get_field(ByteReader& r, std::map<K, T>& m, const char* name = "a field") {
   m.clear();
-  for (uint64_t i = 0, n = r.count(1, "map entries"); i < n && !r.failed(); ++i) {
+  for (uint64_t i = 0, n = r.count(1, name); i < n && !r.failed(); ++i) {
     K k{};
-    get_field(r, k);
-    get_field(r, m[k]);
+    get_field(r, k, name);
+    get_field(r, m[k], name);
   }
 }
 
@@ -97,17 +98,18 @@ void put_field(ByteWriter& w, const T& v) {
 }
 
 template <class T>
-void get_field(ByteReader& r, T& v) {
+void get_field(ByteReader& r, T& v, const char* name) {
   if constexpr (std::is_same_v<T, bool>) v = r.boolean();
   else if constexpr (std::is_enum_v<T>) {
     const uint8_t b = r.u8();
-    if (b > uint8_t(enum_last(T{}))) return r.fail("a value of " + std::to_string(b) + " where the list has " +
-                                                   std::to_string(int(enum_last(T{})) + 1) + " choices");
+    if (b > uint8_t(enum_last(T{})))
+      return r.fail("a value of " + std::to_string(b) + " for " + name + ", where the list has " +
+                    std::to_string(int(enum_last(T{})) + 1) + " choices");
     v = T(b);
   } else if constexpr (std::is_arithmetic_v<T>) v = r.get<T>();
   else {
     static_assert(HasFieldList<T>, "a record read by get_field needs visit_fields");
-    visit_fields(v, [&](const char*, auto& f) { get_field(r, f); });
+    visit_fields(v, [&](const char* field, auto& f) { get_field(r, f, field); });
   }
 }
 
