@@ -1,5 +1,7 @@
 #include "serve_runs.h"
 
+#include <atomic>
+
 #include <CLI/CLI.hpp>
 #include <signal.h>
 #include <sched.h>
@@ -67,18 +69,29 @@ void confine(uint64_t mib, bool gpu) {
 // follow) ends this process as any crash does; first warpscope is told which thread it was and
 // where it last stopped, to show beside the signal. (The handler runs once, on the thread's
 // alternate stack: the emulator gives its threads one, since an overflowed stack has no room.)
+std::atomic<bool> g_crashing{false};
+
 void report_crash(int sig, siginfo_t* info, void*) {
+  // The first thread that crashes speaks; another that crashes meanwhile (two workers' blocks
+  // dividing by zero) waits for the end: two at once would interleave their frames, and a
+  // handler reset by the first signal would end the process in the middle of the sentence.
+  if (g_crashing.exchange(true)) {
+    for (;;) ::pause();
+  }
   const char* name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : sig == SIGILL ? "SIGILL" : "SIGABRT";
   char text[768];
   if (const std::size_t n = emu::describe_crash(info ? info->si_addr : nullptr, name, text, sizeof text))
     isolation::Server::say_last_words(text, n);
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  ::sigaction(sig, &dfl, nullptr);
   ::raise(sig);  // (blocked until the handler returns, then the default action: the process ends by it)
 }
 
 void install_crash_report() {
   struct sigaction sa {};
   sa.sa_sigaction = report_crash;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::sigaction(sig, &sa, nullptr);
 }
