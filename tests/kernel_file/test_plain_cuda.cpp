@@ -196,8 +196,8 @@ struct LineCounts {
   uint64_t instructions, lane_accesses, sectors, wavefronts, conflicts;
   bool operator==(const LineCounts&) const = default;
 };
-std::vector<LineCounts> per_line(const RunResult& r) {
-  const analysis::Report rep = analysis::analyze(r.launches.at(0));
+std::vector<LineCounts> per_line(const RunResult& r, size_t launch = 0) {
+  const analysis::Report rep = analysis::analyze(r.launches.at(launch));
   std::map<std::tuple<uint32_t, int, int>, LineCounts> by_line;
   for (const analysis::SiteMetrics& m : rep.sites) {
     LineCounts& c = by_line.try_emplace({rep.site_table[m.site].line, int(m.space), int(m.kind)},
@@ -323,6 +323,28 @@ TEST(PlainCudaRun, EachReductionStepCountsAsItsCatalogTwin) {
     ASSERT_FALSE(plain.launches.empty());
     ASSERT_FALSE(wrapped.launches.empty());
     const std::vector<LineCounts> a = per_line(plain), b = per_line(wrapped);
+    EXPECT_EQ(a, b) << "plain:\n" << describe(a) << "catalog:\n" << describe(b);
+  }
+}
+
+// Seed 004's shortcut problem, version 2, pasted from the slides: myppkernel and mykernel count
+// as the catalog's shortcut V2 (its two launches) line for line, and both compute the right values.
+TEST(PlainCudaRun, SeedShortcutV2PastedCountsAsItsCatalogTwin) {
+  const std::string name = load_ok(plain_file("seed_shortcut_v2.cu"));
+  if (name.empty()) return;
+  RunConfig cat;
+  cat.variant = "2";
+  cat.n = 100;
+  const RunResult wrapped = run("shortcut", cat);
+  ASSERT_EQ(wrapped.launches.size(), 2u) << (wrapped.errors.empty() ? wrapped.refused : wrapped.errors[0].message);
+  for (const auto& [variant, launch] : {std::pair<const char*, size_t>{"pp", 0}, {"v2", 1}}) {
+    SCOPED_TRACE(variant);
+    RunConfig c;
+    c.variant = variant;
+    const RunResult plain = run(name, c);
+    EXPECT_TRUE(plain.passed) << plain.result << " / " << plain.expected;
+    ASSERT_EQ(plain.launches.size(), 1u);
+    const std::vector<LineCounts> a = per_line(plain), b = per_line(wrapped, launch);
     EXPECT_EQ(a, b) << "plain:\n" << describe(a) << "catalog:\n" << describe(b);
   }
 }
