@@ -176,11 +176,21 @@ std::string cache_dir() {
   return ec ? std::string() : dir;
 }
 
+// What a build depends on besides its own text: this program (the headers it was built with),
+// and the prelude's headers, which only the generated code includes, read from the source tree
+// (edited there, they change no binary).
 std::string program_stamp() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  const auto t = fs::last_write_time(exe, ec).time_since_epoch().count();
-  return exe.string() + ":" + std::to_string(fs::file_size(exe, ec)) + ":" + std::to_string(t);
+  auto stamp = [&](const fs::path& f) {
+    return f.string() + ":" + std::to_string(fs::file_size(f, ec)) + ":" +
+           std::to_string(fs::last_write_time(f, ec).time_since_epoch().count());
+  };
+  std::string s = stamp(exe);
+  for (const std::string& inc : toolchain().includes)
+    for (const char* h : {"ws/kernel_file/prelude.h", "ws/kernel_file/driver_support.h"})
+      if (fs::is_regular_file(fs::path(inc) / h, ec)) s += "\n" + stamp(fs::path(inc) / h);
+  return s;
 }
 
 // Keeps the newest kCacheEntries libraries (and their logs).
