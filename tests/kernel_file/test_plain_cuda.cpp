@@ -708,6 +708,29 @@ TEST(PlainCudaRun, PrintfComesOutInTheGpusLaneOrder) {
   EXPECT_EQ(printed, expected);
 }
 
+// A kernel that prints without end (empty lines too) keeps at most CUDA's 1 MB of printf a
+// launch, not a line's worth of memory per call, and the run says the rest was dropped.
+TEST(PlainCudaRun, PrintfWithoutEndIsCutAtTheBuffer) {
+  const std::string path = write_file("printf_flood.cu",
+                                      "#include <cstdio>\n"
+                                      "/* warpscope\nkernel = \"k\"\nn = 64\nblock = 64\nargs = [\"a\"]\n"
+                                      "[arrays.a]\ntype = \"int\"\nsize = \"n\"\nfill = \"iota\"\n*/\n"
+                                      "__global__ void k(int* a) {\n"
+                                      "  for (int j = 0; j < 100000; ++j) printf(\"\");\n"
+                                      "  a[threadIdx.x] += 1;\n"
+                                      "}\n");
+  const std::string name = load_ok(path);
+  if (name.empty()) return;
+  testing::internal::CaptureStdout();
+  const RunResult r = Catalog::instance().run(name, {}, BackendKind::Emu);
+  testing::internal::GetCapturedStdout();
+  ASSERT_TRUE(r.completed) << (r.errors.empty() ? r.refused : r.errors[0].message);
+  ASSERT_EQ(r.launches.size(), 1u);
+  bool said = false;
+  for (const Diagnostic& d : r.launches[0].diagnostics) said = said || d.code == "printf-buffer-full";
+  EXPECT_TRUE(said) << "6.4 million printf calls and no word of the buffer";
+}
+
 // A failed assert() in a kernel is a fault of the run with CUDA's words (where, which thread),
 // not the end of the process.
 TEST(PlainCudaRun, AFailedAssertIsAFaultAtItsLine) {

@@ -143,8 +143,9 @@ struct LaunchState {
   std::atomic<uint64_t> events_left{0}, lanes_left{0};
   // printf's output: CUDA's default buffer (cudaLimitPrintfFifoSize, 1 MB) a launch, printed in
   // block order at its end (merge), the rest dropped as on the GPU; the run says so. A block keeps
-  // at most that much, and the blocks together at most kPrintfKept (memory): up to there which
-  // lines are printed does not depend on which worker ran what.
+  // at most that much (its lines' text and their records: CUDA's buffer also holds a record per
+  // printf), and the blocks together at most kPrintfKept (memory): up to there which lines are
+  // printed does not depend on which worker ran what.
   static constexpr uint64_t kPrintfBytes = 1 << 20, kPrintfKept = 64ull << 20;
   std::atomic<uint64_t> printf_kept{0};
   std::atomic<bool> printf_dropped{false};

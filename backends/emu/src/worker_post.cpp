@@ -33,11 +33,13 @@ uint64_t Worker::post_warp_op_rest(Lane& l, Request& r, bool eager_tried) {
 
 void Worker::post_print(std::string_view text, const char* format) {
   BlockRecord& rec = *record_;
-  if (rec.printed_bytes + text.size() > LaunchState::kPrintfBytes) {
+  // A line costs what it keeps, its text and its record: a loop printing "" is bounded too.
+  const uint64_t cost = text.size() + sizeof(PrintedLine);
+  if (rec.printed_bytes + cost > LaunchState::kPrintfBytes) {
     rec.printf_cut = true;
     return;
   }
-  if (launch_.printf_kept.fetch_add(text.size(), std::memory_order_relaxed) + text.size() > LaunchState::kPrintfKept) {
+  if (launch_.printf_kept.fetch_add(cost, std::memory_order_relaxed) + cost > LaunchState::kPrintfKept) {
     launch_.printf_dropped.store(true, std::memory_order_relaxed);
     return;
   }
@@ -49,7 +51,7 @@ void Worker::post_print(std::string_view text, const char* format) {
   const uintptr_t call = reinterpret_cast<uintptr_t>(format);
   const uint32_t nth = print_made_[{l.linear, barriers, call}]++;
   const uint32_t rank = print_rank_.try_emplace({barriers, warp, call, nth}, uint32_t(print_rank_.size())).first->second;
-  rec.printed_bytes += text.size();
+  rec.printed_bytes += cost;
   rec.printed.push_back({barriers, warp, rank, l.linear % kWarpSize, std::string(text)});
 }
 
