@@ -1,6 +1,12 @@
 // Plain CUDA kernel files: the rewrite keeps the user's text where it was, refuses what it cannot
 // record with the line and column, and a plain kernel counts as its wrapped twin in the catalog
 // and as the hardware would (expected values computed here from the index arithmetic).
+//
+// [SECTION] Helpers: files, runs, per-line counts
+// [SECTION] The rewrite: lines and columns kept, refusals at their place
+// [SECTION] Runs: the seeds pasted verbatim and their catalog twins
+// [SECTION] Runs: what students write (structs, pointers, cooperative groups, clock, printf, assert)
+// [SECTION] Runs: whole programs, real parameters
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -69,6 +75,7 @@ std::map<std::pair<uint32_t, uint32_t>, char> as_compiled(const std::string& tex
   return at;
 }
 
+// [SECTION] The rewrite: lines and columns kept, refusals at their place
 TEST(PlainCudaRewrite, EveryAccessKeepsItsLineAndColumn) {
   const std::string path = plain_file("reduce_plain.cu");
   const std::string text = read(path);
@@ -222,6 +229,7 @@ std::string describe(const std::vector<LineCounts>& v) {
   return s;
 }
 
+// [SECTION] Runs: the seeds pasted verbatim and their catalog twins
 TEST(PlainCudaRun, SeedReduce0PastedVerbatimRunsAndPasses) {
   const std::string name = load_ok(plain_file("seed_reduce0.cu"));
   if (name.empty()) return;
@@ -379,6 +387,7 @@ uint64_t sectors_of_warp(F address) {
   return s.size();
 }
 
+// [SECTION] Runs: what students write (structs, pointers, cooperative groups, clock, printf, assert)
 TEST(PlainCudaRun, StructMembersAutoCopiesAndVectorLoadsCountAsTheCompilerIssuesThem) {
   const std::string path = plain_file("features.cu");
   const std::string name = load_ok(path);
@@ -753,6 +762,7 @@ TEST(PlainCudaRun, AFailedAssertIsAFaultAtItsLine) {
 }
 }  // namespace
 
+// [SECTION] Runs: whole programs, real parameters
 namespace {
 // A pasted program's main() (cudaMalloc, <<<>>>, cudaDeviceSynchronize, an error-checking macro)
 // compiles in every build; the launch description's one launch is what runs.
